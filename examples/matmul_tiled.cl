@@ -1,0 +1,25 @@
+// C = A * B for square N x N matrices, with TILE x TILE tiles staged in
+// __local memory. Barriers sit inside the tile loop, which is what makes this
+// kernel hard for CPU drivers. N must be a multiple of TILE.
+#ifndef TILE
+#define TILE 16
+#endif
+
+__kernel __attribute__((reqd_work_group_size(TILE, TILE, 1)))
+void matmul_tiled(__global const float *A, __global const float *B,
+                  __global float *C, int N) {
+  __local float As[TILE][TILE];
+  __local float Bs[TILE][TILE];
+  int lx = get_local_id(0), ly = get_local_id(1);
+  int col = get_global_id(0), row = get_global_id(1);
+  float acc = 0.0f;
+  for (int t = 0; t < N; t += TILE) {
+    As[ly][lx] = A[row * N + t + lx];
+    Bs[ly][lx] = B[(t + ly) * N + col];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < TILE; ++k)
+      acc += As[ly][k] * Bs[k][lx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  C[row * N + col] = acc;
+}

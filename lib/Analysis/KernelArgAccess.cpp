@@ -1,0 +1,279 @@
+//===- KernelArgAccess.cpp - Which buffers a kernel reads and writes ------===//
+#include "Analysis/KernelArgAccess.h"
+#include "Support/OpenCLKernel.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Regex.h"
+
+using namespace llvm;
+
+namespace skmd {
+
+AnalysisKey KernelArgAccessAnalysis::Key;
+
+namespace {
+
+/// What an OpenCL builtin declaration does with a pointer argument, where its
+/// name says so and its attributes do not.
+enum class BuiltinEffect { Unknown, Reads, Writes, None };
+
+BuiltinEffect builtinEffect(StringRef MangledName) {
+  static const Regex Store("^_Z[0-9]+vstore(a?_half)?[0-9]*(_rt[ezpn])?");
+  static const Regex Load("^_Z[0-9]+vload(a?_half)?[0-9]*");
+  static const Regex Prefetch("^_Z8prefetch");
+  if (Store.match(MangledName))
+    return BuiltinEffect::Writes;
+  if (Load.match(MangledName))
+    return BuiltinEffect::Reads;
+  if (Prefetch.match(MangledName))
+    return BuiltinEffect::None;
+  return BuiltinEffect::Unknown;
+}
+
+/// Follows every copy of one pointer argument and records what is done with
+/// the memory behind it.
+class PointerTracker {
+public:
+  explicit PointerTracker(ArgAccess &Out) : Out(Out) {}
+
+  void run(const Value *Root) {
+    follow(Root);
+    while (!Worklist.empty()) {
+      const Value *V = Worklist.pop_back_val();
+      for (const Use &U : V->uses())
+        visitUse(U);
+    }
+  }
+
+private:
+  void follow(const Value *V) {
+    if (Visited.insert(V).second)
+      Worklist.push_back(V);
+  }
+
+  void escape() {
+    Out.Escapes = Out.Read = Out.Written = true;
+  }
+
+  void visitUse(const Use &U) {
+    const User *Usr = U.getUser();
+    if (isa<ConstantExpr>(Usr))
+      return follow(Usr);
+    const auto *I = dyn_cast<Instruction>(Usr);
+    if (!I)
+      return escape();
+
+    if (isa<LoadInst>(I)) {
+      Out.Read = true;
+    } else if (const auto *S = dyn_cast<StoreInst>(I)) {
+      if (U.getOperandNo() == StoreInst::getPointerOperandIndex())
+        Out.Written = true;
+      else
+        followStoredPointer(*S);
+    } else if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) {
+      if (U.getOperandNo() == 0)
+        Out.Read = Out.Written = true;
+      else
+        escape();
+    } else if (isa<GetElementPtrInst>(I) || isa<CastInst>(I) ||
+               isa<PHINode>(I) || isa<SelectInst>(I) || isa<FreezeInst>(I)) {
+      if (isa<PtrToIntInst>(I))
+        return escape();
+      follow(I);
+    } else if (isa<CmpInst>(I)) {
+      // Comparing addresses touches no memory.
+    } else if (const auto *Ret = dyn_cast<ReturnInst>(I)) {
+      // A helper hands the pointer back: its callers' results are copies.
+      for (const User *Caller : Ret->getFunction()->users())
+        if (const auto *CB = dyn_cast<CallBase>(Caller))
+          follow(CB);
+    } else if (const auto *CB = dyn_cast<CallBase>(I)) {
+      visitCall(*CB, U);
+    } else {
+      escape();
+    }
+  }
+
+  /// The pointer itself is stored. Into a local variable (alloca) we can
+  /// follow it: every load from that variable yields a copy. Anywhere else
+  /// we lose track.
+  void followStoredPointer(const StoreInst &S) {
+    const auto *Slot =
+        dyn_cast<AllocaInst>(getUnderlyingObject(S.getPointerOperand()));
+    if (!Slot)
+      return escape();
+    SmallVector<const Value *, 8> Addresses = {Slot};
+    SmallPtrSet<const Value *, 8> Seen = {Slot};
+    while (!Addresses.empty()) {
+      const Value *A = Addresses.pop_back_val();
+      for (const User *Usr : A->users()) {
+        if (isa<LoadInst>(Usr)) {
+          follow(Usr);
+        } else if (isa<StoreInst>(Usr) || isa<LifetimeIntrinsic>(Usr) ||
+                   isa<DbgInfoIntrinsic>(Usr)) {
+          // Other stores into the slot are followed from their own pointer.
+        } else if (isa<GetElementPtrInst>(Usr) || isa<CastInst>(Usr)) {
+          if (Seen.insert(Usr).second)
+            Addresses.push_back(Usr);
+        } else {
+          return escape();
+        }
+      }
+    }
+  }
+
+  void visitCall(const CallBase &CB, const Use &U) {
+    if (CB.isCallee(&U))
+      return escape();
+    unsigned ArgNo = CB.getArgOperandNo(&U);
+
+    if (const auto *MT = dyn_cast<MemTransferInst>(&CB)) {
+      (ArgNo == 0 ? Out.Written : Out.Read) = true;
+      return;
+    }
+    if (isa<MemSetInst>(CB)) {
+      Out.Written = true;
+      return;
+    }
+    if (isa<LifetimeIntrinsic>(CB) || isa<DbgInfoIntrinsic>(CB) ||
+        isa<AssumeInst>(CB))
+      return;
+
+    const Function *Callee = CB.getCalledFunction();
+    if (Callee && !Callee->isDeclaration() && ArgNo < Callee->arg_size())
+      return follow(Callee->getArg(ArgNo));
+
+    if (Callee)
+      switch (builtinEffect(Callee->getName())) {
+      case BuiltinEffect::Reads:
+        Out.Read = true;
+        return;
+      case BuiltinEffect::Writes:
+        Out.Written = true;
+        return;
+      case BuiltinEffect::None:
+        return;
+      case BuiltinEffect::Unknown:
+        break;
+      }
+
+    if (CB.doesNotAccessMemory(ArgNo))
+      return;
+    bool Captured = !CB.doesNotCapture(ArgNo);
+    if (CB.onlyReadsMemory(ArgNo) && !Captured) {
+      Out.Read = true;
+      return;
+    }
+    if (CB.onlyWritesMemory(ArgNo) && !Captured) {
+      Out.Written = true;
+      return;
+    }
+    escape();
+  }
+
+  ArgAccess &Out;
+  SmallPtrSet<const Value *, 32> Visited;
+  SmallVector<const Value *, 16> Worklist;
+};
+
+/// Clang's kernel_arg_* metadata, where present, names the arguments and
+/// gives their OpenCL address spaces (SPIR numbering on every target; x86 IR
+/// itself has a single address space).
+StringRef argName(const Function &F, unsigned ArgNo) {
+  if (const MDNode *Names = F.getMetadata("kernel_arg_name"))
+    if (ArgNo < Names->getNumOperands())
+      if (const auto *S = dyn_cast<MDString>(Names->getOperand(ArgNo)))
+        return S->getString();
+  return F.getArg(ArgNo)->getName();
+}
+
+unsigned argAddressSpace(const Function &F, unsigned ArgNo) {
+  if (const MDNode *Spaces = F.getMetadata("kernel_arg_addr_space"))
+    if (ArgNo < Spaces->getNumOperands())
+      if (const auto *C =
+              mdconst::dyn_extract<ConstantInt>(Spaces->getOperand(ArgNo)))
+        return C->getZExtValue();
+  Type *T = F.getArg(ArgNo)->getType();
+  return T->isPointerTy() ? T->getPointerAddressSpace() : 0;
+}
+
+const char *addressSpaceName(unsigned OpenCLSpace) {
+  switch (OpenCLSpace) {
+  case 1:
+    return "global";
+  case 2:
+    return "constant";
+  case 3:
+    return "local";
+  case 4:
+    return "generic";
+  default:
+    return "private";
+  }
+}
+
+} // namespace
+
+const std::vector<ArgAccess> *
+KernelArgAccessResult::lookup(const Function &Kernel) const {
+  auto It = Kernels.find(&Kernel);
+  return It == Kernels.end() ? nullptr : &It->second;
+}
+
+void KernelArgAccessResult::print(raw_ostream &OS) const {
+  for (const auto &[F, Args] : Kernels) {
+    OS << "kernel '" << F->getName() << "'\n";
+    for (const ArgAccess &A : Args) {
+      OS << "  arg " << A.ArgNo << " '" << A.Name << "': ";
+      if (!A.IsPointer) {
+        OS << "value\n";
+        continue;
+      }
+      OS << addressSpaceName(A.AddressSpace) << ' '
+         << (A.Read && A.Written ? "read-write"
+             : A.Read            ? "read"
+             : A.Written         ? "write"
+                                 : "unused");
+      if (A.Escapes)
+        OS << " (escapes: assumed read-write)";
+      OS << '\n';
+    }
+  }
+}
+
+KernelArgAccessResult KernelArgAccessAnalysis::run(Module &M,
+                                                   ModuleAnalysisManager &) {
+  KernelArgAccessResult Result;
+  for (const Function &F : M) {
+    if (!isOpenCLKernel(F))
+      continue;
+    std::vector<ArgAccess> Args;
+    for (const Argument &Arg : F.args()) {
+      ArgAccess A;
+      A.ArgNo = Arg.getArgNo();
+      A.Name = argName(F, A.ArgNo).str();
+      A.AddressSpace = argAddressSpace(F, A.ArgNo);
+      A.IsPointer = Arg.getType()->isPointerTy();
+      if (A.IsPointer)
+        PointerTracker(A).run(&Arg);
+      Args.push_back(std::move(A));
+    }
+    Result.Kernels.insert({&F, std::move(Args)});
+  }
+  return Result;
+}
+
+PreservedAnalyses KernelArgAccessPrinterPass::run(Module &M,
+                                                  ModuleAnalysisManager &MAM) {
+  MAM.getResult<KernelArgAccessAnalysis>(M).print(OS);
+  return PreservedAnalyses::all();
+}
+
+} // namespace skmd

@@ -1,0 +1,306 @@
+//===- OpenCLFrontend.cpp - OpenCL C to LLVM IR through Clang -------------===//
+#include "Frontend/OpenCLFrontend.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/CodeGen/CodeGenAction.h"
+#include "clang/Config/config.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <set>
+
+using namespace clang;
+
+namespace skmd {
+
+namespace {
+
+/// The triple the kernels are analyzed for: SPIR supports every optional
+/// OpenCL 3.0 feature, so Clang accepts images and pipes there and SKMD's own
+/// diagnostic, not a target-dependent Clang error, tells the user why the
+/// kernel is rejected.
+constexpr const char *AnalysisTriple = "spir64-unknown-unknown";
+
+std::string defaultResourceDir() {
+#ifdef SKMD_CLANG_RESOURCE_DIR
+  return SKMD_CLANG_RESOURCE_DIR;
+#else
+  return "";
+#endif
+}
+
+std::vector<std::string> cc1Args(const FrontendOptions &Opts,
+                                 llvm::StringRef Triple) {
+  std::string ResourceDir =
+      Opts.ResourceDir.empty() ? defaultResourceDir() : Opts.ResourceDir;
+  std::vector<std::string> Args = {
+      "-triple", Triple.str(), "-x", "cl", "-cl-std=" + Opts.CLStd,
+      // Builtin declarations come from Clang's table; the small base header
+      // brings types and macros. Together they are what the clang driver
+      // uses by default and parse much faster than the full opencl-c.h.
+      "-finclude-default-header", "-fdeclare-opencl-builtins",
+      "-resource-dir", ResourceDir, "-internal-isystem",
+      ResourceDir + "/include",
+      // Optimize later, per target, in our own pipeline; but do not mark
+      // functions optnone at -O0 so our passes may still transform them.
+      "-O" + std::to_string(Opts.OptLevel), "-disable-llvm-passes",
+      "-disable-O0-optnone", "-ffp-contract=on",
+      // Argument names in the IR, for the passes' printers and for users.
+      "-cl-kernel-arg-info"};
+  if (llvm::errs().has_colors())
+    Args.push_back("-fcolor-diagnostics");
+  for (const std::string &D : Opts.Defines)
+    Args.push_back("-D" + D);
+  for (const std::string &I : Opts.IncludeDirs) {
+    Args.push_back("-I");
+    Args.push_back(I);
+  }
+  Args.push_back(Opts.InputPath);
+  return Args;
+}
+
+/// A CompilerInstance whose diagnostics print to stderr like clang's.
+class Compiler {
+public:
+  Compiler(const FrontendOptions &Opts, llvm::StringRef Triple) {
+    auto VFS = llvm::vfs::getRealFileSystem();
+    auto *Printer = new TextDiagnosticPrinter(llvm::errs(), DiagOpts);
+    Diags = CompilerInstance::createDiagnostics(*VFS, DiagOpts, Printer,
+                                                /*ShouldOwnClient=*/true);
+    Invocation = std::make_shared<CompilerInvocation>();
+    std::vector<std::string> Args = cc1Args(Opts, Triple);
+    std::vector<const char *> Argv;
+    for (const std::string &A : Args)
+      Argv.push_back(A.c_str());
+    Valid = CompilerInvocation::CreateFromArgs(*Invocation, Argv, *Diags,
+                                               "skmd-cc");
+    Instance = std::make_unique<CompilerInstance>(Invocation);
+    Instance->createDiagnostics(Printer, /*ShouldOwnClient=*/false);
+  }
+
+  /// Runs the action; false (with diagnostics already printed) on failure.
+  bool run(FrontendAction &Action) {
+    if (!Valid || Diags->hasErrorOccurred())
+      return false;
+    bool Ok = Instance->ExecuteAction(Action);
+    return Ok && !Instance->getDiagnostics().hasErrorOccurred();
+  }
+
+private:
+  DiagnosticOptions DiagOpts;
+  IntrusiveRefCntPtr<DiagnosticsEngine> Diags;
+  std::shared_ptr<CompilerInvocation> Invocation;
+  std::unique_ptr<CompilerInstance> Instance;
+  bool Valid = false;
+};
+
+llvm::Error compileFailed(const FrontendOptions &Opts) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "compilation of '" + Opts.InputPath +
+                                     "' failed");
+}
+
+/// Names the OpenCL feature a type needs that SKMD cannot run, if any.
+const char *unsupportedFeature(QualType T) {
+  // Look through pointers and arrays: an array of images is still images.
+  for (;;) {
+    if (const auto *AT = T->getAsArrayTypeUnsafe())
+      T = AT->getElementType();
+    else if (T->isPointerType())
+      T = T->getPointeeType();
+    else
+      break;
+  }
+  if (T->isImageType())
+    return "images";
+  if (T->isPipeType() || T->isReserveIDT())
+    return "pipes";
+  if (T->isQueueT() || T->isClkEventT() || T->isBlockPointerType())
+    return "device-side enqueue";
+  return nullptr;
+}
+
+AddressSpace addressSpaceOf(LangAS AS) {
+  switch (AS) {
+  case LangAS::opencl_global:
+  case LangAS::opencl_global_device:
+  case LangAS::opencl_global_host:
+    return AddressSpace::Global;
+  case LangAS::opencl_constant:
+    return AddressSpace::Constant;
+  case LangAS::opencl_local:
+    return AddressSpace::Local;
+  case LangAS::opencl_generic:
+    return AddressSpace::Generic;
+  default:
+    return AddressSpace::Private;
+  }
+}
+
+std::array<uint32_t, 3> dims(const ASTContext &Ctx, const Expr *X,
+                             const Expr *Y, const Expr *Z) {
+  std::array<uint32_t, 3> Out{0, 0, 0};
+  const Expr *E[3] = {X, Y, Z};
+  for (int I = 0; I < 3; ++I)
+    if (E[I])
+      if (auto V = E[I]->getIntegerConstantExpr(Ctx))
+        Out[I] = static_cast<uint32_t>(V->getZExtValue());
+  return Out;
+}
+
+/// Collects the kernels' signatures and reports unsupported features.
+class KernelCollector : public ASTConsumer,
+                        public RecursiveASTVisitor<KernelCollector> {
+public:
+  KernelCollector(DiagnosticsEngine &Diags, std::vector<KernelInfo> &Out)
+      : Diags(Diags), Out(Out) {
+    UnsupportedID = Diags.getCustomDiagID(
+        DiagnosticsEngine::Error,
+        "SKMD does not support OpenCL %0 (used here through type %1)");
+    BlockID = Diags.getCustomDiagID(
+        DiagnosticsEngine::Error,
+        "SKMD does not support OpenCL device-side enqueue (block literal)");
+  }
+
+  void HandleTranslationUnit(ASTContext &C) override {
+    Ctx = &C;
+    TraverseDecl(C.getTranslationUnitDecl());
+  }
+
+  bool VisitDeclaratorDecl(DeclaratorDecl *D) {
+    checkType(D->getType(), D->getLocation());
+    return true;
+  }
+
+  bool VisitExpr(Expr *E) {
+    if (!E->getType().isNull())
+      checkType(E->getType(), E->getExprLoc());
+    return true;
+  }
+
+  bool VisitBlockExpr(BlockExpr *E) {
+    reportOnce("block", E->getExprLoc(), [&] { Diags.Report(E->getExprLoc(), BlockID); });
+    return true;
+  }
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->hasAttr<DeviceKernelAttr>() && FD->doesThisDeclarationHaveABody())
+      Out.push_back(describeKernel(FD));
+    return true;
+  }
+
+private:
+  template <typename Fn>
+  void reportOnce(const std::string &Feature, SourceLocation, Fn Report) {
+    // One error per feature: the first use explains it; more would be noise.
+    if (Reported.insert(Feature).second)
+      Report();
+  }
+
+  void checkType(QualType T, SourceLocation Loc) {
+    if (const char *Feature = unsupportedFeature(T))
+      reportOnce(Feature, Loc,
+                 [&] { Diags.Report(Loc, UnsupportedID) << Feature << T; });
+  }
+
+  KernelInfo describeKernel(const FunctionDecl *FD) {
+    KernelInfo K;
+    K.Name = FD->getNameAsString();
+    PrintingPolicy Policy(Ctx->getLangOpts());
+    for (const ParmVarDecl *P : FD->parameters()) {
+      KernelArg A;
+      A.Name = P->getNameAsString();
+      QualType T = P->getType();
+      A.Size = Ctx->getTypeSizeInChars(T).getQuantity();
+      if (T->isPointerType()) {
+        QualType Pointee = T->getPointeeType();
+        A.Space = addressSpaceOf(Pointee.getAddressSpace());
+        A.Kind = A.Space == AddressSpace::Constant ? ArgKind::ConstantBuffer
+                 : A.Space == AddressSpace::Local  ? ArgKind::LocalBuffer
+                                                   : ArgKind::GlobalBuffer;
+        A.ElementSize = Pointee->isIncompleteType()
+                            ? 0
+                            : Ctx->getTypeSizeInChars(Pointee).getQuantity();
+        A.IsConst = Pointee.isConstQualified();
+        A.IsVolatile = Pointee.isVolatileQualified();
+        A.IsRestrict = T.isRestrictQualified();
+        A.TypeName =
+            Pointee.getUnqualifiedType().getAsString(Policy) + "*";
+      } else {
+        A.Kind = T->isSamplerT() ? ArgKind::Sampler : ArgKind::Scalar;
+        A.IsConst = T.isConstQualified();
+        A.TypeName = T.getUnqualifiedType().getAsString(Policy);
+      }
+      K.Args.push_back(std::move(A));
+    }
+    if (const auto *R = FD->getAttr<ReqdWorkGroupSizeAttr>())
+      K.ReqdWorkGroupSize = dims(*Ctx, R->getXDim(), R->getYDim(), R->getZDim());
+    if (const auto *H = FD->getAttr<WorkGroupSizeHintAttr>())
+      K.WorkGroupSizeHint = dims(*Ctx, H->getXDim(), H->getYDim(), H->getZDim());
+    return K;
+  }
+
+  DiagnosticsEngine &Diags;
+  std::vector<KernelInfo> &Out;
+  ASTContext *Ctx = nullptr;
+  unsigned UnsupportedID = 0, BlockID = 0;
+  std::set<std::string> Reported;
+};
+
+class KernelCollectAction : public ASTFrontendAction {
+public:
+  explicit KernelCollectAction(std::vector<KernelInfo> &Out) : Out(Out) {}
+
+protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 llvm::StringRef) override {
+    return std::make_unique<KernelCollector>(CI.getDiagnostics(), Out);
+  }
+
+private:
+  std::vector<KernelInfo> &Out;
+};
+
+} // namespace
+
+std::vector<std::string> describeOptions(const FrontendOptions &Opts) {
+  std::vector<std::string> Out = {"-cl-std=" + Opts.CLStd,
+                                  "-O" + std::to_string(Opts.OptLevel)};
+  for (const std::string &D : Opts.Defines)
+    Out.push_back("-D" + D);
+  return Out;
+}
+
+llvm::Expected<std::vector<KernelInfo>>
+analyzeKernels(const FrontendOptions &Opts) {
+  std::vector<KernelInfo> Kernels;
+  Compiler C(Opts, AnalysisTriple);
+  KernelCollectAction Action(Kernels);
+  if (!C.run(Action))
+    return compileFailed(Opts);
+  return Kernels;
+}
+
+llvm::Expected<std::unique_ptr<llvm::Module>>
+compileToIR(const FrontendOptions &Opts, llvm::StringRef Triple,
+            llvm::LLVMContext &Ctx) {
+  Compiler C(Opts, Triple);
+  EmitLLVMOnlyAction Action(&Ctx);
+  if (!C.run(Action))
+    return compileFailed(Opts);
+  std::unique_ptr<llvm::Module> M = Action.takeModule();
+  if (!M)
+    return compileFailed(Opts);
+  return M;
+}
+
+} // namespace skmd

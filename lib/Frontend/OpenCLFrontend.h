@@ -1,0 +1,51 @@
+//===- OpenCLFrontend.h - OpenCL C to LLVM IR through Clang ------*- C++ -*-===//
+//
+// Runs Clang in-process (no dependence on a clang binary being installed next
+// to skmd-cc) and reports diagnostics exactly as clang does: file:line:col.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_FRONTEND_OPENCLFRONTEND_H
+#define SKMD_FRONTEND_OPENCLFRONTEND_H
+
+#include "bundle/Metadata.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace skmd {
+
+struct FrontendOptions {
+  std::string InputPath;
+  std::vector<std::string> Defines;     ///< NAME or NAME=VALUE.
+  std::vector<std::string> IncludeDirs;
+  std::string CLStd = "CL3.0";          ///< CL1.2, CL2.0 or CL3.0.
+  unsigned OptLevel = 3;
+  /// Clang's resource directory (for opencl-c.h); empty means the one Clang
+  /// was installed with.
+  std::string ResourceDir;
+};
+
+/// The options in the order they shape the code, for the bundle's metadata.
+std::vector<std::string> describeOptions(const FrontendOptions &Opts);
+
+/// Parses the source once and returns what the host needs to know about each
+/// kernel (argument kinds, sizes, qualifiers, work-group attributes). Also
+/// rejects what SKMD cannot run (images, pipes, device-side enqueue) with a
+/// diagnostic at the offending line. Errors have already been printed when
+/// this returns an llvm::Error.
+llvm::Expected<std::vector<KernelInfo>>
+analyzeKernels(const FrontendOptions &Opts);
+
+/// Compiles the source to LLVM IR for \p Triple, unoptimized but ready for
+/// the optimizer (no optnone), so each target's pipeline decides the passes.
+llvm::Expected<std::unique_ptr<llvm::Module>>
+compileToIR(const FrontendOptions &Opts, llvm::StringRef Triple,
+            llvm::LLVMContext &Ctx);
+
+} // namespace skmd
+
+#endif // SKMD_FRONTEND_OPENCLFRONTEND_H

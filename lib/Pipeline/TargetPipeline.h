@@ -1,0 +1,50 @@
+//===- TargetPipeline.h - The compile pipeline of each target ----*- C++ -*-===//
+#ifndef SKMD_PIPELINE_TARGETPIPELINE_H
+#define SKMD_PIPELINE_TARGETPIPELINE_H
+
+#include "CodeGen/TargetMachineFactory.h"
+#include "Frontend/OpenCLFrontend.h"
+#include "bundle/Metadata.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+
+namespace skmd {
+
+struct CompilerOptions {
+  FrontendOptions Frontend;
+  std::string X86Cpu;    ///< Empty: the default (x86-64-v3).
+  std::string CudaArch;  ///< Empty: the default (sm_90).
+  std::string LibclcPath;
+  std::string LibdevicePath;
+  bool Verbose = false;
+};
+
+/// The triple and CPU that \p Target is compiled for under \p Opts.
+TargetChoice chosenTarget(const CompilerOptions &Opts, TargetKind Target);
+
+/// The IR the SKMD passes work on for \p Target: the frontend's output with
+/// everything but the kernels internalized and optimized at -O<n>. This is
+/// what `skmd-cc --emit=llvm` prints and what `opt -load-pass-plugin` takes.
+llvm::Expected<std::unique_ptr<llvm::Module>>
+buildKernelIR(const CompilerOptions &Opts, TargetKind Target,
+              llvm::LLVMContext &Ctx);
+
+/// Lowers kernel IR to the variant stored in the bundle: an x86-64 shared
+/// object, PTX text (NUL-terminated), or a validated SPIR-V binary.
+llvm::Expected<std::string> lowerToVariant(llvm::Module &M,
+                                           const CompilerOptions &Opts,
+                                           TargetKind Target);
+
+/// Lowers kernel IR to text for people: x86 assembly, PTX, or SPIR-V
+/// assembly.
+llvm::Expected<std::string> lowerToAssembly(llvm::Module &M,
+                                            const CompilerOptions &Opts,
+                                            TargetKind Target);
+
+} // namespace skmd
+
+#endif // SKMD_PIPELINE_TARGETPIPELINE_H

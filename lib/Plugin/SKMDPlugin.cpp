@@ -1,0 +1,42 @@
+//===- SKMDPlugin.cpp - Registers SKMD's passes with the pass builder ------===//
+//
+// The same registration serves opt (through the plugin entry point) and
+// skmd-cc (through registerSKMDPasses), so every pass has one name in both.
+//
+//===----------------------------------------------------------------------===//
+#include "Plugin/SKMDPlugin.h"
+
+#include "Analysis/KernelArgAccess.h"
+#include "Transforms/KernelBodyInlining.h"
+
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Plugins/PassPlugin.h"
+
+using namespace llvm;
+
+namespace skmd {
+
+void registerSKMDPasses(PassBuilder &PB) {
+  PB.registerAnalysisRegistrationCallback([](ModuleAnalysisManager &MAM) {
+#define MODULE_ANALYSIS(NAME, CREATE) MAM.registerPass([] { return CREATE; });
+#include "Plugin/PassRegistry.def"
+  });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+#define MODULE_PASS(NAME, CREATE)                                              \
+  if (Name == NAME) {                                                          \
+    MPM.addPass(CREATE);                                                       \
+    return true;                                                               \
+  }
+#include "Plugin/PassRegistry.def"
+        return false;
+      });
+}
+
+} // namespace skmd
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "SKMDPasses", "0.1.0",
+          skmd::registerSKMDPasses};
+}

@@ -1,0 +1,81 @@
+//===- Bundle.h - Reading and writing .skmd bundles --------------*- C++ -*-===//
+//
+// Bundle::fromBytes validates everything before it hands out a Bundle: the
+// header, the table, every section's bounds and CRC, and the metadata schema,
+// and that each target named in the metadata has its variant. A truncated or
+// corrupted file is a Failure that names what is wrong, never a crash.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_BUNDLE_BUNDLE_H
+#define SKMD_BUNDLE_BUNDLE_H
+
+#include "bundle/BundleFormat.h"
+#include "bundle/Metadata.h"
+#include "support/Result.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace skmd {
+
+struct BundleSection {
+  bundle::SectionKind Kind;
+  uint64_t Offset = 0;
+  uint64_t Size = 0;
+  uint32_t Crc = 0;
+};
+
+class Bundle {
+public:
+  /// Validates and takes a copy of a whole bundle file's bytes.
+  static Result<Bundle> fromBytes(std::vector<uint8_t> Bytes);
+  static Result<Bundle> fromFile(const std::string &Path);
+
+  const BundleMetadata &metadata() const { return Meta; }
+  uint16_t formatMinor() const { return Minor; }
+  const std::vector<BundleSection> &sections() const { return Sections; }
+
+  /// The variant for a target, or an empty view when the bundle has none.
+  std::string_view variant(TargetKind Target) const;
+  /// The raw bytes of a section.
+  std::string_view payload(const BundleSection &S) const;
+
+private:
+  Bundle() = default;
+  std::vector<uint8_t> Bytes;
+  std::vector<BundleSection> Sections;
+  BundleMetadata Meta;
+  uint16_t Minor = 0;
+};
+
+/// The section that holds a target's variant.
+bundle::SectionKind sectionKindFor(TargetKind Target);
+
+/// Assembles a bundle. The metadata's targets must match the variants added.
+class BundleWriter {
+public:
+  explicit BundleWriter(BundleMetadata Meta) : Meta(std::move(Meta)) {}
+
+  void addVariant(TargetKind Target, std::string Bytes);
+
+  /// The complete file image; fails if a target lacks its variant or a
+  /// variant has no target in the metadata.
+  Result<std::vector<uint8_t>> serialize() const;
+
+  /// Writes atomically: a temporary file beside \p Path, renamed into place
+  /// only when complete, so a failure never leaves a partial bundle.
+  Status writeFile(const std::string &Path) const;
+
+private:
+  BundleMetadata Meta;
+  std::vector<std::pair<TargetKind, std::string>> Variants;
+};
+
+/// Writes \p Data to \p Path through a temporary file and rename(2).
+Status writeFileAtomically(const std::string &Path, std::string_view Data);
+
+} // namespace skmd
+
+#endif // SKMD_BUNDLE_BUNDLE_H

@@ -1,0 +1,108 @@
+//===- Metadata.h - What a bundle says about its kernels ---------*- C++ -*-===//
+//
+// The compiler fills these structs from its analyses; the runtime reads them
+// back. Both sides use toJson/parseMetadata here, so the schema has one
+// definition. docs/metadata.md documents every field.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_BUNDLE_METADATA_H
+#define SKMD_BUNDLE_METADATA_H
+
+#include "support/Result.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace skmd {
+
+/// Bumped whenever a reader of the previous schema would misread a bundle.
+inline constexpr int MetadataSchemaVersion = 1;
+
+enum class TargetKind { X86, PTX, SPIRV };
+std::string_view targetKindName(TargetKind Kind);
+std::optional<TargetKind> targetKindFromName(std::string_view Name);
+
+enum class AddressSpace { Private, Global, Constant, Local, Generic };
+std::string_view addressSpaceName(AddressSpace AS);
+std::optional<AddressSpace> addressSpaceFromName(std::string_view Name);
+
+/// How the runtime must pass an argument.
+enum class ArgKind {
+  GlobalBuffer,   ///< __global pointer: a buffer.
+  ConstantBuffer, ///< __constant pointer: a read-only buffer.
+  LocalBuffer,    ///< __local pointer: only a size is given.
+  Scalar,         ///< Passed by value (also vectors and structs).
+  Sampler,        ///< sampler_t.
+};
+std::string_view argKindName(ArgKind Kind);
+std::optional<ArgKind> argKindFromName(std::string_view Name);
+
+struct KernelArg {
+  std::string Name;
+  /// The type as written, e.g. "float4*".
+  std::string TypeName;
+  ArgKind Kind = ArgKind::Scalar;
+  /// For pointers, the space pointed to; Private for values.
+  AddressSpace Space = AddressSpace::Private;
+  /// Bytes of the argument value itself (8 for a pointer).
+  uint64_t Size = 0;
+  /// For pointers, bytes of the pointee type (0 for void); else 0.
+  uint64_t ElementSize = 0;
+  /// OpenCL access qualifier: "none", "read_only", "write_only", "read_write".
+  std::string AccessQualifier = "none";
+  bool IsConst = false;
+  bool IsRestrict = false;
+  bool IsVolatile = false;
+  /// For buffers: whether the kernel reads / writes the memory behind it
+  /// (skmd-kernel-args). Conservative: an untracked pointer is both.
+  bool Read = false;
+  bool Written = false;
+};
+
+struct KernelInfo {
+  std::string Name;
+  std::vector<KernelArg> Args;
+  /// All zero when the kernel has no reqd_work_group_size attribute.
+  std::array<uint32_t, 3> ReqdWorkGroupSize{0, 0, 0};
+  std::array<uint32_t, 3> WorkGroupSizeHint{0, 0, 0};
+  /// Entry symbol of this kernel in each target's variant.
+  std::map<TargetKind, std::string> Symbols;
+};
+
+struct TargetInfo {
+  TargetKind Kind = TargetKind::X86;
+  std::string Triple;
+  /// CPU (x86) or SM architecture (PTX); empty where it does not apply.
+  std::string Cpu;
+};
+
+struct BundleMetadata {
+  std::string Producer;
+  std::string SourceFile;
+  /// SHA-256 of the source file, hex.
+  std::string SourceHash;
+  /// The options that shaped the code (-D, -cl-std, -O, ...), in order.
+  std::vector<std::string> CompileOptions;
+  std::vector<TargetInfo> Targets;
+  std::vector<KernelInfo> Kernels;
+
+  const KernelInfo *findKernel(std::string_view Name) const;
+  const TargetInfo *findTarget(TargetKind Kind) const;
+};
+
+/// Serializes to the JSON text stored in a bundle (pretty-printed: bundles
+/// are small and people read this with skmd-cc --emit=meta).
+std::string toJson(const BundleMetadata &Meta);
+
+/// Parses and validates metadata JSON. Any missing field, wrong type or
+/// inconsistent value is an error naming the field, never an exception.
+Result<BundleMetadata> parseMetadata(std::string_view Json);
+
+} // namespace skmd
+
+#endif // SKMD_BUNDLE_METADATA_H

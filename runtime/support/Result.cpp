@@ -1,0 +1,24 @@
+//===- Result.cpp - Error code names --------------------------------------===//
+#include "support/Result.h"
+
+namespace skmd {
+
+const char *errorCodeName(ErrorCode Code) {
+  switch (Code) {
+  case ErrorCode::Success:
+    return "success";
+  case ErrorCode::InvalidArgument:
+    return "invalid argument";
+  case ErrorCode::IOError:
+    return "I/O error";
+  case ErrorCode::CorruptBundle:
+    return "corrupt bundle";
+  case ErrorCode::UnsupportedBundleVersion:
+    return "unsupported bundle version";
+  case ErrorCode::NotFound:
+    return "not found";
+  }
+  return "unknown error";
+}
+
+} // namespace skmd

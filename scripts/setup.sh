@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs everything SKMD needs to build and test, from Debian's packages.
+# Idempotent: when every package is already present it only checks and returns.
+set -euo pipefail
+
+PACKAGES=(
+  llvm-22-dev libclang-22-dev clang-22 libclc-22 libclc-22-dev llvm-22-tools
+  spirv-tools ninja-build cmake g++ python3
+  libgtest-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
+  libeigen3-dev libsqlite3-dev nlohmann-json3-dev
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "setup: installing ${missing[*]}"
+$SUDO apt-get update
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"

@@ -1,0 +1,40 @@
+# lit configuration for SKMD's regression tests.
+#
+# Substitutions:
+#   %skmd-cc     the compiler          %skmd-info  the bundle reader
+#   %opt         opt with the SKMD pass plugin loaded
+#   %examples    the examples/ folder
+# Features: spirv-tools, ptxas (where the CUDA toolkit is installed).
+import os
+
+import lit.formats
+
+config.name = "SKMD"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cl", ".ll", ".test"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.skmd_obj_root, "test", "lit")
+
+# FileCheck and not come from LLVM's tools folder, ahead of anything else.
+config.environment["PATH"] = os.pathsep.join(
+    [config.skmd_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+# Sanitized binaries must not fail on leaks from LLVM's global state.
+config.environment["ASAN_OPTIONS"] = "detect_leaks=0"
+for var in ["HOME", "TMPDIR", "CUDA_HOME"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+opt = os.path.join(config.llvm_tools_dir, "opt")
+config.substitutions.append(("%skmd-cc", os.path.join(config.skmd_tools_dir, "skmd-cc")))
+config.substitutions.append(("%skmd-info", os.path.join(config.skmd_tools_dir, "skmd-info")))
+config.substitutions.append(("%opt", "%s -load-pass-plugin=%s" % (opt, config.skmd_plugin)))
+config.substitutions.append(("%examples", os.path.join(config.skmd_src_root, "examples")))
+
+if config.spirv_dis and config.spirv_val:
+    config.available_features.add("spirv-tools")
+    config.substitutions.append(("spirv-dis", config.spirv_dis))
+    config.substitutions.append(("spirv-val", config.spirv_val))
+if config.ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas))

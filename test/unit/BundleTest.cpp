@@ -1,0 +1,178 @@
+//===- BundleTest.cpp - Bundle container round trip and corruption --------===//
+#include "bundle/Bundle.h"
+#include "bundle/BundleFormat.h"
+#include "bundle/Crc32.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <unistd.h>
+
+using namespace skmd;
+
+namespace {
+
+BundleMetadata sampleMetadata() {
+  BundleMetadata M;
+  M.Producer = "unit test";
+  M.SourceFile = "k.cl";
+  M.SourceHash = std::string(64, 'a');
+  M.CompileOptions = {"-cl-std=CL3.0", "-O3"};
+  M.Targets = {{TargetKind::X86, "x86_64-unknown-linux-gnu", "x86-64-v3"},
+               {TargetKind::PTX, "nvptx64-nvidia-cuda", "sm_90"}};
+  KernelInfo K;
+  K.Name = "vadd";
+  KernelArg A;
+  A.Name = "a";
+  A.TypeName = "float*";
+  A.Kind = ArgKind::GlobalBuffer;
+  A.Space = AddressSpace::Global;
+  A.Size = 8;
+  A.ElementSize = 4;
+  A.IsConst = true;
+  A.Read = true;
+  KernelArg N;
+  N.Name = "n";
+  N.TypeName = "uint";
+  N.Size = 4;
+  K.Args = {A, N};
+  K.ReqdWorkGroupSize = {64, 1, 1};
+  K.Symbols = {{TargetKind::X86, "vadd"}, {TargetKind::PTX, "vadd"}};
+  M.Kernels.push_back(K);
+  return M;
+}
+
+std::vector<uint8_t> sampleBundle() {
+  BundleWriter W(sampleMetadata());
+  W.addVariant(TargetKind::X86, std::string("\x7f" "ELF fake shared object", 23));
+  W.addVariant(TargetKind::PTX, std::string(".entry vadd\0", 12));
+  auto Bytes = W.serialize();
+  EXPECT_TRUE(Bytes.ok());
+  return *Bytes;
+}
+
+TEST(Crc32, KnownValue) {
+  // The check value of CRC-32/ISO-HDLC.
+  EXPECT_EQ(crc32("123456789", 9), 0xCBF43926u);
+  // Computing in pieces gives the same answer.
+  EXPECT_EQ(crc32("6789", 4, crc32("12345", 5)), 0xCBF43926u);
+}
+
+TEST(Bundle, RoundTrip) {
+  auto B = Bundle::fromBytes(sampleBundle());
+  ASSERT_TRUE(B.ok()) << B.error().message();
+  const BundleMetadata &M = B->metadata();
+  EXPECT_EQ(M.Producer, "unit test");
+  ASSERT_EQ(M.Kernels.size(), 1u);
+  const KernelInfo &K = M.Kernels[0];
+  EXPECT_EQ(K.Name, "vadd");
+  ASSERT_EQ(K.Args.size(), 2u);
+  EXPECT_EQ(K.Args[0].Kind, ArgKind::GlobalBuffer);
+  EXPECT_EQ(K.Args[0].ElementSize, 4u);
+  EXPECT_TRUE(K.Args[0].IsConst);
+  EXPECT_TRUE(K.Args[0].Read);
+  EXPECT_FALSE(K.Args[0].Written);
+  EXPECT_EQ(K.Args[1].Kind, ArgKind::Scalar);
+  EXPECT_EQ(K.ReqdWorkGroupSize[0], 64u);
+  EXPECT_EQ(K.Symbols.at(TargetKind::PTX), "vadd");
+  EXPECT_EQ(B->variant(TargetKind::PTX), std::string_view(".entry vadd\0", 12));
+  EXPECT_TRUE(B->variant(TargetKind::SPIRV).empty());
+  for (const BundleSection &S : B->sections())
+    EXPECT_EQ(S.Offset % bundle::PayloadAlignment, 0u);
+}
+
+TEST(Bundle, EveryTruncationIsAnError) {
+  std::vector<uint8_t> Good = sampleBundle();
+  for (size_t Len = 0; Len < Good.size(); ++Len) {
+    std::vector<uint8_t> Cut(Good.begin(), Good.begin() + Len);
+    auto B = Bundle::fromBytes(std::move(Cut));
+    ASSERT_FALSE(B.ok()) << "a bundle cut to " << Len << " bytes was accepted";
+    EXPECT_EQ(B.error().code(), ErrorCode::CorruptBundle);
+  }
+}
+
+TEST(Bundle, EveryFlippedByteIsAnError) {
+  std::vector<uint8_t> Good = sampleBundle();
+  for (size_t Off = 0; Off < Good.size(); ++Off) {
+    std::vector<uint8_t> Bad = Good;
+    Bad[Off] ^= 0x5A;
+    auto B = Bundle::fromBytes(std::move(Bad));
+    ASSERT_FALSE(B.ok()) << "a flip at byte " << Off << " went unnoticed";
+  }
+}
+
+TEST(Bundle, AppendedBytesAreAnError) {
+  std::vector<uint8_t> Bytes = sampleBundle();
+  Bytes.push_back(0);
+  auto B = Bundle::fromBytes(std::move(Bytes));
+  ASSERT_FALSE(B.ok());
+  EXPECT_NE(B.error().message().find("truncated or extended"), std::string::npos);
+}
+
+TEST(Bundle, NewerMajorVersionIsRefusedByName) {
+  std::vector<uint8_t> Bytes = sampleBundle();
+  Bytes[bundle::OffMajor] = 2;
+  auto B = Bundle::fromBytes(std::move(Bytes));
+  ASSERT_FALSE(B.ok());
+  EXPECT_EQ(B.error().code(), ErrorCode::UnsupportedBundleVersion);
+}
+
+TEST(Bundle, NotABundle) {
+  std::string Text = "__kernel void k() {}\n";
+  auto B = Bundle::fromBytes(std::vector<uint8_t>(Text.begin(), Text.end()));
+  ASSERT_FALSE(B.ok());
+  EXPECT_NE(B.error().message().find("too short"), std::string::npos);
+  std::vector<uint8_t> Junk(200, 'x');
+  B = Bundle::fromBytes(Junk);
+  ASSERT_FALSE(B.ok());
+  EXPECT_NE(B.error().message().find("bad magic"), std::string::npos);
+}
+
+TEST(BundleWriter, RefusesVariantsThatDoNotMatchTheMetadata) {
+  BundleWriter Missing(sampleMetadata());
+  Missing.addVariant(TargetKind::X86, "so");
+  auto R = Missing.serialize();
+  ASSERT_FALSE(R.ok());
+  EXPECT_NE(R.error().message().find("no variant for target ptx"),
+            std::string::npos);
+
+  BundleWriter Extra(sampleMetadata());
+  Extra.addVariant(TargetKind::X86, "so");
+  Extra.addVariant(TargetKind::PTX, "ptx");
+  Extra.addVariant(TargetKind::SPIRV, "spv!");
+  R = Extra.serialize();
+  ASSERT_FALSE(R.ok());
+  EXPECT_NE(R.error().message().find("spirv"), std::string::npos);
+}
+
+TEST(BundleFile, WriteReadAndMissingFile) {
+  char Dir[] = "/tmp/skmd-bundle-test-XXXXXX";
+  ASSERT_NE(mkdtemp(Dir), nullptr);
+  std::string Path = std::string(Dir) + "/k.skmd";
+
+  BundleWriter W(sampleMetadata());
+  W.addVariant(TargetKind::X86, "so");
+  W.addVariant(TargetKind::PTX, "ptx");
+  Status S = W.writeFile(Path);
+  ASSERT_TRUE(S.ok()) << S.error().message();
+  auto B = Bundle::fromFile(Path);
+  ASSERT_TRUE(B.ok()) << B.error().message();
+  EXPECT_EQ(B->metadata().Kernels[0].Name, "vadd");
+
+  auto Missing = Bundle::fromFile(std::string(Dir) + "/nope.skmd");
+  ASSERT_FALSE(Missing.ok());
+  EXPECT_EQ(Missing.error().code(), ErrorCode::IOError);
+
+  // A failed write leaves neither the target nor a temporary behind.
+  BundleWriter Bad(sampleMetadata());
+  Bad.addVariant(TargetKind::X86, "so");
+  std::string BadPath = std::string(Dir) + "/bad.skmd";
+  EXPECT_FALSE(Bad.writeFile(BadPath).ok());
+  EXPECT_NE(access(BadPath.c_str(), F_OK), 0);
+
+  std::remove(Path.c_str());
+  EXPECT_EQ(rmdir(Dir), 0) << "a temporary file was left in " << Dir;
+}
+
+} // namespace

@@ -1,0 +1,83 @@
+//===- MetadataTest.cpp - Metadata schema checks ---------------------------===//
+#include "bundle/Metadata.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+using namespace skmd;
+
+namespace {
+
+std::string validJson() {
+  BundleMetadata M;
+  M.Producer = "p";
+  M.SourceFile = "k.cl";
+  M.SourceHash = "00";
+  M.Targets = {{TargetKind::SPIRV, "spirv64v1.2-unknown-unknown", ""}};
+  KernelInfo K;
+  K.Name = "k";
+  KernelArg A;
+  A.Name = "out";
+  A.TypeName = "int*";
+  A.Kind = ArgKind::GlobalBuffer;
+  A.Space = AddressSpace::Global;
+  A.Size = 8;
+  A.ElementSize = 4;
+  A.Written = true;
+  K.Args = {A};
+  K.Symbols = {{TargetKind::SPIRV, "k"}};
+  M.Kernels = {K};
+  return toJson(M);
+}
+
+/// Parses validJson() after \p Edit and returns the error message ("" if
+/// the edited metadata was accepted).
+template <typename Fn> std::string errorAfter(Fn Edit) {
+  nlohmann::json J = nlohmann::json::parse(validJson());
+  Edit(J);
+  auto R = parseMetadata(J.dump());
+  return R.ok() ? "" : R.error().message();
+}
+
+TEST(Metadata, RoundTrip) {
+  auto R = parseMetadata(validJson());
+  ASSERT_TRUE(R.ok()) << R.error().message();
+  EXPECT_EQ(toJson(*R), validJson());
+}
+
+TEST(Metadata, NotJson) {
+  auto R = parseMetadata("{\"schema\": 1,");
+  ASSERT_FALSE(R.ok());
+  EXPECT_EQ(R.error().code(), ErrorCode::CorruptBundle);
+}
+
+TEST(Metadata, ErrorsNameTheField) {
+  EXPECT_EQ(errorAfter([](auto &J) { J.erase("kernels"); }),
+            "metadata.kernels is missing");
+  EXPECT_EQ(errorAfter([](auto &J) { J["kernels"][0]["args"][0]["kind"] = "image"; }),
+            "metadata.kernels[0].args[0].kind has unknown value 'image'");
+  EXPECT_EQ(errorAfter([](auto &J) { J["kernels"][0]["args"][0]["size"] = -8; }),
+            "metadata.kernels[0].args[0].size is not a non-negative integer");
+  EXPECT_EQ(errorAfter([](auto &J) { J["kernels"][0]["reqd_work_group_size"] = {1, 2}; }),
+            "metadata.kernels[0].reqd_work_group_size must have 3 entries");
+  EXPECT_EQ(errorAfter([](auto &J) { J["kernels"][0]["symbols"].erase("spirv"); }),
+            "metadata.kernels[0].symbols.spirv is missing");
+  EXPECT_EQ(errorAfter([](auto &J) { J["kernels"][0]["args"][0]["address_space"] = "local"; }),
+            "metadata.kernels[0].args[0] has kind global_buffer but address "
+            "space local");
+  EXPECT_EQ(errorAfter([](auto &J) { J["kernels"].push_back(J["kernels"][0]); }),
+            "metadata.kernels[1] repeats kernel 'k'");
+  EXPECT_EQ(errorAfter([](auto &J) { J = nlohmann::json::array(); }),
+            "metadata is not an object");
+}
+
+TEST(Metadata, OtherSchemaVersionIsRefused) {
+  nlohmann::json J = nlohmann::json::parse(validJson());
+  J["schema"] = MetadataSchemaVersion + 1;
+  auto R = parseMetadata(J.dump());
+  ASSERT_FALSE(R.ok());
+  EXPECT_EQ(R.error().code(), ErrorCode::UnsupportedBundleVersion);
+}
+
+} // namespace

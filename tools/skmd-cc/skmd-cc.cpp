@@ -1,0 +1,340 @@
+//===- skmd-cc.cpp - The SKMD offline compiler ----------------------------===//
+//
+// Compiles every kernel of an OpenCL C file into a .skmd bundle holding the
+// metadata and three device variants (x86-64 shared object, PTX, SPIR-V):
+//
+//   skmd-cc kernel.cl -o kernel.skmd
+//   skmd-cc --emit=llvm kernel.cl     # one artifact, for inspection
+//
+//===----------------------------------------------------------------------===//
+#include "Analysis/KernelArgAccess.h"
+#include "Frontend/OpenCLFrontend.h"
+#include "Pipeline/TargetPipeline.h"
+#include "Support/OpenCLKernel.h"
+#include "bundle/Bundle.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/Timer.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <unistd.h>
+
+using namespace llvm;
+using namespace skmd;
+
+namespace {
+
+cl::OptionCategory Category("skmd-cc options");
+
+cl::opt<std::string> InputPath(cl::Positional, cl::desc("<kernel.cl>"),
+                               cl::Required, cl::cat(Category));
+cl::opt<std::string> OutputPath("o", cl::desc("Output file (default: "
+                                              "<input>.skmd; '-' is stdout)"),
+                                cl::value_desc("file"), cl::cat(Category));
+cl::list<std::string> Defines("D", cl::Prefix, cl::desc("Define a macro"),
+                              cl::value_desc("name[=value]"), cl::cat(Category));
+cl::list<std::string> IncludeDirs("I", cl::Prefix,
+                                  cl::desc("Add an include directory"),
+                                  cl::value_desc("dir"), cl::cat(Category));
+cl::opt<std::string> CLStd("cl-std", cl::desc("OpenCL C version: CL1.2, "
+                                              "CL2.0 or CL3.0 (default)"),
+                           cl::init("CL3.0"), cl::cat(Category));
+cl::opt<unsigned> OptLevel("O", cl::Prefix,
+                           cl::desc("Optimization level 0-3 (default 3)"),
+                           cl::init(3), cl::cat(Category));
+cl::list<std::string> Targets("targets", cl::CommaSeparated,
+                              cl::desc("Variants to build: x86,ptx,spirv "
+                                       "(default: all three)"),
+                              cl::cat(Category));
+cl::opt<std::string> CudaArch("cuda-arch",
+                              cl::desc("GPU architecture for PTX (default "
+                                       "sm_90: H100 and H200)"),
+                              cl::value_desc("sm_NN"), cl::cat(Category));
+cl::opt<std::string> X86Cpu("x86-cpu",
+                            cl::desc("CPU for the x86 variant (default "
+                                     "x86-64-v3)"),
+                            cl::cat(Category));
+cl::opt<std::string> LibdevicePath("libdevice",
+                                   cl::desc("CUDA libdevice.10.bc (default: "
+                                            "found in the CUDA toolkit)"),
+                                   cl::value_desc("path"), cl::cat(Category));
+cl::opt<std::string> LibclcPath("libclc",
+                                cl::desc("libclc's nvptx64--nvidiacl.bc"),
+                                cl::value_desc("path"), cl::cat(Category));
+cl::opt<std::string> Emit("emit",
+                          cl::desc("Print one artifact instead of a bundle: "
+                                   "llvm, ptx, spirv, asm or meta"),
+                          cl::value_desc("kind"), cl::cat(Category));
+cl::opt<bool> Verbose("v", cl::desc("Print each step and its time"),
+                      cl::cat(Category));
+
+[[noreturn]] void fail(const Twine &Message) {
+  WithColor::error(errs(), "skmd-cc") << Message << '\n';
+  exit(1);
+}
+
+void failOn(Error E) {
+  if (E)
+    fail(toString(std::move(E)));
+}
+
+template <typename T> T unwrap(Expected<T> V) {
+  if (!V)
+    fail(toString(V.takeError()));
+  return std::move(*V);
+}
+
+/// Times one step when -v is given.
+class Step {
+public:
+  explicit Step(std::string Name) : Name(std::move(Name)) {
+    Start = std::chrono::steady_clock::now();
+  }
+  ~Step() {
+    if (!Verbose)
+      return;
+    double Ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - Start)
+                    .count();
+    errs() << "skmd-cc: " << Name << ": " << format("%.1f", Ms) << " ms\n";
+  }
+
+private:
+  std::string Name;
+  std::chrono::steady_clock::time_point Start;
+};
+
+std::vector<TargetKind> selectedTargets() {
+  if (Targets.empty())
+    return {TargetKind::X86, TargetKind::PTX, TargetKind::SPIRV};
+  std::vector<TargetKind> Out;
+  for (const std::string &Name : Targets) {
+    auto Kind = targetKindFromName(Name);
+    if (!Kind)
+      fail("unknown target '" + Name + "' in --targets (use x86, ptx, spirv)");
+    if (llvm::is_contained(Out, *Kind))
+      fail("target '" + Name + "' is listed twice in --targets");
+    Out.push_back(*Kind);
+  }
+  return Out;
+}
+
+CompilerOptions compilerOptions() {
+  if (CLStd != "CL1.2" && CLStd != "CL2.0" && CLStd != "CL3.0")
+    fail("unsupported -cl-std=" + CLStd + " (use CL1.2, CL2.0 or CL3.0)");
+  if (OptLevel > 3)
+    fail("unsupported -O" + Twine(OptLevel) + " (use -O0 to -O3)");
+  if (!CudaArch.empty() && !StringRef(CudaArch).starts_with("sm_"))
+    fail("--cuda-arch must look like sm_NN, not '" + CudaArch + "'");
+  CompilerOptions Opts;
+  Opts.Frontend.InputPath = InputPath;
+  Opts.Frontend.Defines = Defines;
+  Opts.Frontend.IncludeDirs = IncludeDirs;
+  Opts.Frontend.CLStd = CLStd;
+  Opts.Frontend.OptLevel = OptLevel;
+  Opts.X86Cpu = X86Cpu;
+  Opts.CudaArch = CudaArch;
+  Opts.LibdevicePath = LibdevicePath;
+  Opts.LibclcPath = LibclcPath;
+  Opts.Verbose = Verbose;
+  return Opts;
+}
+
+/// Records what skmd-kernel-args found in the bundle metadata. Every target
+/// compiles the same source, so the first target's IR speaks for all.
+void addArgAccess(Module &M, std::vector<KernelInfo> &Kernels) {
+  ModuleAnalysisManager Unused;
+  KernelArgAccessResult Access = KernelArgAccessAnalysis().run(M, Unused);
+  for (KernelInfo &K : Kernels) {
+    const Function *F = M.getFunction(K.Name);
+    const std::vector<ArgAccess> *Args = F ? Access.lookup(*F) : nullptr;
+    if (!Args || Args->size() != K.Args.size())
+      fail("internal error: kernel '" + K.Name +
+           "' is missing or changed shape in the IR");
+    for (size_t I = 0; I < Args->size(); ++I) {
+      KernelArg &A = K.Args[I];
+      if (A.Kind == ArgKind::GlobalBuffer || A.Kind == ArgKind::ConstantBuffer ||
+          A.Kind == ArgKind::LocalBuffer) {
+        A.Read = (*Args)[I].Read;
+        A.Written = (*Args)[I].Written;
+      }
+    }
+  }
+}
+
+/// Every kernel must be an entry point of every variant, by its own name.
+void checkKernelsPresent(const Module &M, TargetKind Target,
+                         std::vector<KernelInfo> &Kernels) {
+  for (KernelInfo &K : Kernels) {
+    const Function *F = M.getFunction(K.Name);
+    if (!F || !isOpenCLKernel(*F))
+      fail("internal error: kernel '" + K.Name + "' is missing from the " +
+           std::string(targetKindName(Target)) + " IR");
+    K.Symbols[Target] = K.Name;
+  }
+}
+
+std::string sourceHash(const std::string &Path) {
+  auto Buffer = MemoryBuffer::getFile(Path);
+  if (!Buffer)
+    fail("cannot read '" + Path + "': " + Buffer.getError().message());
+  return toHex(SHA256::hash(arrayRefFromStringRef((*Buffer)->getBuffer())),
+               /*LowerCase=*/true);
+}
+
+void writeOutput(StringRef Path, StringRef Data) {
+  if (Path == "-") {
+    outs() << Data;
+    outs().flush();
+    return;
+  }
+  Status S = writeFileAtomically(Path.str(), std::string_view(Data.data(), Data.size()));
+  if (!S)
+    fail(S.error().message());
+}
+
+std::string defaultBundlePath() {
+  SmallString<128> Name = sys::path::stem(InputPath);
+  Name += ".skmd";
+  return std::string(Name);
+}
+
+/// Everything in the metadata but the kernels.
+BundleMetadata describeBundle(const CompilerOptions &Opts,
+                              const std::vector<TargetKind> &Selected) {
+  BundleMetadata Meta;
+  Meta.Producer = "skmd-cc " SKMD_VERSION " (LLVM " LLVM_VERSION_STRING ")";
+  Meta.SourceFile = std::string(sys::path::filename(InputPath));
+  Meta.SourceHash = sourceHash(InputPath);
+  Meta.CompileOptions = describeOptions(Opts.Frontend);
+  for (TargetKind T : Selected) {
+    TargetChoice C = chosenTarget(Opts, T);
+    Meta.Targets.push_back({T, C.Triple, C.Cpu});
+  }
+  return Meta;
+}
+
+/// --emit=<kind>: which target the artifact belongs to.
+TargetKind emitTarget(const std::vector<TargetKind> &Selected) {
+  if (Emit == "ptx" || Emit == "spirv") {
+    TargetKind Kind = *targetKindFromName(Emit);
+    if (!Targets.empty() && !llvm::is_contained(Selected, Kind))
+      fail("--emit=" + Emit + " conflicts with --targets");
+    return Kind;
+  }
+  if (Targets.empty())
+    return TargetKind::X86;
+  if (Selected.size() != 1)
+    fail("--emit=" + Emit + " prints one target's code; choose it with "
+         "--targets=x86, --targets=ptx or --targets=spirv");
+  return Selected.front();
+}
+
+int emitOne(const CompilerOptions &Opts, const std::vector<TargetKind> &Selected,
+            std::vector<KernelInfo> Kernels) {
+  std::string Out = OutputPath.empty() ? "-" : std::string(OutputPath);
+  LLVMContext Ctx;
+  TargetKind Target = emitTarget(Selected);
+
+  std::unique_ptr<Module> M;
+  {
+    Step S("compile to " + std::string(targetKindName(Target)) + " IR");
+    M = unwrap(buildKernelIR(Opts, Target, Ctx));
+  }
+
+  if (Emit == "llvm") {
+    std::string Text;
+    raw_string_ostream OS(Text);
+    M->print(OS, nullptr);
+    writeOutput(Out, Text);
+  } else if (Emit == "meta") {
+    addArgAccess(*M, Kernels);
+    BundleMetadata Meta = describeBundle(Opts, Selected);
+    for (KernelInfo &K : Kernels)
+      for (TargetKind T : Selected)
+        K.Symbols[T] = K.Name;
+    Meta.Kernels = std::move(Kernels);
+    writeOutput(Out, toJson(Meta));
+  } else if (Emit == "spirv" && Out != "-") {
+    Step S("lower to spirv");
+    writeOutput(Out, unwrap(lowerToVariant(*M, Opts, Target)));
+  } else {
+    Step S("lower to " + std::string(targetKindName(Target)) + " assembly");
+    writeOutput(Out, unwrap(lowerToAssembly(*M, Opts, Target)));
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter([](raw_ostream &OS) {
+    OS << "skmd-cc " SKMD_VERSION " (LLVM " LLVM_VERSION_STRING ")\n";
+  });
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "SKMD offline compiler: OpenCL C to a bundle of x86, PTX and SPIR-V "
+      "variants\n\n  skmd-cc kernel.cl -o kernel.skmd\n");
+
+  if (!Emit.empty() && Emit != "llvm" && Emit != "ptx" && Emit != "spirv" &&
+      Emit != "asm" && Emit != "meta")
+    fail("unknown --emit=" + Emit + " (use llvm, ptx, spirv, asm or meta)");
+
+  std::vector<TargetKind> Selected = selectedTargets();
+  CompilerOptions Opts = compilerOptions();
+
+  std::vector<KernelInfo> Kernels;
+  {
+    Step S("parse and check " + InputPath);
+    Kernels = unwrap(analyzeKernels(Opts.Frontend));
+  }
+  if (Kernels.empty())
+    fail("'" + InputPath + "' defines no __kernel function");
+
+  if (!Emit.empty())
+    return emitOne(Opts, Selected, std::move(Kernels));
+
+  std::string Out =
+      OutputPath.empty() ? defaultBundlePath() : std::string(OutputPath);
+  if (Out == "-")
+    fail("a bundle is binary; give -o <file>");
+
+  BundleMetadata Meta = describeBundle(Opts, Selected);
+  std::vector<std::pair<TargetKind, std::string>> Variants;
+  for (TargetKind Target : Selected) {
+    std::string Name(targetKindName(Target));
+    LLVMContext Ctx;
+    std::unique_ptr<Module> M;
+    {
+      Step S(Name + ": compile to IR");
+      M = unwrap(buildKernelIR(Opts, Target, Ctx));
+    }
+    checkKernelsPresent(*M, Target, Kernels);
+    if (Target == Selected.front())
+      addArgAccess(*M, Kernels);
+    Step S(Name + ": lower to variant");
+    Variants.emplace_back(Target, unwrap(lowerToVariant(*M, Opts, Target)));
+  }
+  Meta.Kernels = std::move(Kernels);
+
+  BundleWriter Writer(std::move(Meta));
+  for (auto &[Target, Bytes] : Variants)
+    Writer.addVariant(Target, std::move(Bytes));
+  Status S = Writer.writeFile(Out);
+  if (!S)
+    fail(S.error().message());
+  if (Verbose)
+    errs() << "skmd-cc: wrote " << Out << '\n';
+  return 0;
+}

@@ -1,0 +1,122 @@
+//===- skmd-info.cpp - What a bundle holds --------------------------------===//
+//
+//   skmd-info kernel.skmd          # variants, kernels, arguments
+//   skmd-info --json kernel.skmd   # the metadata as stored
+//
+// Uses only the runtime's bundle reader (no LLVM), so it runs on GPU hosts.
+//
+//===----------------------------------------------------------------------===//
+#include "bundle/Bundle.h"
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+using namespace skmd;
+
+namespace {
+
+void usage(FILE *To) {
+  std::fprintf(To,
+               "usage: skmd-info [--json] <bundle.skmd>\n\n"
+               "Prints the variants, kernels and kernel arguments that a "
+               "bundle made by skmd-cc holds.\n"
+               "  --json   print the stored metadata instead\n"
+               "  --help   this text\n");
+}
+
+std::string dims(const std::array<uint32_t, 3> &D) {
+  return std::to_string(D[0]) + "x" + std::to_string(D[1]) + "x" +
+         std::to_string(D[2]);
+}
+
+std::string accessOf(const KernelArg &A) {
+  if (A.Kind == ArgKind::Scalar || A.Kind == ArgKind::Sampler)
+    return "value";
+  if (A.Read && A.Written)
+    return "read-write";
+  return A.Read ? "read" : A.Written ? "write" : "unused";
+}
+
+void printBundle(const std::string &Path, const Bundle &B) {
+  const BundleMetadata &M = B.metadata();
+  std::printf("bundle:   %s (format %u.%u)\n", Path.c_str(),
+              bundle::FormatMajor, B.formatMinor());
+  std::printf("producer: %s\n", M.Producer.c_str());
+  std::printf("source:   %s (sha256 %.16s...)\n", M.SourceFile.c_str(),
+              M.SourceHash.c_str());
+  std::string Options;
+  for (const std::string &O : M.CompileOptions)
+    Options += (Options.empty() ? "" : " ") + O;
+  std::printf("options:  %s\n", Options.c_str());
+
+  std::printf("variants:\n");
+  for (const TargetInfo &T : M.Targets) {
+    std::string_view V = B.variant(T.Kind);
+    std::printf("  %-6s %-28s %-10s %8zu bytes\n",
+                std::string(targetKindName(T.Kind)).c_str(), T.Triple.c_str(),
+                T.Cpu.empty() ? "-" : T.Cpu.c_str(), V.size());
+  }
+
+  std::printf("kernels:\n");
+  for (const KernelInfo &K : M.Kernels) {
+    std::printf("  %s\n", K.Name.c_str());
+    if (K.ReqdWorkGroupSize[0])
+      std::printf("    reqd_work_group_size %s\n",
+                  dims(K.ReqdWorkGroupSize).c_str());
+    if (K.WorkGroupSizeHint[0])
+      std::printf("    work_group_size_hint %s\n",
+                  dims(K.WorkGroupSizeHint).c_str());
+    for (size_t I = 0; I < K.Args.size(); ++I) {
+      const KernelArg &A = K.Args[I];
+      std::string Quals = std::string(A.IsConst ? " const" : "") +
+                          (A.IsRestrict ? " restrict" : "") +
+                          (A.IsVolatile ? " volatile" : "");
+      std::printf("    arg %zu %-12s %-16s %-15s size %-3llu elem %-3llu %s%s\n",
+                  I, A.Name.c_str(), A.TypeName.c_str(),
+                  std::string(argKindName(A.Kind)).c_str(),
+                  static_cast<unsigned long long>(A.Size),
+                  static_cast<unsigned long long>(A.ElementSize),
+                  accessOf(A).c_str(), Quals.c_str());
+    }
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  bool Json = false;
+  std::string Path;
+  for (int I = 1; I < argc; ++I) {
+    if (!std::strcmp(argv[I], "--json")) {
+      Json = true;
+    } else if (!std::strcmp(argv[I], "--help") || !std::strcmp(argv[I], "-h")) {
+      usage(stdout);
+      return 0;
+    } else if (argv[I][0] == '-' && argv[I][1]) {
+      std::fprintf(stderr, "skmd-info: error: unknown option '%s'\n", argv[I]);
+      usage(stderr);
+      return 2;
+    } else if (Path.empty()) {
+      Path = argv[I];
+    } else {
+      std::fprintf(stderr, "skmd-info: error: more than one bundle given\n");
+      return 2;
+    }
+  }
+  if (Path.empty()) {
+    usage(stderr);
+    return 2;
+  }
+
+  auto B = Bundle::fromFile(Path);
+  if (!B) {
+    std::fprintf(stderr, "skmd-info: error: %s\n", B.error().message().c_str());
+    return 1;
+  }
+  if (Json)
+    std::fputs(toJson(B->metadata()).c_str(), stdout);
+  else
+    printBundle(Path, *B);
+  return 0;
+}
