@@ -188,7 +188,8 @@ public:
   }
 
   bool VisitBlockExpr(BlockExpr *E) {
-    reportOnce("block", E->getExprLoc(), [&] { Diags.Report(E->getExprLoc(), BlockID); });
+    reportOnce("device-side enqueue",
+               [&] { Diags.Report(E->getExprLoc(), BlockID); });
     return true;
   }
 
@@ -199,8 +200,7 @@ public:
   }
 
 private:
-  template <typename Fn>
-  void reportOnce(const std::string &Feature, SourceLocation, Fn Report) {
+  template <typename Fn> void reportOnce(const std::string &Feature, Fn Report) {
     // One error per feature: the first use explains it; more would be noise.
     if (Reported.insert(Feature).second)
       Report();
@@ -208,8 +208,9 @@ private:
 
   void checkType(QualType T, SourceLocation Loc) {
     if (const char *Feature = unsupportedFeature(T))
-      reportOnce(Feature, Loc,
-                 [&] { Diags.Report(Loc, UnsupportedID) << Feature << T; });
+      reportOnce(Feature, [&] {
+        Diags.Report(Loc, UnsupportedID) << Feature << T.getUnqualifiedType();
+      });
   }
 
   KernelInfo describeKernel(const FunctionDecl *FD) {
@@ -230,7 +231,9 @@ private:
         A.ElementSize = Pointee->isIncompleteType()
                             ? 0
                             : Ctx->getTypeSizeInChars(Pointee).getQuantity();
-        A.IsConst = Pointee.isConstQualified();
+        // As clGetKernelArgInfo reports it: __constant memory is const.
+        A.IsConst = Pointee.isConstQualified() ||
+                    A.Space == AddressSpace::Constant;
         A.IsVolatile = Pointee.isVolatileQualified();
         A.IsRestrict = T.isRestrictQualified();
         A.TypeName =

@@ -135,8 +135,12 @@ private:
   std::string Path;
 };
 
-json argToJson(const KernelArg &A) {
-  return json{{"name", A.Name},
+/// Written in insertion order, so the JSON reads the way the schema is
+/// documented: name first, details after.
+using ordered_json = nlohmann::ordered_json;
+
+ordered_json argToJson(const KernelArg &A) {
+  return ordered_json{{"name", A.Name},
               {"type", A.TypeName},
               {"kind", argKindName(A.Kind)},
               {"address_space", addressSpaceName(A.Space)},
@@ -216,17 +220,17 @@ const TargetInfo *BundleMetadata::findTarget(TargetKind Kind) const {
 }
 
 std::string toJson(const BundleMetadata &Meta) {
-  json Targets = json::array();
+  ordered_json Targets = ordered_json::array();
   for (const TargetInfo &T : Meta.Targets)
     Targets.push_back(
         {{"kind", targetKindName(T.Kind)}, {"triple", T.Triple}, {"cpu", T.Cpu}});
 
-  json Kernels = json::array();
+  ordered_json Kernels = ordered_json::array();
   for (const KernelInfo &K : Meta.Kernels) {
-    json Args = json::array();
+    ordered_json Args = ordered_json::array();
     for (const KernelArg &A : K.Args)
       Args.push_back(argToJson(A));
-    json Symbols = json::object();
+    ordered_json Symbols = ordered_json::object();
     for (const auto &[Target, Symbol] : K.Symbols)
       Symbols[std::string(targetKindName(Target))] = Symbol;
     Kernels.push_back({{"name", K.Name},
@@ -236,7 +240,7 @@ std::string toJson(const BundleMetadata &Meta) {
                        {"symbols", Symbols}});
   }
 
-  json Root = {{"schema", MetadataSchemaVersion},
+  ordered_json Root = {{"schema", MetadataSchemaVersion},
                {"producer", Meta.Producer},
                {"source", {{"file", Meta.SourceFile}, {"sha256", Meta.SourceHash}}},
                {"options", Meta.CompileOptions},

@@ -6,6 +6,7 @@
 #   %examples    the examples/ folder
 # Features: spirv-tools, ptxas (where the CUDA toolkit is installed).
 import os
+import sys
 
 import lit.formats
 
@@ -29,6 +30,7 @@ opt = os.path.join(config.llvm_tools_dir, "opt")
 config.substitutions.append(("%skmd-cc", os.path.join(config.skmd_tools_dir, "skmd-cc")))
 config.substitutions.append(("%skmd-info", os.path.join(config.skmd_tools_dir, "skmd-info")))
 config.substitutions.append(("%opt", "%s -load-pass-plugin=%s" % (opt, config.skmd_plugin)))
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%examples", os.path.join(config.skmd_src_root, "examples")))
 
 if config.spirv_dis and config.spirv_val:

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Analysis/KernelArgAccess.h"
+#include "CodeGen/NVPTXDeviceLibraries.h"
 #include "Frontend/OpenCLFrontend.h"
 #include "Pipeline/TargetPipeline.h"
 #include "Support/OpenCLKernel.h"
@@ -210,11 +211,12 @@ std::string defaultBundlePath() {
 
 /// Everything in the metadata but the kernels.
 BundleMetadata describeBundle(const CompilerOptions &Opts,
-                              const std::vector<TargetKind> &Selected) {
+                              const std::vector<TargetKind> &Selected,
+                              std::string SourceHash) {
   BundleMetadata Meta;
   Meta.Producer = "skmd-cc " SKMD_VERSION " (LLVM " LLVM_VERSION_STRING ")";
   Meta.SourceFile = std::string(sys::path::filename(InputPath));
-  Meta.SourceHash = sourceHash(InputPath);
+  Meta.SourceHash = std::move(SourceHash);
   Meta.CompileOptions = describeOptions(Opts.Frontend);
   for (TargetKind T : Selected) {
     TargetChoice C = chosenTarget(Opts, T);
@@ -240,7 +242,7 @@ TargetKind emitTarget(const std::vector<TargetKind> &Selected) {
 }
 
 int emitOne(const CompilerOptions &Opts, const std::vector<TargetKind> &Selected,
-            std::vector<KernelInfo> Kernels) {
+            const std::string &SourceHash, std::vector<KernelInfo> Kernels) {
   std::string Out = OutputPath.empty() ? "-" : std::string(OutputPath);
   LLVMContext Ctx;
   TargetKind Target = emitTarget(Selected);
@@ -258,7 +260,7 @@ int emitOne(const CompilerOptions &Opts, const std::vector<TargetKind> &Selected
     writeOutput(Out, Text);
   } else if (Emit == "meta") {
     addArgAccess(*M, Kernels);
-    BundleMetadata Meta = describeBundle(Opts, Selected);
+    BundleMetadata Meta = describeBundle(Opts, Selected, SourceHash);
     for (KernelInfo &K : Kernels)
       for (TargetKind T : Selected)
         K.Symbols[T] = K.Name;
@@ -294,6 +296,15 @@ int main(int argc, char **argv) {
   std::vector<TargetKind> Selected = selectedTargets();
   CompilerOptions Opts = compilerOptions();
 
+  // Missing GPU libraries are found out before any work is done.
+  bool LowersPTX = Emit.empty() ? llvm::is_contained(Selected, TargetKind::PTX)
+                                : Emit == "ptx" || (Emit == "asm" &&
+                                                    emitTarget(Selected) ==
+                                                        TargetKind::PTX);
+  if (LowersPTX)
+    unwrap(findNVPTXLibraries(LibclcPath, LibdevicePath));
+
+  std::string SourceHash = sourceHash(InputPath);
   std::vector<KernelInfo> Kernels;
   {
     Step S("parse and check " + InputPath);
@@ -303,14 +314,14 @@ int main(int argc, char **argv) {
     fail("'" + InputPath + "' defines no __kernel function");
 
   if (!Emit.empty())
-    return emitOne(Opts, Selected, std::move(Kernels));
+    return emitOne(Opts, Selected, SourceHash, std::move(Kernels));
 
   std::string Out =
       OutputPath.empty() ? defaultBundlePath() : std::string(OutputPath);
   if (Out == "-")
     fail("a bundle is binary; give -o <file>");
 
-  BundleMetadata Meta = describeBundle(Opts, Selected);
+  BundleMetadata Meta = describeBundle(Opts, Selected, SourceHash);
   std::vector<std::pair<TargetKind, std::string>> Variants;
   for (TargetKind Target : Selected) {
     std::string Name(targetKindName(Target));

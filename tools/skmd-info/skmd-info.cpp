@@ -2,6 +2,7 @@
 //
 //   skmd-info kernel.skmd          # variants, kernels, arguments
 //   skmd-info --json kernel.skmd   # the metadata as stored
+//   skmd-info --extract=ptx -o k.ptx kernel.skmd   # one variant's bytes
 //
 // Uses only the runtime's bundle reader (no LLVM), so it runs on GPU hosts.
 //
@@ -18,11 +19,14 @@ namespace {
 
 void usage(FILE *To) {
   std::fprintf(To,
-               "usage: skmd-info [--json] <bundle.skmd>\n\n"
+               "usage: skmd-info [--json | --extract=<target> -o <file>] "
+               "<bundle.skmd>\n\n"
                "Prints the variants, kernels and kernel arguments that a "
                "bundle made by skmd-cc holds.\n"
-               "  --json   print the stored metadata instead\n"
-               "  --help   this text\n");
+               "  --json              print the stored metadata instead\n"
+               "  --extract=<target>  write one variant (x86, ptx, spirv) "
+               "to the file given by -o\n"
+               "  --help              this text\n");
 }
 
 std::string dims(const std::array<uint32_t, 3> &D) {
@@ -86,10 +90,14 @@ void printBundle(const std::string &Path, const Bundle &B) {
 
 int main(int argc, char **argv) {
   bool Json = false;
-  std::string Path;
+  std::string Path, Extract, Output;
   for (int I = 1; I < argc; ++I) {
     if (!std::strcmp(argv[I], "--json")) {
       Json = true;
+    } else if (!std::strncmp(argv[I], "--extract=", 10)) {
+      Extract = argv[I] + 10;
+    } else if (!std::strcmp(argv[I], "-o") && I + 1 < argc) {
+      Output = argv[++I];
     } else if (!std::strcmp(argv[I], "--help") || !std::strcmp(argv[I], "-h")) {
       usage(stdout);
       return 0;
@@ -113,6 +121,30 @@ int main(int argc, char **argv) {
   if (!B) {
     std::fprintf(stderr, "skmd-info: error: %s\n", B.error().message().c_str());
     return 1;
+  }
+  if (!Extract.empty()) {
+    auto Target = targetKindFromName(Extract);
+    if (!Target) {
+      std::fprintf(stderr, "skmd-info: error: unknown target '%s' (use x86, "
+                           "ptx or spirv)\n", Extract.c_str());
+      return 2;
+    }
+    if (Output.empty()) {
+      std::fprintf(stderr, "skmd-info: error: --extract needs -o <file>\n");
+      return 2;
+    }
+    std::string_view Bytes = B->variant(*Target);
+    if (Bytes.empty()) {
+      std::fprintf(stderr, "skmd-info: error: %s has no %s variant\n",
+                   Path.c_str(), Extract.c_str());
+      return 1;
+    }
+    Status S = writeFileAtomically(Output, Bytes);
+    if (!S) {
+      std::fprintf(stderr, "skmd-info: error: %s\n", S.error().message().c_str());
+      return 1;
+    }
+    return 0;
   }
   if (Json)
     std::fputs(toJson(B->metadata()).c_str(), stdout);

@@ -1,0 +1,2 @@
+// Included through -I by options.cl.
+#define TWICE(x) ((x) * FACTOR)

@@ -1,0 +1,42 @@
+// A bundle holds all three variants and the metadata, and skmd-info reads it
+// back with the runtime's reader.
+// RUN: rm -f %t.skmd
+// RUN: %skmd-cc %s -o %t.skmd
+// RUN: %skmd-info %t.skmd | FileCheck %s
+// RUN: %skmd-info --json %t.skmd | FileCheck %s --check-prefix=JSON
+// RUN: %skmd-cc --targets=spirv,x86 %s -o %t2.skmd
+// RUN: %skmd-info %t2.skmd | FileCheck %s --check-prefix=TWO
+// Without -o the bundle is named after the input, in the current folder.
+// RUN: rm -rf %t.dir && mkdir %t.dir && cd %t.dir && %skmd-cc %s && %skmd-info bundle.skmd | FileCheck %s
+
+// CHECK: producer: skmd-cc {{.*}} (LLVM 22.
+// CHECK: variants:
+// CHECK-NEXT: x86 x86_64-unknown-linux-gnu x86-64-v3 {{[0-9]+}} bytes
+// CHECK-NEXT: ptx nvptx64-nvidia-cuda sm_90 {{[0-9]+}} bytes
+// CHECK-NEXT: spirv spirv64v1.2-unknown-unknown - {{[0-9]+}} bytes
+// CHECK: kernels:
+// CHECK-NEXT: histogram
+// CHECK-NEXT: reqd_work_group_size 256x1x1
+// CHECK-NEXT: arg 0 data uint* global_buffer size 8 elem 4 read const
+// CHECK-NEXT: arg 1 bins uint* global_buffer size 8 elem 4 read-write
+// CHECK-NEXT: arg 2 n uint scalar size 4 elem 0 value
+// JSON: "schema": 1
+// TWO: variants:
+// TWO-NEXT: spirv
+// TWO-NEXT: x86
+// TWO-NEXT: kernels:
+
+__kernel __attribute__((reqd_work_group_size(256, 1, 1)))
+void histogram(__global const uint *data, __global uint *bins, uint n) {
+  __local uint local_bins[64];
+  size_t l = get_local_id(0);
+  if (l < 64)
+    local_bins[l] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  size_t i = get_global_id(0);
+  if (i < n)
+    atomic_inc(&local_bins[data[i] % 64]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (l < 64)
+    atomic_add(&bins[l], local_bins[l]);
+}
