@@ -134,7 +134,7 @@ private:
       return escape();
     unsigned ArgNo = CB.getArgOperandNo(&U);
 
-    if (const auto *MT = dyn_cast<MemTransferInst>(&CB)) {
+    if (isa<MemTransferInst>(CB)) {
       (ArgNo == 0 ? Out.Written : Out.Read) = true;
       return;
     }

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs what is missing, then configures and builds SKMD with Ninja.
+#   scripts/build.sh [build-dir] [extra cmake args...]
+# Default build dir: build/ (Release). Re-running only rebuilds what changed.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+shift || true
+
+"$root/scripts/setup.sh"
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
+elif [ $# -gt 0 ]; then
+  cmake "$build" "$@"
+fi
+cmake --build "$build" -j"$(nproc)"
