@@ -80,7 +80,10 @@ Error linkNVPTXLibraries(Module &M, const NVPTXLibraryPaths &Paths) {
   // libclc first: its functions are what pull in libdevice's.
   for (const std::string &Path : {Paths.Libclc, Paths.Libdevice}) {
     SMDiagnostic Diag;
-    std::unique_ptr<Module> Lib = parseIRFile(Path, Diag, M.getContext());
+    // Lazily: the linker materializes only the functions the kernels reach,
+    // instead of parsing all of libdevice for every compile.
+    std::unique_ptr<Module> Lib =
+        getLazyIRFileModule(Path, Diag, M.getContext());
     if (!Lib)
       return createStringError(inconvertibleErrorCode(),
                                "cannot read '" + Path +
