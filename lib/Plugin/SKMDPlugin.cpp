@@ -8,6 +8,8 @@
 
 #include "Analysis/KernelArgAccess.h"
 #include "Transforms/KernelBodyInlining.h"
+#include "Transforms/MergeKernel.h"
+#include "Transforms/PartitionReadyKernel.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"
@@ -27,6 +29,16 @@ void registerSKMDPasses(PassBuilder &PB) {
 #define MODULE_PASS(NAME, CREATE)                                              \
   if (Name == NAME) {                                                          \
     MPM.addPass(CREATE);                                                       \
+    return true;                                                               \
+  }
+#define MODULE_PASS_WITH_PARAMS(NAME, CREATE, PARSER)                          \
+  if (PassBuilder::checkParametrizedPassName(Name, NAME)) {                    \
+    auto Params = PassBuilder::parsePassParameters(PARSER, Name, NAME);        \
+    if (!Params) {                                                             \
+      errs() << toString(Params.takeError()) << '\n';                          \
+      return false;                                                            \
+    }                                                                          \
+    MPM.addPass(CREATE(*Params));                                              \
     return true;                                                               \
   }
 #include "Plugin/PassRegistry.def"

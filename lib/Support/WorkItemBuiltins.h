@@ -1,0 +1,58 @@
+//===- WorkItemBuiltins.h - OpenCL work-item functions in IR -----*- C++ -*-===//
+//
+// Clang emits OpenCL's work-item functions as calls to their Itanium-mangled
+// names (get_global_id -> _Z13get_global_idj) on every target, before any
+// device library is linked. SKMD's passes recognize and build them here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_SUPPORT_WORKITEMBUILTINS_H
+#define SKMD_SUPPORT_WORKITEMBUILTINS_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+
+#include <optional>
+
+namespace skmd {
+
+enum class WorkItemFn {
+  GlobalId,
+  LocalId,
+  GroupId,
+  GlobalSize,
+  LocalSize,
+  EnqueuedLocalSize,
+  NumGroups,
+  GlobalOffset,
+  GlobalLinearId,
+  LocalLinearId,
+  WorkDim,
+};
+
+/// The work-item function a mangled name stands for.
+std::optional<WorkItemFn> workItemFnFromName(llvm::StringRef MangledName);
+
+/// The work-item function a call invokes, if any.
+std::optional<WorkItemFn> workItemFnOf(const llvm::CallBase &Call);
+
+llvm::StringRef mangledName(WorkItemFn Fn);
+llvm::StringRef sourceName(WorkItemFn Fn);
+
+/// Whether the function takes a dimension index argument.
+bool takesDimension(WorkItemFn Fn);
+
+/// Emits a call to \p Fn (with \p Dim if it takes one), declaring it in the
+/// module if needed, with \p SizeTy as size_t.
+llvm::CallInst *emitWorkItemCall(llvm::IRBuilderBase &B, WorkItemFn Fn,
+                                 llvm::Type *SizeTy, unsigned Dim = 0);
+
+/// Picks \p PerDim[Dim] for a dimension that may be known only at run time;
+/// out-of-range dimensions give \p OutOfRange, as OpenCL specifies.
+llvm::Value *selectByDimension(llvm::IRBuilderBase &B, llvm::Value *Dim,
+                               llvm::ArrayRef<llvm::Value *> PerDim,
+                               llvm::Value *OutOfRange);
+
+} // namespace skmd
+
+#endif // SKMD_SUPPORT_WORKITEMBUILTINS_H

@@ -1,0 +1,61 @@
+//===- PartitionReadyKernel.h - Kernels that run any group range -*- C++ -*-===//
+//
+// For each kernel K, adds a partition-ready variant that runs exactly the
+// flattened work-groups [first, first + count) of the real N-D grid.
+//
+// Exact form (default), K__skmd_range, with hidden trailing arguments
+//   ulong skmd_first_group,
+//   ulong skmd_num_groups_{x,y,z}, ulong skmd_global_offset_{x,y,z}:
+// launch a 1-D grid of `count` groups with the original local size. The
+// clone inlines every helper and remaps get_group_id, get_global_id,
+// get_num_groups, get_global_size, get_global_offset and
+// get_global_linear_id to the real grid: launched group i is flattened
+// group first + i, unflattened x-fastest. No disabled group is launched.
+//
+// Guard form (the SKMD paper's Fig. 4), K__skmd_guard, with trailing
+//   ulong skmd_first_group, ulong skmd_group_count:
+// launch the full grid; groups outside the range return at once.
+//
+//   opt -load-pass-plugin=build/lib/SKMDPasses.so
+//       -passes='skmd-partition-ready' kernel.ll -S
+//   opt ... -passes='skmd-partition-ready<guard>' kernel.ll -S
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_TRANSFORMS_PARTITIONREADYKERNEL_H
+#define SKMD_TRANSFORMS_PARTITIONREADYKERNEL_H
+
+#include "llvm/IR/PassManager.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace skmd {
+
+enum class PartitionForm { Exact, Guard };
+
+class PartitionReadyKernelPass
+    : public llvm::PassInfoMixin<PartitionReadyKernelPass> {
+public:
+  explicit PartitionReadyKernelPass(PartitionForm Form = PartitionForm::Exact)
+      : Form(Form) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+
+  /// Parses the pass parameter: "" or "exact", or "guard".
+  static llvm::Expected<PartitionForm> parseForm(llvm::StringRef Params);
+
+private:
+  PartitionForm Form;
+};
+
+/// Names of the variants, for the runtime and the metadata.
+std::string rangeVariantName(llvm::StringRef Kernel);
+std::string guardVariantName(llvm::StringRef Kernel);
+
+/// Number of hidden arguments each form appends.
+inline constexpr unsigned RangeHiddenArgs = 7;
+inline constexpr unsigned GuardHiddenArgs = 2;
+
+} // namespace skmd
+
+#endif // SKMD_TRANSFORMS_PARTITIONREADYKERNEL_H
