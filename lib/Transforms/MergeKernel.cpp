@@ -229,17 +229,8 @@ private:
     }
   }
 
-  std::optional<std::string> markAndSweep() {
-    PostDominatorTree PDT(F);
-    computeControlDependence(PDT);
-
-    markBlockLive(&F.getEntryBlock());
-    for (Instruction *R : Roots)
-      markLive(R);
-    for (BasicBlock &BB : F)
-      if (isa<ReturnInst>(BB.getTerminator()))
-        markLive(BB.getTerminator());
-
+  /// Marks live everything the worklist's instructions need.
+  std::optional<std::string> propagate() {
     while (!Worklist.empty()) {
       Instruction *I = Worklist.pop_back_val();
       markBlockLive(I->getParent());
@@ -262,22 +253,53 @@ private:
         if (auto *OpI = dyn_cast<Instruction>(Op))
           markLive(OpI);
     }
+    return std::nullopt;
+  }
 
-    // A branch nothing live depends on goes straight to its post-dominator.
+  /// Where a dead branch in \p BB can go instead: its immediate
+  /// post-dominator, unless that needs to know which way control came.
+  BasicBlock *redirectTarget(const PostDominatorTree &PDT, BasicBlock &BB) {
+    DomTreeNode *N = PDT.getNode(&BB);
+    BasicBlock *Target = N && N->getIDom() ? N->getIDom()->getBlock() : nullptr;
+    if (!Target || isa<PHINode>(Target->front()))
+      return nullptr;
+    return Target;
+  }
+
+  std::optional<std::string> markAndSweep() {
+    PostDominatorTree PDT(F);
+    computeControlDependence(PDT);
+
+    markBlockLive(&F.getEntryBlock());
+    for (Instruction *R : Roots)
+      markLive(R);
+    for (BasicBlock &BB : F)
+      if (isa<ReturnInst>(BB.getTerminator()))
+        markLive(BB.getTerminator());
+    if (auto Why = propagate())
+      return Why;
+
+    // A dead branch that cannot be redirected is kept, with what it needs.
+    for (bool Grew = true; Grew;) {
+      Grew = false;
+      for (BasicBlock &BB : F) {
+        Instruction *T = BB.getTerminator();
+        if (!Live.count(T) && T->getNumSuccessors() > 1 &&
+            !redirectTarget(PDT, BB)) {
+          markLive(T);
+          Grew = true;
+        }
+      }
+      if (auto Why = propagate())
+        return Why;
+    }
+
+    // Every other dead branch goes straight to its post-dominator.
     for (BasicBlock &BB : F) {
       Instruction *T = BB.getTerminator();
-      if (Live.count(T) || T->getNumSuccessors() < 2 || !LiveBlocks.count(&BB))
+      if (Live.count(T) || T->getNumSuccessors() < 2)
         continue;
-      DomTreeNode *N = PDT.getNode(&BB);
-      BasicBlock *Target = N && N->getIDom() ? N->getIDom()->getBlock() : nullptr;
-      if (!Target || isa<PHINode>(Target->front())) {
-        markLive(T);
-        for (Use &Op : T->operands())
-          if (auto *OpI = dyn_cast<Instruction>(Op))
-            if (!Live.count(OpI))
-              return "internal error: a kept branch needs dead values";
-        continue;
-      }
+      BasicBlock *Target = redirectTarget(PDT, BB);
       for (BasicBlock *S : successors(&BB))
         if (S != Target)
           S->removePredecessor(&BB);

@@ -1,0 +1,102 @@
+; skmd-partition-ready: K__skmd_range runs exactly the flattened groups
+; [first, first + count) of the real grid when launched as `count` groups.
+; RUN: %opt -passes=skmd-partition-ready -S %s | FileCheck %s
+; Running it twice adds nothing.
+; RUN: %opt -passes=skmd-partition-ready,skmd-partition-ready -S %s | FileCheck %s --check-prefix=ONCE
+
+target triple = "x86_64-unknown-linux-gnu"
+
+declare i64 @_Z13get_global_idj(i32)
+declare i64 @_Z12get_group_idj(i32)
+declare i64 @_Z14get_num_groupsj(i32)
+declare i64 @_Z15get_global_sizej(i32)
+declare i64 @_Z17get_global_offsetj(i32)
+declare i64 @_Z20get_global_linear_idv()
+declare i64 @_Z12get_local_idj(i32)
+
+; The original is left as it was.
+; CHECK-LABEL: define spir_kernel void @two_d(
+; CHECK: call i64 @_Z13get_global_idj(i32 1)
+
+; The flattened group is first + the launched group; x varies fastest.
+; CHECK-LABEL: define spir_kernel void @two_d__skmd_range(
+; CHECK-SAME: ptr %out, i32 %n, i64 %skmd_first_group, i64 %skmd_num_groups_x, i64 %skmd_num_groups_y, i64 %skmd_num_groups_z, i64 %skmd_global_offset_x, i64 %skmd_global_offset_y, i64 %skmd_global_offset_z) #[[RANGE:[0-9]+]]
+; CHECK: %[[LAUNCHED:.*]] = call i64 @_Z12get_group_idj(i32 0)
+; CHECK: %skmd.flat_group = add i64 %skmd_first_group, %[[LAUNCHED]]
+; CHECK: %[[ROWS:.*]] = udiv i64 %skmd.flat_group, %skmd_num_groups_x
+; CHECK: %skmd.group_x = urem i64 %skmd.flat_group, %skmd_num_groups_x
+; CHECK: %skmd.group_y = urem i64 %[[ROWS]], %skmd_num_groups_y
+; CHECK: %skmd.group_z = udiv i64 %[[ROWS]], %skmd_num_groups_y
+; global id x = group_x * local_size_x + local_id_x + offset_x
+; CHECK: %[[LSX:.*]] = call i64 @_Z14get_local_sizej(i32 0)
+; CHECK: %[[LIDX:.*]] = call i64 @_Z12get_local_idj(i32 0)
+; CHECK: %[[GSX:.*]] = mul i64 %skmd_num_groups_x, %[[LSX]]
+; CHECK: %[[T0:.*]] = mul i64 %skmd.group_x, %[[LSX]]
+; CHECK: %[[T1:.*]] = add i64 %[[T0]], %[[LIDX]]
+; CHECK: %[[GIDX:.*]] = add i64 %[[T1]], %skmd_global_offset_x
+; CHECK: %[[LSY:.*]] = call i64 @_Z14get_local_sizej(i32 1)
+; CHECK: %[[LIDY:.*]] = call i64 @_Z12get_local_idj(i32 1)
+; CHECK: %[[T2:.*]] = mul i64 %skmd.group_y, %[[LSY]]
+; CHECK: %[[T3:.*]] = add i64 %[[T2]], %[[LIDY]]
+; CHECK: %[[GIDY:.*]] = add i64 %[[T3]], %skmd_global_offset_y
+; No remapped function is called any more.
+; CHECK-NOT: call i64 @_Z13get_global_idj
+; CHECK-NOT: call i64 @_Z15get_global_sizej
+; CHECK: %row = mul i64 %[[GIDY]], %[[GSX]]
+; CHECK: %tid = add i64 %row, %[[GIDX]]
+; CHECK: ret void
+define spir_kernel void @two_d(ptr %out, i32 %n) !kernel_arg_addr_space !0 !kernel_arg_access_qual !1 !kernel_arg_type !2 !kernel_arg_base_type !2 !kernel_arg_type_qual !3 !kernel_arg_name !4 {
+  %y = call i64 @_Z13get_global_idj(i32 1)
+  %w = call i64 @_Z15get_global_sizej(i32 0)
+  %x = call i64 @_Z13get_global_idj(i32 0)
+  %row = mul i64 %y, %w
+  %tid = add i64 %row, %x
+  %p = getelementptr i32, ptr %out, i64 %tid
+  store i32 1, ptr %p
+  ret void
+}
+
+; Helpers are inlined so their work-item calls are remapped too; num_groups,
+; global offset, linear id and a dimension known only at run time.
+; CHECK-LABEL: define spir_kernel void @helpers__skmd_range(
+; CHECK-NOT: call {{.*}}@helper
+; CHECK-NOT: call i64 @_Z20get_global_linear_idv
+; CHECK-NOT: call i64 @_Z14get_num_groupsj
+; CHECK-NOT: call i64 @_Z17get_global_offsetj
+; The run-time dimension picks among x, y, z, and 0 when out of range.
+; CHECK: %[[IS2:.*]] = icmp eq i32 %dim, 2
+; CHECK: select i1 %[[IS2]], i64 %skmd.group_z, i64 0
+; CHECK: ret void
+define internal i64 @helper(i32 %d) {
+  %g = call i64 @_Z12get_group_idj(i32 %d)
+  %n = call i64 @_Z14get_num_groupsj(i32 2)
+  %o = call i64 @_Z17get_global_offsetj(i32 0)
+  %l = call i64 @_Z20get_global_linear_idv()
+  %a = add i64 %g, %n
+  %b = add i64 %a, %o
+  %c = add i64 %b, %l
+  ret i64 %c
+}
+define spir_kernel void @helpers(ptr %out, i32 %dim) !kernel_arg_addr_space !0 !kernel_arg_name !5 {
+  %v = call i64 @helper(i32 %dim)
+  %p = getelementptr i64, ptr %out, i64 %v
+  store i64 %v, ptr %p
+  ret void
+}
+
+; CHECK: attributes #[[RANGE]] = { "skmd-kernel"="two_d" "skmd-role"="range" }
+
+; Clang's kernel_arg_* lists grow with the hidden arguments.
+; CHECK-DAG: !{i32 1, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0}
+; CHECK-DAG: !{!"int*", !"uint", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong"}
+; CHECK-DAG: !{!"out", !"n", !"skmd_first_group", !"skmd_num_groups_x", !"skmd_num_groups_y", !"skmd_num_groups_z", !"skmd_global_offset_x", !"skmd_global_offset_y", !"skmd_global_offset_z"}
+
+; ONCE-COUNT-2: define spir_kernel void @{{.*}}__skmd_range(
+; ONCE-NOT: __skmd_range__skmd_range
+
+!0 = !{i32 1, i32 0}
+!1 = !{!"none", !"none"}
+!2 = !{!"int*", !"uint"}
+!3 = !{!"", !""}
+!4 = !{!"out", !"n"}
+!5 = !{!"out", !"dim"}
