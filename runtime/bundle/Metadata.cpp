@@ -1,5 +1,6 @@
 //===- Metadata.cpp - Bundle metadata <-> JSON ----------------------------===//
 #include "bundle/Metadata.h"
+#include "footprint/IndexExprJson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -26,6 +27,23 @@ constexpr NameTable<AddressSpace, 5> AddressSpaceNames{{
     {AddressSpace::Constant, "constant"},
     {AddressSpace::Local, "local"},
     {AddressSpace::Generic, "generic"},
+}};
+
+constexpr NameTable<Contiguity, 3> ContiguityNames{{
+    {Contiguity::Always, "always"},
+    {Contiguity::WhenYZGroupsFlat, "when_local_size_yz_is_1"},
+    {Contiguity::No, "no"},
+}};
+
+constexpr NameTable<FootprintKind, 2> FootprintKindNames{{
+    {FootprintKind::Affine, "affine"},
+    {FootprintKind::Whole, "whole_buffer"},
+}};
+
+constexpr NameTable<IndexVar, 3> IndexVarNames{{
+    {IndexVar::LocalId, "local_id"},
+    {IndexVar::Loop, "loop"},
+    {IndexVar::Group, "group"},
 }};
 
 constexpr NameTable<ArgKind, 5> ArgKindNames{{
@@ -128,6 +146,13 @@ public:
     throw SchemaError(Path + "." + Key + " has unknown value '" + Name + "'");
   }
 
+  IndexExpr expr(const char *Key) const {
+    auto E = exprFromJson(field(Key), Path + "." + Key);
+    if (!E)
+      throw SchemaError(E.error().message());
+    return std::move(*E);
+  }
+
   std::string path() const { return Path; }
 
 private:
@@ -186,7 +211,130 @@ KernelArg argFromJson(const ObjectReader &R) {
   return A;
 }
 
+ordered_json symbolsToJson(const KernelSymbols &S) {
+  ordered_json J = {{"kernel", S.Kernel}, {"range", S.Range}};
+  if (!S.Guard.empty())
+    J["guard"] = S.Guard;
+  if (!S.Merge.empty())
+    J["merge"] = S.Merge;
+  return J;
+}
+
+KernelSymbols symbolsFromJson(const ObjectReader &R, const json &Obj) {
+  KernelSymbols S;
+  S.Kernel = R.string("kernel");
+  S.Range = R.string("range");
+  if (Obj.contains("guard"))
+    S.Guard = R.string("guard");
+  if (Obj.contains("merge"))
+    S.Merge = R.string("merge");
+  if (S.Kernel.empty() || S.Range.empty())
+    R.fail("has an empty kernel or range symbol");
+  return S;
+}
+
+std::string indexVarName(const AccessTerm &T) {
+  return std::string(nameOf(IndexVarNames, T.Var)) + "." +
+         std::to_string(T.Index);
+}
+
+ordered_json footprintToJson(const KernelFootprint &F) {
+  ordered_json Loops = ordered_json::array();
+  for (const IndexExpr &Trip : F.LoopTrips)
+    Loops.push_back(exprToJson(Trip));
+  ordered_json Args = ordered_json::array();
+  for (const ArgFootprint &A : F.Args) {
+    ordered_json J = {{"arg", A.ArgIndex},
+                      {"kind", nameOf(FootprintKindNames, A.Kind)}};
+    if (A.Kind == FootprintKind::Whole)
+      J["reason"] = A.WholeReason;
+    J["contiguous"] = nameOf(ContiguityNames, A.Contiguous);
+    ordered_json Accesses = ordered_json::array();
+    for (const Access &X : A.Accesses) {
+      ordered_json Terms = ordered_json::array();
+      for (const AccessTerm &T : X.Terms)
+        Terms.push_back({{"var", indexVarName(T)}, {"coeff", exprToJson(T.Coeff)}});
+      Accesses.push_back({{"mode", X.Reads && X.Writes ? "read_write"
+                                   : X.Writes          ? "write"
+                                                       : "read"},
+                          {"bytes", X.Bytes},
+                          {"guarded", X.Guarded},
+                          {"base", exprToJson(X.Base)},
+                          {"terms", Terms}});
+    }
+    J["accesses"] = Accesses;
+    Args.push_back(J);
+  }
+  return {{"loops", Loops}, {"args", Args}};
+}
+
+KernelFootprint footprintFromJson(const ObjectReader &R, size_t NumArgs) {
+  KernelFootprint F;
+  const json &Loops = R.array("loops");
+  for (size_t I = 0; I < Loops.size(); ++I) {
+    auto E = exprFromJson(Loops[I], R.path() + ".loops[" + std::to_string(I) + "]");
+    if (!E)
+      throw SchemaError(E.error().message());
+    F.LoopTrips.push_back(std::move(*E));
+  }
+  const json &Args = R.array("args");
+  for (size_t I = 0; I < Args.size(); ++I) {
+    ObjectReader A(Args[I], R.path() + ".args[" + std::to_string(I) + "]");
+    ArgFootprint AF;
+    uint64_t Index = A.unsignedInt("arg");
+    if (Index >= NumArgs)
+      A.fail("names argument " + std::to_string(Index) + " of " +
+             std::to_string(NumArgs));
+    AF.ArgIndex = static_cast<unsigned>(Index);
+    AF.Kind = A.enumeration("kind", FootprintKindNames);
+    if (AF.Kind == FootprintKind::Whole)
+      AF.WholeReason = A.string("reason");
+    AF.Contiguous = A.enumeration("contiguous", ContiguityNames);
+    const json &Accesses = A.array("accesses");
+    for (size_t J = 0; J < Accesses.size(); ++J) {
+      ObjectReader X(Accesses[J], A.path() + ".accesses[" + std::to_string(J) + "]");
+      Access Acc;
+      std::string Mode = X.string("mode");
+      Acc.Reads = Mode == "read" || Mode == "read_write";
+      Acc.Writes = Mode == "write" || Mode == "read_write";
+      if (!Acc.Reads && !Acc.Writes)
+        X.fail("has unknown mode '" + Mode + "'");
+      Acc.Bytes = X.unsignedInt("bytes");
+      if (Acc.Bytes == 0)
+        X.fail("touches 0 bytes");
+      Acc.Guarded = X.boolean("guarded");
+      Acc.Base = X.expr("base");
+      const json &Terms = X.array("terms");
+      for (size_t T = 0; T < Terms.size(); ++T) {
+        ObjectReader TR(Terms[T], X.path() + ".terms[" + std::to_string(T) + "]");
+        std::string Var = TR.string("var");
+        AccessTerm Term;
+        size_t Dot = Var.find('.');
+        auto Kind = valueOf(IndexVarNames, std::string_view(Var).substr(0, Dot));
+        std::string Num = Dot == std::string::npos ? "" : Var.substr(Dot + 1);
+        if (!Kind || Num.empty() || Num.size() > 5 ||
+            Num.find_first_not_of("0123456789") != std::string::npos)
+          TR.fail("has unknown variable '" + Var + "'");
+        Term.Var = *Kind;
+        Term.Index = std::stoul(Num);
+        if ((Term.Var != IndexVar::Loop && Term.Index > 2) ||
+            (Term.Var == IndexVar::Loop && Term.Index >= F.LoopTrips.size()))
+          TR.fail("names '" + Var + "', which does not exist");
+        Term.Coeff = TR.expr("coeff");
+        Acc.Terms.push_back(std::move(Term));
+      }
+      AF.Accesses.push_back(std::move(Acc));
+    }
+    F.Args.push_back(std::move(AF));
+  }
+  return F;
+}
+
 } // namespace
+
+std::string_view contiguityName(Contiguity C) {
+  return nameOf(ContiguityNames, C);
+}
 
 std::string_view targetKindName(TargetKind Kind) {
   return nameOf(TargetNames, Kind);
@@ -232,12 +380,17 @@ std::string toJson(const BundleMetadata &Meta) {
       Args.push_back(argToJson(A));
     ordered_json Symbols = ordered_json::object();
     for (const auto &[Target, Symbol] : K.Symbols)
-      Symbols[std::string(targetKindName(Target))] = Symbol;
+      Symbols[std::string(targetKindName(Target))] = symbolsToJson(Symbol);
+    ordered_json Partition = {{"partitionable", K.Partitionable},
+                              {"reasons", K.NotPartitionableReasons},
+                              {"contiguous", contiguityName(K.Contiguous)}};
     Kernels.push_back({{"name", K.Name},
                        {"args", Args},
                        {"reqd_work_group_size", K.ReqdWorkGroupSize},
                        {"work_group_size_hint", K.WorkGroupSizeHint},
-                       {"symbols", Symbols}});
+                       {"symbols", Symbols},
+                       {"partition", Partition},
+                       {"footprint", footprintToJson(K.Footprint)}});
   }
 
   ordered_json Root = {{"schema", MetadataSchemaVersion},
@@ -307,12 +460,25 @@ Result<BundleMetadata> parseMetadata(std::string_view Text) {
 
       ObjectReader Symbols(K.field("symbols"), K.path() + ".symbols");
       for (const TargetInfo &T : Meta.Targets) {
-        std::string Symbol = Symbols.string(std::string(targetKindName(T.Kind)).c_str());
-        if (Symbol.empty())
-          Symbols.fail("has an empty symbol for " +
-                       std::string(targetKindName(T.Kind)));
-        Info.Symbols[T.Kind] = std::move(Symbol);
+        std::string Name(targetKindName(T.Kind));
+        const json &Obj = Symbols.field(Name.c_str());
+        Info.Symbols[T.Kind] =
+            symbolsFromJson(ObjectReader(Obj, Symbols.path() + "." + Name), Obj);
       }
+      ObjectReader Partition(K.field("partition"), K.path() + ".partition");
+      Info.Partitionable = Partition.boolean("partitionable");
+      const json &Reasons = Partition.array("reasons");
+      for (size_t J = 0; J < Reasons.size(); ++J) {
+        if (!Reasons[J].is_string())
+          Partition.fail("reasons[" + std::to_string(J) + "] is not a string");
+        Info.NotPartitionableReasons.push_back(Reasons[J].get<std::string>());
+      }
+      if (!Info.Partitionable && Info.NotPartitionableReasons.empty())
+        Partition.fail("says not partitionable but gives no reason");
+      Info.Contiguous = Partition.enumeration("contiguous", ContiguityNames);
+      Info.Footprint = footprintFromJson(
+          ObjectReader(K.field("footprint"), K.path() + ".footprint"),
+          Info.Args.size());
       Meta.Kernels.push_back(std::move(Info));
     }
     return Meta;

@@ -8,6 +8,7 @@
 #ifndef SKMD_BUNDLE_METADATA_H
 #define SKMD_BUNDLE_METADATA_H
 
+#include "footprint/Footprint.h"
 #include "support/Result.h"
 
 #include <array>
@@ -42,6 +43,8 @@ enum class ArgKind {
 std::string_view argKindName(ArgKind Kind);
 std::optional<ArgKind> argKindFromName(std::string_view Name);
 
+std::string_view contiguityName(Contiguity C);
+
 struct KernelArg {
   std::string Name;
   /// The type as written, e.g. "float4*".
@@ -64,14 +67,29 @@ struct KernelArg {
   bool Written = false;
 };
 
+/// A kernel's entry points in one variant. Empty names are absent.
+struct KernelSymbols {
+  std::string Kernel; ///< The kernel as written.
+  std::string Range;  ///< Partition-ready: runs groups [first, first+count).
+  std::string Guard;  ///< The paper's guard form, when built.
+  std::string Merge;  ///< Merges a device's copies of the written buffers.
+};
+
 struct KernelInfo {
   std::string Name;
   std::vector<KernelArg> Args;
   /// All zero when the kernel has no reqd_work_group_size attribute.
   std::array<uint32_t, 3> ReqdWorkGroupSize{0, 0, 0};
   std::array<uint32_t, 3> WorkGroupSizeHint{0, 0, 0};
-  /// Entry symbol of this kernel in each target's variant.
-  std::map<TargetKind, std::string> Symbols;
+  /// Entry points of this kernel in each target's variant.
+  std::map<TargetKind, KernelSymbols> Symbols;
+  /// Whether the work-groups may be split across devices, and if not why.
+  bool Partitionable = true;
+  std::vector<std::string> NotPartitionableReasons;
+  /// Contiguity of the whole kernel: the weakest of its buffers'.
+  Contiguity Contiguous = Contiguity::No;
+  /// The bytes each work-group touches, per buffer argument.
+  KernelFootprint Footprint;
 };
 
 struct TargetInfo {

@@ -38,7 +38,8 @@ BundleMetadata sampleMetadata() {
   N.Size = 4;
   K.Args = {A, N};
   K.ReqdWorkGroupSize = {64, 1, 1};
-  K.Symbols = {{TargetKind::X86, "vadd"}, {TargetKind::PTX, "vadd"}};
+  KernelSymbols S{"vadd", "vadd__skmd_range", "", ""};
+  K.Symbols = {{TargetKind::X86, S}, {TargetKind::PTX, S}};
   M.Kernels.push_back(K);
   return M;
 }
@@ -75,7 +76,8 @@ TEST(Bundle, RoundTrip) {
   EXPECT_FALSE(K.Args[0].Written);
   EXPECT_EQ(K.Args[1].Kind, ArgKind::Scalar);
   EXPECT_EQ(K.ReqdWorkGroupSize[0], 64u);
-  EXPECT_EQ(K.Symbols.at(TargetKind::PTX), "vadd");
+  EXPECT_EQ(K.Symbols.at(TargetKind::PTX).Kernel, "vadd");
+  EXPECT_EQ(K.Symbols.at(TargetKind::PTX).Range, "vadd__skmd_range");
   EXPECT_EQ(B->variant(TargetKind::PTX), std::string_view(".entry vadd\0", 12));
   EXPECT_TRUE(B->variant(TargetKind::SPIRV).empty());
   for (const BundleSection &S : B->sections())

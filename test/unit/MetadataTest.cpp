@@ -26,7 +26,22 @@ std::string validJson() {
   A.ElementSize = 4;
   A.Written = true;
   K.Args = {A};
-  K.Symbols = {{TargetKind::SPIRV, "k"}};
+  K.Symbols = {{TargetKind::SPIRV, {"k", "k__skmd_range", "", "k__skmd_merge"}}};
+  ArgFootprint F;
+  F.ArgIndex = 0;
+  Access A1;
+  A1.Writes = true;
+  A1.Bytes = 4;
+  A1.Base = IndexExpr::apply(IndexExpr::Op::Mul,
+                        {IndexExpr::constant(4), IndexExpr::symbol(IndexExpr::SymbolKind::GlobalOffset, 0)});
+  A1.Terms = {{IndexVar::LocalId, 0, IndexExpr::constant(4)},
+              {IndexVar::Group, 0,
+               IndexExpr::apply(IndexExpr::Op::Mul, {IndexExpr::constant(4),
+                                           IndexExpr::symbol(IndexExpr::SymbolKind::LocalSize, 0)})}};
+  F.Accesses = {A1};
+  F.Contiguous = Contiguity::Always;
+  K.Footprint.Args = {F};
+  K.Contiguous = Contiguity::Always;
   M.Kernels = {K};
   return toJson(M);
 }
@@ -63,6 +78,22 @@ TEST(Metadata, ErrorsNameTheField) {
             "metadata.kernels[0].reqd_work_group_size must have 3 entries");
   EXPECT_EQ(errorAfter([](auto &J) { J["kernels"][0]["symbols"].erase("spirv"); }),
             "metadata.kernels[0].symbols.spirv is missing");
+  EXPECT_EQ(errorAfter([](auto &J) {
+              J["kernels"][0]["footprint"]["args"][0]["accesses"][0]["terms"][0]["var"] = "loop.0";
+            }),
+            "metadata.kernels[0].footprint.args[0].accesses[0].terms[0] names "
+            "'loop.0', which does not exist");
+  EXPECT_EQ(errorAfter([](auto &J) {
+              J["kernels"][0]["footprint"]["args"][0]["accesses"][0]["base"] = {"%", 1, 2};
+            }),
+            "metadata.kernels[0].footprint.args[0].accesses[0].base has unknown "
+            "operation '%'");
+  EXPECT_EQ(errorAfter([](auto &J) { J["kernels"][0]["footprint"]["args"][0]["arg"] = 7; }),
+            "metadata.kernels[0].footprint.args[0] names argument 7 of 1");
+  EXPECT_EQ(errorAfter([](auto &J) {
+              J["kernels"][0]["partition"]["partitionable"] = false;
+            }),
+            "metadata.kernels[0].partition says not partitionable but gives no reason");
   EXPECT_EQ(errorAfter([](auto &J) { J["kernels"][0]["args"][0]["address_space"] = "local"; }),
             "metadata.kernels[0].args[0] has kind global_buffer but address "
             "space local");

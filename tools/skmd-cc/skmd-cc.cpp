@@ -180,7 +180,7 @@ void checkKernelsPresent(const Module &M, TargetKind Target,
     if (!F || !isOpenCLKernel(*F))
       fail("internal error: kernel '" + K.Name + "' is missing from the " +
            std::string(targetKindName(Target)) + " IR");
-    K.Symbols[Target] = K.Name;
+    K.Symbols[Target].Kernel = K.Name;
   }
 }
 
@@ -263,7 +263,7 @@ int emitOne(const CompilerOptions &Opts, const std::vector<TargetKind> &Selected
     BundleMetadata Meta = describeBundle(Opts, Selected, SourceHash);
     for (KernelInfo &K : Kernels)
       for (TargetKind T : Selected)
-        K.Symbols[T] = K.Name;
+        K.Symbols[T].Kernel = K.Name;
     Meta.Kernels = std::move(Kernels);
     writeOutput(Out, toJson(Meta));
   } else if (Emit == "spirv" && Out != "-") {

@@ -1,0 +1,288 @@
+//===- Footprint.cpp - The bytes each work-group touches ------------------===//
+#include "footprint/Footprint.h"
+
+#include <algorithm>
+
+namespace skmd {
+
+namespace {
+
+/// A block of groups: Lo[d] .. Lo[d] + Count[d] in each dimension.
+struct GroupBox {
+  std::array<int64_t, 3> Lo{0, 0, 0};
+  std::array<int64_t, 3> Count{1, 1, 1};
+};
+
+/// Splits a flattened range into at most five blocks: a partial row, whole
+/// rows, whole planes, rows, a partial row.
+std::vector<GroupBox> groupBoxes(int64_t First, int64_t Count,
+                                 const std::array<int64_t, 3> &NG) {
+  std::vector<GroupBox> Out;
+  while (Count > 0) {
+    std::array<int64_t, 3> G = unflattenGroup(First, NG);
+    GroupBox B;
+    B.Lo = G;
+    int64_t Taken;
+    if (G[0] != 0 || Count < NG[0]) {
+      Taken = std::min(Count, NG[0] - G[0]);
+      B.Count = {Taken, 1, 1};
+    } else if (G[1] != 0 || Count < NG[0] * NG[1]) {
+      int64_t Rows = std::min(Count / NG[0], NG[1] - G[1]);
+      B.Count = {NG[0], Rows, 1};
+      Taken = Rows * NG[0];
+    } else {
+      int64_t Planes = Count / (NG[0] * NG[1]);
+      B.Count = {NG[0], NG[1], Planes};
+      Taken = Planes * NG[0] * NG[1];
+    }
+    Out.push_back(B);
+    First += Taken;
+    Count -= Taken;
+  }
+  return Out;
+}
+
+/// Folds dimensions whose copies touch or overlap into the inner run, and
+/// chains of dimensions that tile each other, so dense boxes are intervals.
+void normalize(ByteBox &B) {
+  std::sort(B.Dims.begin(), B.Dims.end());
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    if (!B.Dims.empty() && B.Dims[0].first <= B.Inner) {
+      B.Inner += B.Dims[0].first * (B.Dims[0].second - 1);
+      B.Dims.erase(B.Dims.begin());
+      Changed = true;
+      continue;
+    }
+    for (size_t J = 0; J + 1 < B.Dims.size(); ++J)
+      if (B.Dims[J + 1].first == B.Dims[J].first * B.Dims[J].second) {
+        B.Dims[J].second *= B.Dims[J + 1].second;
+        B.Dims.erase(B.Dims.begin() + J + 1);
+        Changed = true;
+        break;
+      }
+  }
+}
+
+/// Adds coeff * v, v in [0, Range), to a box under construction.
+Status addDimension(ByteBox &B, int64_t Coeff, int64_t Range) {
+  if (Range <= 1 || Coeff == 0)
+    return Status::success();
+  int64_t Span;
+  if (__builtin_mul_overflow(Coeff, Range - 1, &Span))
+    return Failure(ErrorCode::InvalidArgument, "footprint overflows 64 bits");
+  if (Coeff < 0) {
+    B.Start += Span;
+    Coeff = -Coeff;
+  }
+  B.Dims.push_back({Coeff, Range});
+  return Status::success();
+}
+
+/// The range of an index variable for this launch (group terms are handled
+/// by the caller).
+Result<int64_t> rangeOf(const KernelFootprint &K, const AccessTerm &T,
+                        const LaunchValues &L) {
+  if (T.Var == IndexVar::LocalId)
+    return T.Index < 3 ? L.LocalSize[T.Index] : 1;
+  if (T.Index >= K.LoopTrips.size())
+    return Failure(ErrorCode::CorruptBundle,
+                   "footprint names loop " + std::to_string(T.Index) +
+                       " that the kernel does not have");
+  return K.LoopTrips[T.Index].evaluate(L);
+}
+
+/// One access's box. Group terms use \p Groups: each dimension's first
+/// group and count (count 1 for a single group).
+Result<std::optional<ByteBox>> accessBox(const KernelFootprint &K,
+                                         const Access &A,
+                                         const LaunchValues &L,
+                                         const GroupBox &Groups) {
+  auto Base = A.Base.evaluate(L);
+  if (!Base)
+    return Base.error();
+  ByteBox B;
+  B.Start = *Base;
+  B.Inner = static_cast<int64_t>(A.Bytes);
+  for (const AccessTerm &T : A.Terms) {
+    auto Coeff = T.Coeff.evaluate(L);
+    if (!Coeff)
+      return Coeff.error();
+    if (T.Var == IndexVar::Group) {
+      unsigned D = T.Index < 3 ? T.Index : 0;
+      int64_t Shift;
+      if (__builtin_mul_overflow(*Coeff, Groups.Lo[D], &Shift) ||
+          __builtin_add_overflow(B.Start, Shift, &B.Start))
+        return Failure(ErrorCode::InvalidArgument, "footprint overflows 64 bits");
+      if (Status S = addDimension(B, *Coeff, Groups.Count[D]); !S)
+        return S.error();
+      continue;
+    }
+    auto Range = rangeOf(K, T, L);
+    if (!Range)
+      return Range.error();
+    if (*Range <= 0)
+      return std::optional<ByteBox>(); // A loop that does not run.
+    if (Status S = addDimension(B, *Coeff, *Range); !S)
+      return S.error();
+  }
+  normalize(B);
+  return std::optional<ByteBox>(std::move(B));
+}
+
+bool loopTripDependsOnGroup(const KernelFootprint &K, const Access &A) {
+  for (const AccessTerm &T : A.Terms)
+    if (T.Var == IndexVar::Loop && T.Index < K.LoopTrips.size() &&
+        K.LoopTrips[T.Index].dependsOnGroup())
+      return true;
+  return false;
+}
+
+bool affineInGroups(const KernelFootprint &K, const Access &A) {
+  if (A.Base.dependsOnGroup() || loopTripDependsOnGroup(K, A))
+    return false;
+  for (const AccessTerm &T : A.Terms)
+    if (T.Coeff.dependsOnGroup())
+      return false;
+  return true;
+}
+
+Failure wholeBuffer(const ArgFootprint &Arg) {
+  return Failure(ErrorCode::InvalidArgument,
+                 "argument " + std::to_string(Arg.ArgIndex) +
+                     " has no affine footprint: " + Arg.WholeReason);
+}
+
+} // namespace
+
+const ArgFootprint *KernelFootprint::find(unsigned ArgIndex) const {
+  for (const ArgFootprint &A : Args)
+    if (A.ArgIndex == ArgIndex)
+      return &A;
+  return nullptr;
+}
+
+std::array<int64_t, 3> unflattenGroup(int64_t Flat,
+                                      const std::array<int64_t, 3> &NG) {
+  return {Flat % NG[0], (Flat / NG[0]) % NG[1], Flat / (NG[0] * NG[1])};
+}
+
+void IntervalSet::add(int64_t Lo, int64_t Hi) {
+  if (Lo >= Hi)
+    return;
+  // First interval that ends at or after Lo: it may touch the new one.
+  auto It = std::lower_bound(
+      Ranges.begin(), Ranges.end(), Lo,
+      [](const std::pair<int64_t, int64_t> &R, int64_t V) { return R.second < V; });
+  auto End = It;
+  while (End != Ranges.end() && End->first <= Hi) {
+    Lo = std::min(Lo, End->first);
+    Hi = std::max(Hi, End->second);
+    ++End;
+  }
+  It = Ranges.erase(It, End);
+  Ranges.insert(It, {Lo, Hi});
+}
+
+void IntervalSet::add(const ByteBox &Box) {
+  std::vector<int64_t> Index(Box.Dims.size(), 0);
+  for (;;) {
+    int64_t Lo = Box.Start;
+    for (size_t J = 0; J < Box.Dims.size(); ++J)
+      Lo += Index[J] * Box.Dims[J].first;
+    add(Lo, Lo + Box.Inner);
+    size_t J = 0;
+    while (J < Index.size() && ++Index[J] == Box.Dims[J].second)
+      Index[J++] = 0;
+    if (J == Index.size())
+      return;
+  }
+}
+
+void IntervalSet::add(const IntervalSet &Other) {
+  for (const auto &[Lo, Hi] : Other.Ranges)
+    add(Lo, Hi);
+}
+
+int64_t IntervalSet::bytes() const {
+  int64_t N = 0;
+  for (const auto &[Lo, Hi] : Ranges)
+    N += Hi - Lo;
+  return N;
+}
+
+void IntervalSet::clamp(int64_t Lo, int64_t Hi) {
+  std::vector<std::pair<int64_t, int64_t>> Out;
+  for (auto [L, H] : Ranges) {
+    L = std::max(L, Lo);
+    H = std::min(H, Hi);
+    if (L < H)
+      Out.push_back({L, H});
+  }
+  Ranges = std::move(Out);
+}
+
+Result<std::vector<ByteBox>> groupFootprint(const KernelFootprint &K,
+                                            const ArgFootprint &Arg,
+                                            const LaunchValues &Launch) {
+  if (Arg.Kind == FootprintKind::Whole)
+    return wholeBuffer(Arg);
+  GroupBox One;
+  One.Lo = Launch.Group;
+  std::vector<ByteBox> Boxes;
+  for (const Access &A : Arg.Accesses) {
+    auto B = accessBox(K, A, Launch, One);
+    if (!B)
+      return B.error();
+    if (*B)
+      Boxes.push_back(std::move(**B));
+  }
+  return Boxes;
+}
+
+Result<std::vector<ByteBox>> rangeFootprint(const KernelFootprint &K,
+                                            const ArgFootprint &Arg,
+                                            LaunchValues Launch, int64_t First,
+                                            int64_t Count) {
+  if (Arg.Kind == FootprintKind::Whole)
+    return wholeBuffer(Arg);
+  for (int64_t N : Launch.NumGroups)
+    if (N <= 0)
+      return Failure(ErrorCode::InvalidArgument, "a launch needs at least one group per dimension");
+  int64_t Total = Launch.NumGroups[0] * Launch.NumGroups[1] * Launch.NumGroups[2];
+  if (First < 0 || Count < 0 || First + Count > Total)
+    return Failure(ErrorCode::InvalidArgument,
+                   "group range [" + std::to_string(First) + ", " +
+                       std::to_string(First + Count) + ") is outside the " +
+                       std::to_string(Total) + " groups of the launch");
+
+  std::vector<ByteBox> Boxes;
+  for (const GroupBox &G : groupBoxes(First, Count, Launch.NumGroups)) {
+    for (const Access &A : Arg.Accesses) {
+      if (affineInGroups(K, A)) {
+        auto B = accessBox(K, A, Launch, G);
+        if (!B)
+          return B.error();
+        if (*B)
+          Boxes.push_back(std::move(**B));
+        continue;
+      }
+      // Not affine in the group ids: one group at a time.
+      for (int64_t Z = 0; Z < G.Count[2]; ++Z)
+        for (int64_t Y = 0; Y < G.Count[1]; ++Y)
+          for (int64_t X = 0; X < G.Count[0]; ++X) {
+            GroupBox One;
+            One.Lo = {G.Lo[0] + X, G.Lo[1] + Y, G.Lo[2] + Z};
+            Launch.Group = One.Lo;
+            auto B = accessBox(K, A, Launch, One);
+            if (!B)
+              return B.error();
+            if (*B)
+              Boxes.push_back(std::move(**B));
+          }
+    }
+  }
+  return Boxes;
+}
+
+} // namespace skmd
