@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "Plugin/SKMDPlugin.h"
 
+#include "Analysis/AccessFootprint.h"
 #include "Analysis/KernelArgAccess.h"
 #include "Transforms/KernelBodyInlining.h"
 #include "Transforms/MergeKernel.h"

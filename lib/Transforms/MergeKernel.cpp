@@ -2,6 +2,7 @@
 #include "Transforms/MergeKernel.h"
 #include "Analysis/KernelArgAccess.h"
 #include "Support/KernelCloning.h"
+#include "Support/VectorLoadStore.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/PostDominators.h"
@@ -11,7 +12,6 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/Regex.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
@@ -29,33 +29,6 @@ namespace {
 
 /// OpenCL's __global in SPIR numbering (kernel_arg_addr_space).
 constexpr unsigned OpenCLGlobal = 1;
-
-/// A vstore builtin call: stores `Bytes` bytes at Pointer + Offset * Stride.
-struct VStore {
-  Value *Offset;
-  Value *Pointer;
-  uint64_t Stride; ///< Bytes per unit of Offset.
-  uint64_t Bytes;
-};
-
-std::optional<VStore> asVStore(CallBase &CB) {
-  Function *Callee = CB.getCalledFunction();
-  if (!Callee || CB.arg_size() != 3)
-    return std::nullopt;
-  static const Regex Name("^_Z[0-9]+vstore(a?)(_half)?([0-9]*)(_rt[ezpn])?");
-  SmallVector<StringRef, 5> M;
-  if (!Name.match(Callee->getName(), &M))
-    return std::nullopt;
-  Type *DataTy = CB.getArgOperand(0)->getType();
-  bool Half = !M[2].empty();
-  uint64_t Lanes = M[3].empty() ? 1 : std::stoull(M[3].str());
-  uint64_t ElemBytes =
-      Half ? 2 : DataTy->getScalarSizeInBits() / 8;
-  // vstorea_half3 steps by 4 halves; every other vstore by its lane count.
-  uint64_t StrideLanes = (!M[1].empty() && Lanes == 3) ? 4 : Lanes;
-  return VStore{CB.getArgOperand(1), CB.getArgOperand(2),
-                StrideLanes * ElemBytes, Lanes * ElemBytes};
-}
 
 class MergeBuilder {
 public:
@@ -150,7 +123,7 @@ private:
                                        MI->getDestAlign(), MI->getLength()));
         MI->eraseFromParent();
       } else if (auto *CB = dyn_cast<CallBase>(I)) {
-        if (auto VS = asVStore(*CB)) {
+        if (auto VS = asVectorAccess(*CB); VS && VS->IsStore) {
           Argument *Out = outputOf(VS->Pointer, Why);
           if (Why)
             return Why;

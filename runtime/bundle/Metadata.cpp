@@ -29,12 +29,6 @@ constexpr NameTable<AddressSpace, 5> AddressSpaceNames{{
     {AddressSpace::Generic, "generic"},
 }};
 
-constexpr NameTable<Contiguity, 3> ContiguityNames{{
-    {Contiguity::Always, "always"},
-    {Contiguity::WhenYZGroupsFlat, "when_local_size_yz_is_1"},
-    {Contiguity::No, "no"},
-}};
-
 constexpr NameTable<FootprintKind, 2> FootprintKindNames{{
     {FootprintKind::Affine, "affine"},
     {FootprintKind::Whole, "whole_buffer"},
@@ -146,6 +140,13 @@ public:
     throw SchemaError(Path + "." + Key + " has unknown value '" + Name + "'");
   }
 
+  Contiguity contiguity(const char *Key) const {
+    std::string Name = string(Key);
+    if (auto C = contiguityFromName(Name))
+      return *C;
+    throw SchemaError(Path + "." + Key + " has unknown value '" + Name + "'");
+  }
+
   IndexExpr expr(const char *Key) const {
     auto E = exprFromJson(field(Key), Path + "." + Key);
     if (!E)
@@ -248,7 +249,7 @@ ordered_json footprintToJson(const KernelFootprint &F) {
                       {"kind", nameOf(FootprintKindNames, A.Kind)}};
     if (A.Kind == FootprintKind::Whole)
       J["reason"] = A.WholeReason;
-    J["contiguous"] = nameOf(ContiguityNames, A.Contiguous);
+    J["contiguous"] = contiguityName(A.Contiguous);
     ordered_json Accesses = ordered_json::array();
     for (const Access &X : A.Accesses) {
       ordered_json Terms = ordered_json::array();
@@ -289,7 +290,7 @@ KernelFootprint footprintFromJson(const ObjectReader &R, size_t NumArgs) {
     AF.Kind = A.enumeration("kind", FootprintKindNames);
     if (AF.Kind == FootprintKind::Whole)
       AF.WholeReason = A.string("reason");
-    AF.Contiguous = A.enumeration("contiguous", ContiguityNames);
+    AF.Contiguous = A.contiguity("contiguous");
     const json &Accesses = A.array("accesses");
     for (size_t J = 0; J < Accesses.size(); ++J) {
       ObjectReader X(Accesses[J], A.path() + ".accesses[" + std::to_string(J) + "]");
@@ -331,10 +332,6 @@ KernelFootprint footprintFromJson(const ObjectReader &R, size_t NumArgs) {
 }
 
 } // namespace
-
-std::string_view contiguityName(Contiguity C) {
-  return nameOf(ContiguityNames, C);
-}
 
 std::string_view targetKindName(TargetKind Kind) {
   return nameOf(TargetNames, Kind);
@@ -475,7 +472,7 @@ Result<BundleMetadata> parseMetadata(std::string_view Text) {
       }
       if (!Info.Partitionable && Info.NotPartitionableReasons.empty())
         Partition.fail("says not partitionable but gives no reason");
-      Info.Contiguous = Partition.enumeration("contiguous", ContiguityNames);
+      Info.Contiguous = Partition.contiguity("contiguous");
       Info.Footprint = footprintFromJson(
           ObjectReader(K.field("footprint"), K.path() + ".footprint"),
           Info.Args.size());

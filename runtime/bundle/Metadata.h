@@ -43,8 +43,6 @@ enum class ArgKind {
 std::string_view argKindName(ArgKind Kind);
 std::optional<ArgKind> argKindFromName(std::string_view Name);
 
-std::string_view contiguityName(Contiguity C);
-
 struct KernelArg {
   std::string Name;
   /// The type as written, e.g. "float4*".

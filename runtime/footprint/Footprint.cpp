@@ -155,6 +155,26 @@ Failure wholeBuffer(const ArgFootprint &Arg) {
 
 } // namespace
 
+std::string_view contiguityName(Contiguity C) {
+  switch (C) {
+  case Contiguity::Always:
+    return "always";
+  case Contiguity::WhenYZGroupsFlat:
+    return "when_local_size_yz_is_1";
+  case Contiguity::No:
+    return "no";
+  }
+  return "?";
+}
+
+std::optional<Contiguity> contiguityFromName(std::string_view Name) {
+  for (Contiguity C : {Contiguity::Always, Contiguity::WhenYZGroupsFlat,
+                       Contiguity::No})
+    if (contiguityName(C) == Name)
+      return C;
+  return std::nullopt;
+}
+
 const ArgFootprint *KernelFootprint::find(unsigned ArgIndex) const {
   for (const ArgFootprint &A : Args)
     if (A.ArgIndex == ArgIndex)

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -57,6 +58,9 @@ enum class Contiguity {
   WhenYZGroupsFlat,///< ... when local_size(1) == local_size(2) == 1.
   No,              ///< Not proven: strided boxes or overlap.
 };
+
+std::string_view contiguityName(Contiguity C);
+std::optional<Contiguity> contiguityFromName(std::string_view Name);
 
 struct ArgFootprint {
   unsigned ArgIndex = 0;
