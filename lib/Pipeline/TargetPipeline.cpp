@@ -6,23 +6,34 @@
 //   all:    OpenCL C --clang--> IR -> inline kernel bodies
 //           -> internalize non-kernels -> O<n>
 //           (= kernel IR, what --emit=llvm prints and SKMD's passes see)
-//   x86:    kernel IR -> x86-64 object -> ld -shared -> .so
-//   ptx:    kernel IR -> link libclc + libdevice -> internalize -> O<n> -> PTX
-//   spirv:  kernel IR -> SPIR-V 1.2 -> SPIRV-Tools validation
+//   SKMD:   kernel IR -> skmd-partition-ready [-> skmd-partition-ready<guard>]
+//           -> skmd-merge-kernel -> (skmd-kernel-args, skmd-access,
+//           skmd-partition for the metadata) -> O<n>
+//   x86:    SKMD IR -> x86-64 object -> ld -shared -> .so
+//   ptx:    SKMD IR -> link libclc + libdevice -> internalize -> O<n> -> PTX
+//   spirv:  SKMD IR -> SPIR-V 1.2 -> SPIRV-Tools validation
 //
 //===----------------------------------------------------------------------===//
 #include "Pipeline/TargetPipeline.h"
 
+#include "Analysis/AccessFootprint.h"
+#include "Analysis/KernelArgAccess.h"
+#include "Analysis/Partitionability.h"
 #include "CodeGen/NVPTXDeviceLibraries.h"
 #include "CodeGen/SPIRVValidation.h"
 #include "CodeGen/SharedObjectLinker.h"
 #include "CodeGen/TargetMachineFactory.h"
+#include "Plugin/SKMDPlugin.h"
+#include "Support/KernelCloning.h"
 #include "Support/OpenCLKernel.h"
 #include "Transforms/KernelBodyInlining.h"
+#include "Transforms/MergeKernel.h"
+#include "Transforms/PartitionReadyKernel.h"
 
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/IPO/Internalize.h"
+#include "llvm/Transforms/Scalar/SROA.h"
 
 using namespace llvm;
 
@@ -47,37 +58,56 @@ OptimizationLevel optimizationLevel(unsigned Level) {
 /// internalizes everything else (helpers, and what the device libraries
 /// brought in) and runs the default -O<n> pipeline, which inlines the helpers
 /// and deletes what no kernel uses.
-Error internalizeAndOptimize(Module &M, TargetMachine &TM, unsigned Level) {
+/// A pass builder with every analysis registered, SKMD's included.
+struct Passes {
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
   ModuleAnalysisManager MAM;
-  PassBuilder PB(&TM);
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  PassBuilder PB;
 
-  ModulePassManager MPM;
-  MPM.addPass(KernelBodyInliningPass());
-  MPM.addPass(InternalizePass(
-      [](const GlobalValue &GV) {
-        const auto *F = dyn_cast<Function>(&GV);
-        return F && isOpenCLKernel(*F);
-      }));
-  OptimizationLevel O = optimizationLevel(Level);
-  MPM.addPass(O == OptimizationLevel::O0 ? PB.buildO0DefaultPipeline(O)
-                                         : PB.buildPerModuleDefaultPipeline(O));
-  MPM.run(M, MAM);
+  explicit Passes(TargetMachine &TM) : PB(&TM) {
+    registerSKMDPasses(PB);
+    PB.registerModuleAnalyses(MAM);
+    PB.registerCGSCCAnalyses(CGAM);
+    PB.registerFunctionAnalyses(FAM);
+    PB.registerLoopAnalyses(LAM);
+    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  }
 
+  /// The default pipeline; at -O0 still SROA, so SKMD's analyses see SSA
+  /// values rather than stack slots.
+  ModulePassManager optimization(unsigned Level) {
+    OptimizationLevel O = optimizationLevel(Level);
+    if (O != OptimizationLevel::O0)
+      return PB.buildPerModuleDefaultPipeline(O);
+    ModulePassManager MPM = PB.buildO0DefaultPipeline(O);
+    MPM.addPass(createModuleToFunctionPassAdaptor(
+        SROAPass(SROAOptions::ModifyCFG)));
+    return MPM;
+  }
+};
+
+Error verify(Module &M) {
   std::string Broken;
   raw_string_ostream OS(Broken);
   if (verifyModule(M, &OS))
     return createStringError(inconvertibleErrorCode(),
-                             "internal error: optimized IR is invalid:\n" +
-                                 Broken);
+                             "internal error: the IR is invalid:\n" + Broken);
   return Error::success();
+}
+
+Error internalizeAndOptimize(Module &M, TargetMachine &TM, unsigned Level) {
+  Passes P(TM);
+  ModulePassManager MPM;
+  MPM.addPass(KernelBodyInliningPass());
+  MPM.addPass(InternalizePass([](const GlobalValue &GV) {
+    const auto *F = dyn_cast<Function>(&GV);
+    return F && isOpenCLKernel(*F);
+  }));
+  MPM.addPass(P.optimization(Level));
+  MPM.run(M, P.MAM);
+  return verify(M);
 }
 
 Expected<std::unique_ptr<TargetMachine>>
@@ -122,6 +152,54 @@ Expected<std::unique_ptr<Module>> buildKernelIR(const CompilerOptions &Opts,
   if (Error E = internalizeAndOptimize(**M, **TM, Opts.Frontend.OptLevel))
     return std::move(E);
   return M;
+}
+
+Expected<std::map<std::string, KernelReport>>
+addPartitionVariants(Module &M, const CompilerOptions &Opts, TargetKind Target) {
+  auto TM = targetMachineFor(Opts, Target);
+  if (!TM)
+    return TM.takeError();
+  Passes P(**TM);
+  ModulePassManager Transforms;
+  Transforms.addPass(PartitionReadyKernelPass(PartitionForm::Exact));
+  if (Opts.GuardVariants)
+    Transforms.addPass(PartitionReadyKernelPass(PartitionForm::Guard));
+  Transforms.addPass(MergeKernelPass());
+  Transforms.run(M, P.MAM);
+  if (Error E = verify(M))
+    return std::move(E);
+
+  std::map<std::string, KernelReport> Reports;
+  const auto &Args = P.MAM.getResult<KernelArgAccessAnalysis>(M);
+  const auto &Access = P.MAM.getResult<AccessFootprintAnalysis>(M);
+  const auto &Verdicts = P.MAM.getResult<PartitionabilityAnalysis>(M);
+  for (const auto &[F, Info] : Access.Kernels) {
+    KernelReport R;
+    Function &K = const_cast<Function &>(*F);
+    R.Symbols.Kernel = K.getName().str();
+    for (auto [Role, Name] : {std::pair{"range", &R.Symbols.Range},
+                              std::pair{"guard", &R.Symbols.Guard},
+                              std::pair{"merge", &R.Symbols.Merge}})
+      if (Function *V = findVariant(M, K, Role))
+        *Name = V->getName().str();
+    if (const auto *A = Args.lookup(K))
+      for (const ArgAccess &X : *A)
+        R.ArgReadWrite.push_back({X.Read, X.Written});
+    R.Footprint = Info.toFootprint();
+    R.Contiguous = Info.Contiguous;
+    const PartitionVerdict &V = Verdicts.Kernels.lookup(F);
+    R.Partitionable = V.Partitionable;
+    R.Reasons = V.Reasons;
+    Reports[R.Symbols.Kernel] = std::move(R);
+  }
+
+  // The new variants are unoptimized clones; the originals are unchanged.
+  Passes Cleanup(**TM);
+  ModulePassManager MPM = Cleanup.optimization(Opts.Frontend.OptLevel);
+  MPM.run(M, Cleanup.MAM);
+  if (Error E = verify(M))
+    return std::move(E);
+  return Reports;
 }
 
 Expected<std::string> lowerToVariant(Module &M, const CompilerOptions &Opts,

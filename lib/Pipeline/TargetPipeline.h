@@ -9,6 +9,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -21,6 +22,19 @@ struct CompilerOptions {
   std::string LibclcPath;
   std::string LibdevicePath;
   bool Verbose = false;
+  /// Also build the SKMD paper's guard-form variants, for comparison.
+  bool GuardVariants = false;
+};
+
+/// What SKMD's analyses found out about one kernel, for the metadata.
+struct KernelReport {
+  KernelSymbols Symbols;
+  /// Per argument: read / written (skmd-kernel-args).
+  std::vector<std::pair<bool, bool>> ArgReadWrite;
+  KernelFootprint Footprint;
+  Contiguity Contiguous = Contiguity::No;
+  bool Partitionable = true;
+  std::vector<std::string> Reasons;
 };
 
 /// The triple and CPU that \p Target is compiled for under \p Opts.
@@ -33,7 +47,14 @@ llvm::Expected<std::unique_ptr<llvm::Module>>
 buildKernelIR(const CompilerOptions &Opts, TargetKind Target,
               llvm::LLVMContext &Ctx);
 
-/// Lowers kernel IR to the variant stored in the bundle: an x86-64 shared
+/// SKMD's stage: adds each kernel's partition-ready (and, if asked, guard)
+/// and merge variants, reports what the analyses found per kernel name,
+/// and optimizes the new variants at -O<n>.
+llvm::Expected<std::map<std::string, KernelReport>>
+addPartitionVariants(llvm::Module &M, const CompilerOptions &Opts,
+                     TargetKind Target);
+
+/// Lowers kernel IR, with its variants, to the variant stored in the bundle: an x86-64 shared
 /// object, PTX text (NUL-terminated), or a validated SPIR-V binary.
 llvm::Expected<std::string> lowerToVariant(llvm::Module &M,
                                            const CompilerOptions &Opts,

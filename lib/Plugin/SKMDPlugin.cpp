@@ -8,6 +8,7 @@
 
 #include "Analysis/AccessFootprint.h"
 #include "Analysis/KernelArgAccess.h"
+#include "Analysis/Partitionability.h"
 #include "Transforms/KernelBodyInlining.h"
 #include "Transforms/MergeKernel.h"
 #include "Transforms/PartitionReadyKernel.h"

@@ -7,6 +7,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -140,8 +141,8 @@ private:
         }
         for (Value *Arg : CB->args())
           if (Arg->getType()->isPointerTy() && outputOf(Arg, Why))
-            return "'" + CB->getCalledOperand()->getName().str() +
-                   "' writes to an output buffer in a way SKMD cannot merge";
+            return demangle(CB->getCalledOperand()->getName()) +
+                   " writes to an output buffer in a way SKMD cannot merge";
         if (Why)
           return Why;
       } else if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) {

@@ -229,8 +229,8 @@ KernelSymbols symbolsFromJson(const ObjectReader &R, const json &Obj) {
     S.Guard = R.string("guard");
   if (Obj.contains("merge"))
     S.Merge = R.string("merge");
-  if (S.Kernel.empty() || S.Range.empty())
-    R.fail("has an empty kernel or range symbol");
+  if (S.Kernel.empty())
+    R.fail("has an empty kernel symbol");
   return S;
 }
 
@@ -472,6 +472,11 @@ Result<BundleMetadata> parseMetadata(std::string_view Text) {
       }
       if (!Info.Partitionable && Info.NotPartitionableReasons.empty())
         Partition.fail("says not partitionable but gives no reason");
+      for (const auto &[Target, Sym] : Info.Symbols)
+        if (Info.Partitionable && Sym.Range.empty())
+          Symbols.fail("has no range entry point for " +
+                       std::string(targetKindName(Target)) +
+                       " though the kernel is partitionable");
       Info.Contiguous = Partition.contiguity("contiguous");
       Info.Footprint = footprintFromJson(
           ObjectReader(K.field("footprint"), K.path() + ".footprint"),

@@ -7,11 +7,9 @@
 //   skmd-cc --emit=llvm kernel.cl     # one artifact, for inspection
 //
 //===----------------------------------------------------------------------===//
-#include "Analysis/KernelArgAccess.h"
 #include "CodeGen/NVPTXDeviceLibraries.h"
 #include "Frontend/OpenCLFrontend.h"
 #include "Pipeline/TargetPipeline.h"
-#include "Support/OpenCLKernel.h"
 #include "bundle/Bundle.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -77,6 +75,11 @@ cl::opt<std::string> Emit("emit",
                           cl::value_desc("kind"), cl::cat(Category));
 cl::opt<bool> Verbose("v", cl::desc("Print each step and its time"),
                       cl::cat(Category));
+cl::opt<bool> GuardVariants(
+    "guard-variants",
+    cl::desc("Also build the SKMD paper's guard-form variants "
+             "(<kernel>__skmd_guard), to measure against"),
+    cl::cat(Category));
 
 [[noreturn]] void fail(const Twine &Message) {
   WithColor::error(errs(), "skmd-cc") << Message << '\n';
@@ -147,40 +150,36 @@ CompilerOptions compilerOptions() {
   Opts.LibdevicePath = LibdevicePath;
   Opts.LibclcPath = LibclcPath;
   Opts.Verbose = Verbose;
+  Opts.GuardVariants = GuardVariants;
   return Opts;
 }
 
-/// Records what skmd-kernel-args found in the bundle metadata. Every target
-/// compiles the same source, so the first target's IR speaks for all.
-void addArgAccess(Module &M, std::vector<KernelInfo> &Kernels) {
-  ModuleAnalysisManager Unused;
-  KernelArgAccessResult Access = KernelArgAccessAnalysis().run(M, Unused);
+/// Records each target's entry points, and, from the first target, what
+/// SKMD's analyses found; every target compiles the same source.
+void recordReports(const std::map<std::string, KernelReport> &Reports,
+                   TargetKind Target, bool First,
+                   std::vector<KernelInfo> &Kernels) {
   for (KernelInfo &K : Kernels) {
-    const Function *F = M.getFunction(K.Name);
-    const std::vector<ArgAccess> *Args = F ? Access.lookup(*F) : nullptr;
-    if (!Args || Args->size() != K.Args.size())
-      fail("internal error: kernel '" + K.Name +
-           "' is missing or changed shape in the IR");
-    for (size_t I = 0; I < Args->size(); ++I) {
-      KernelArg &A = K.Args[I];
-      if (A.Kind == ArgKind::GlobalBuffer || A.Kind == ArgKind::ConstantBuffer ||
-          A.Kind == ArgKind::LocalBuffer) {
-        A.Read = (*Args)[I].Read;
-        A.Written = (*Args)[I].Written;
-      }
-    }
-  }
-}
-
-/// Every kernel must be an entry point of every variant, by its own name.
-void checkKernelsPresent(const Module &M, TargetKind Target,
-                         std::vector<KernelInfo> &Kernels) {
-  for (KernelInfo &K : Kernels) {
-    const Function *F = M.getFunction(K.Name);
-    if (!F || !isOpenCLKernel(*F))
+    auto It = Reports.find(K.Name);
+    if (It == Reports.end())
       fail("internal error: kernel '" + K.Name + "' is missing from the " +
            std::string(targetKindName(Target)) + " IR");
-    K.Symbols[Target].Kernel = K.Name;
+    const KernelReport &R = It->second;
+    K.Symbols[Target] = R.Symbols;
+    if (!First)
+      continue;
+    if (R.ArgReadWrite.size() != K.Args.size())
+      fail("internal error: kernel '" + K.Name + "' changed shape in the IR");
+    for (size_t I = 0; I < K.Args.size(); ++I) {
+      KernelArg &A = K.Args[I];
+      if (A.Kind == ArgKind::GlobalBuffer || A.Kind == ArgKind::ConstantBuffer ||
+          A.Kind == ArgKind::LocalBuffer)
+        std::tie(A.Read, A.Written) = R.ArgReadWrite[I];
+    }
+    K.Footprint = R.Footprint;
+    K.Contiguous = R.Contiguous;
+    K.Partitionable = R.Partitionable;
+    K.NotPartitionableReasons = R.Reasons;
   }
 }
 
@@ -258,12 +257,19 @@ int emitOne(const CompilerOptions &Opts, const std::vector<TargetKind> &Selected
     raw_string_ostream OS(Text);
     M->print(OS, nullptr);
     writeOutput(Out, Text);
-  } else if (Emit == "meta") {
-    addArgAccess(*M, Kernels);
+    return 0;
+  }
+
+  std::map<std::string, KernelReport> Reports;
+  {
+    Step S("add partition variants");
+    Reports = unwrap(addPartitionVariants(*M, Opts, Target));
+  }
+  if (Emit == "meta") {
     BundleMetadata Meta = describeBundle(Opts, Selected, SourceHash);
-    for (KernelInfo &K : Kernels)
-      for (TargetKind T : Selected)
-        K.Symbols[T].Kernel = K.Name;
+    // Every target gets the same variants, named the same way.
+    for (TargetKind T : Selected)
+      recordReports(Reports, T, T == Selected.front(), Kernels);
     Meta.Kernels = std::move(Kernels);
     writeOutput(Out, toJson(Meta));
   } else if (Emit == "spirv" && Out != "-") {
@@ -331,9 +337,11 @@ int main(int argc, char **argv) {
       Step S(Name + ": compile to IR");
       M = unwrap(buildKernelIR(Opts, Target, Ctx));
     }
-    checkKernelsPresent(*M, Target, Kernels);
-    if (Target == Selected.front())
-      addArgAccess(*M, Kernels);
+    {
+      Step S(Name + ": add partition variants");
+      recordReports(unwrap(addPartitionVariants(*M, Opts, Target)), Target,
+                    Target == Selected.front(), Kernels);
+    }
     Step S(Name + ": lower to variant");
     Variants.emplace_back(Target, unwrap(lowerToVariant(*M, Opts, Target)));
   }

@@ -71,6 +71,22 @@ void printBundle(const std::string &Path, const Bundle &B) {
     if (K.WorkGroupSizeHint[0])
       std::printf("    work_group_size_hint %s\n",
                   dims(K.WorkGroupSizeHint).c_str());
+    if (!K.Symbols.empty()) {
+      const KernelSymbols &S = K.Symbols.begin()->second;
+      std::printf("    entry points: %s", S.Kernel.c_str());
+      for (const std::string *E : {&S.Range, &S.Guard, &S.Merge})
+        if (!E->empty())
+          std::printf(", %s", E->c_str());
+      std::printf("\n");
+    }
+    if (K.Partitionable) {
+      std::printf("    partitionable, contiguous %s\n",
+                  std::string(contiguityName(K.Contiguous)).c_str());
+    } else {
+      std::printf("    not partitionable:\n");
+      for (const std::string &R : K.NotPartitionableReasons)
+        std::printf("      %s\n", R.c_str());
+    }
     for (size_t I = 0; I < K.Args.size(); ++I) {
       const KernelArg &A = K.Args[I];
       std::string Quals = std::string(A.IsConst ? " const" : "") +
@@ -82,6 +98,14 @@ void printBundle(const std::string &Path, const Bundle &B) {
                   static_cast<unsigned long long>(A.Size),
                   static_cast<unsigned long long>(A.ElementSize),
                   accessOf(A).c_str(), Quals.c_str());
+      if (const ArgFootprint *F = K.Footprint.find(I)) {
+        if (F->Kind == FootprintKind::Whole)
+          std::printf("      footprint: whole buffer (%s)\n", F->WholeReason.c_str());
+        else
+          std::printf("      footprint: %zu affine access%s, contiguous %s\n",
+                      F->Accesses.size(), F->Accesses.size() == 1 ? "" : "es",
+                      std::string(contiguityName(F->Contiguous)).c_str());
+      }
     }
   }
 }

@@ -17,8 +17,14 @@
 // CHECK: kernels:
 // CHECK-NEXT: histogram
 // CHECK-NEXT: reqd_work_group_size 256x1x1
+// CHECK-NEXT: entry points: histogram, histogram__skmd_range
+// CHECK-NEXT: not partitionable:
+// CHECK-NEXT: global atomics on 'bins' (atomic_add(unsigned int volatile CLglobal*, unsigned int), commutative: could be aggregated)
+// CHECK-NEXT: no merge kernel: atomic_add(unsigned int volatile CLglobal*, unsigned int) writes to an output buffer in a way SKMD cannot merge
 // CHECK-NEXT: arg 0 data uint* global_buffer size 8 elem 4 read const
+// CHECK-NEXT: footprint: 1 affine access, contiguous always
 // CHECK-NEXT: arg 1 bins uint* global_buffer size 8 elem 4 read-write
+// CHECK-NEXT: footprint: 1 affine access, contiguous no
 // CHECK-NEXT: arg 2 n uint scalar size 4 elem 0 value
 // JSON: "schema": 1
 // TWO: variants:

@@ -118,12 +118,47 @@ typedef struct {
 // CHECK-NEXT:       0
 // CHECK-NEXT:     ],
 // CHECK-NEXT:     "symbols": {
-// CHECK-NEXT:       "x86": "everything",
-// CHECK-NEXT:       "ptx": "everything",
-// CHECK-NEXT:       "spirv": "everything"
-// CHECK-NEXT:     }
-// CHECK-NEXT:   }
-// CHECK-NEXT: ]
+// CHECK-NEXT:       "x86": {
+// CHECK-NEXT:         "kernel": "everything",
+// CHECK-NEXT:         "range": "everything__skmd_range",
+// CHECK-NEXT:         "merge": "everything__skmd_merge"
+// CHECK-NEXT:       },
+// CHECK-NEXT:       "ptx": {
+// CHECK-NEXT:         "kernel": "everything",
+// CHECK-NEXT:         "range": "everything__skmd_range",
+// CHECK-NEXT:         "merge": "everything__skmd_merge"
+// CHECK-NEXT:       },
+// CHECK-NEXT:       "spirv": {
+// CHECK-NEXT:         "kernel": "everything",
+// CHECK-NEXT:         "range": "everything__skmd_range",
+// CHECK-NEXT:         "merge": "everything__skmd_merge"
+// CHECK-NEXT:       }
+// CHECK-NEXT:     },
+// CHECK-NEXT:     "partition": {
+// CHECK-NEXT:       "partitionable": true,
+// CHECK-NEXT:       "reasons": [],
+// CHECK-NEXT:       "contiguous": "no"
+// CHECK-NEXT:     },
+// CHECK-NEXT:     "footprint": {
+// CHECK-NEXT:       "loops": [],
+// CHECK-NEXT:       "args": [
+// CHECK-NEXT:         {
+// CHECK-NEXT:           "arg": 0,
+// CHECK-NEXT:           "kind": "affine",
+// The work-group is 8x4x2, so a group's particles are not one run.
+// CHECK-NEXT:           "contiguous": "no",
+// CHECK:              "arg": 1,
+// CHECK-NEXT:           "kind": "affine",
+// CHECK-NEXT:           "contiguous": "always",
+// CHECK-NEXT:           "accesses": [
+// CHECK-NEXT:             {
+// CHECK-NEXT:               "mode": "read",
+// CHECK-NEXT:               "bytes": 4,
+// CHECK-NEXT:               "guarded": false,
+// CHECK-NEXT:               "base": 0,
+// CHECK-NEXT:               "terms": []
+// CHECK:              "arg": 5,
+// CHECK-NEXT:           "kind": "affine",
 
 __kernel __attribute__((reqd_work_group_size(8, 4, 2)))
 void everything(__global Particle *restrict particles,

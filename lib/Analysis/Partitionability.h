@@ -1,0 +1,64 @@
+//===- Partitionability.h - May a kernel's groups be split? ------*- C++ -*-===//
+//
+// Decides, per kernel, whether its work-groups may run on different devices
+// with separate memories, and says why not:
+//   - atomics on a __global buffer (marked commutative where a later
+//     aggregation could handle them);
+//   - communication between groups: a buffer read at addresses the group
+//     does not itself write, while some group writes it;
+//   - a written buffer without an affine footprint and no merge kernel
+//     (its reason, e.g. control flow on values read from an output, comes
+//     from skmd-merge-kernel);
+//   - a transform that could not make the partition-ready variant.
+//
+//   opt -load-pass-plugin=build/lib/SKMDPasses.so
+//       -passes='skmd-partition-ready,skmd-merge-kernel,print<skmd-partition>'
+//       -disable-output kernel.ll
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_ANALYSIS_PARTITIONABILITY_H
+#define SKMD_ANALYSIS_PARTITIONABILITY_H
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/IR/PassManager.h"
+
+#include <string>
+#include <vector>
+
+namespace skmd {
+
+struct PartitionVerdict {
+  bool Partitionable = true;
+  std::vector<std::string> Reasons;
+};
+
+struct PartitionabilityResult {
+  llvm::MapVector<const llvm::Function *, PartitionVerdict> Kernels;
+  void print(llvm::raw_ostream &OS) const;
+};
+
+class PartitionabilityAnalysis
+    : public llvm::AnalysisInfoMixin<PartitionabilityAnalysis> {
+public:
+  using Result = PartitionabilityResult;
+  Result run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+
+private:
+  friend llvm::AnalysisInfoMixin<PartitionabilityAnalysis>;
+  static llvm::AnalysisKey Key;
+};
+
+class PartitionabilityPrinterPass
+    : public llvm::PassInfoMixin<PartitionabilityPrinterPass> {
+public:
+  explicit PartitionabilityPrinterPass(llvm::raw_ostream &OS) : OS(OS) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+  static bool isRequired() { return true; }
+
+private:
+  llvm::raw_ostream &OS;
+};
+
+} // namespace skmd
+
+#endif // SKMD_ANALYSIS_PARTITIONABILITY_H
