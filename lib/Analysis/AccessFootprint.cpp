@@ -106,6 +106,9 @@ public:
     for (const Instruction &I : instructions(F))
       if (const auto *CB = dyn_cast<CallBase>(&I))
         if (auto Fn = workItemFnOf(*CB)) {
+          if (*Fn == WorkItemFn::GlobalLinearId ||
+              *Fn == WorkItemFn::LocalLinearId)
+            Dims = 3;
           if (!takesDimension(*Fn))
             continue;
           if (const auto *C = dyn_cast<ConstantInt>(CB->getArgOperand(0)))
@@ -482,6 +485,49 @@ Polynomial rangeOf(const Atom &A, const KernelAccessInfo &Info,
   return Polynomial::atom(Atoms.intern(std::move(LS)));
 }
 
+/// Merges accesses that differ only in a constant offset and together cover
+/// one run of bytes (p[2*i] and p[2*i+1]; in[i-1], in[i], in[i+1]), so a
+/// work-item's footprint is one access of the combined width.
+void coalesce(std::vector<AnalyzedAccess> &Accesses) {
+  std::vector<AnalyzedAccess> Out;
+  std::vector<bool> Used(Accesses.size(), false);
+  for (size_t I = 0; I < Accesses.size(); ++I) {
+    if (Used[I])
+      continue;
+    const AnalyzedAccess &A = Accesses[I];
+    // Members: same mode, offsets a constant apart.
+    std::vector<std::pair<int64_t, size_t>> Members = {{0, I}};
+    for (size_t J = I + 1; J < Accesses.size(); ++J) {
+      const AnalyzedAccess &B = Accesses[J];
+      if (Used[J] || B.Reads != A.Reads || B.Writes != A.Writes)
+        continue;
+      auto Delta = B.Offset.minus(A.Offset);
+      if (auto C = Delta ? Delta->asConstant() : std::nullopt)
+        Members.push_back({*C, J});
+    }
+    std::sort(Members.begin(), Members.end());
+    // Runs of touching or overlapping members become one access each.
+    for (size_t K = 0; K < Members.size();) {
+      AnalyzedAccess Run = Accesses[Members[K].second];
+      Run.Offset = *A.Offset.plus(Polynomial::constant(Members[K].first));
+      int64_t Start = Members[K].first;
+      int64_t End = Start + static_cast<int64_t>(Run.Bytes);
+      Used[Members[K].second] = true;
+      size_t L = K + 1;
+      for (; L < Members.size() && Members[L].first <= End; ++L) {
+        const AnalyzedAccess &Next = Accesses[Members[L].second];
+        End = std::max(End, Members[L].first + static_cast<int64_t>(Next.Bytes));
+        Run.Guarded |= Next.Guarded;
+        Used[Members[L].second] = true;
+      }
+      Run.Bytes = End - Start;
+      Out.push_back(std::move(Run));
+      K = L;
+    }
+  }
+  Accesses = std::move(Out);
+}
+
 /// Symbolic contiguity of one buffer (see the header).
 class ContiguityProver {
 public:
@@ -770,6 +816,7 @@ KernelAccessInfo analyzeKernel(const Function &F, ScalarEvolution &SE,
   for (BufferAccessInfo &B : Info.Buffers) {
     if (B.Whole)
       B.Accesses.clear();
+    coalesce(B.Accesses);
     B.Contiguous = Prover.classify(B);
     // The kernel is as contiguous as its least contiguous buffer.
     if (B.Contiguous == Contiguity::No ||

@@ -4,8 +4,9 @@
 // device. Read the three lower* functions top to bottom:
 //
 //   all:    OpenCL C --clang--> IR -> inline kernel bodies
-//           -> internalize non-kernels -> O<n>
-//           (= kernel IR, what --emit=llvm prints and SKMD's passes see)
+//           -> internalize non-kernels -> O<n> without unrolling or
+//           vectorizing (= kernel IR, what --emit=llvm prints and SKMD's
+//           passes see: loops keep one induction variable each)
 //   SKMD:   kernel IR -> skmd-partition-ready [-> skmd-partition-ready<guard>]
 //           -> skmd-merge-kernel -> (skmd-kernel-args, skmd-access,
 //           skmd-partition for the metadata) -> O<n>
@@ -58,6 +59,18 @@ OptimizationLevel optimizationLevel(unsigned Level) {
 /// internalizes everything else (helpers, and what the device libraries
 /// brought in) and runs the default -O<n> pipeline, which inlines the helpers
 /// and deletes what no kernel uses.
+/// Pipeline tuning for the kernel IR: unrolled or vectorized loops (with
+/// remainder loops starting where the main loop stopped) are beyond the
+/// footprint analysis, so they wait until SKMD's stage is done.
+PipelineTuningOptions analyzableTuning() {
+  PipelineTuningOptions PTO;
+  PTO.LoopUnrolling = false;
+  PTO.LoopInterleaving = false;
+  PTO.LoopVectorization = false;
+  PTO.SLPVectorization = false;
+  return PTO;
+}
+
 /// A pass builder with every analysis registered, SKMD's included.
 struct Passes {
   LoopAnalysisManager LAM;
@@ -66,7 +79,9 @@ struct Passes {
   ModuleAnalysisManager MAM;
   PassBuilder PB;
 
-  explicit Passes(TargetMachine &TM) : PB(&TM) {
+  explicit Passes(TargetMachine &TM,
+                  PipelineTuningOptions PTO = PipelineTuningOptions())
+      : PB(&TM, PTO) {
     registerSKMDPasses(PB);
     PB.registerModuleAnalyses(MAM);
     PB.registerCGSCCAnalyses(CGAM);
@@ -97,8 +112,9 @@ Error verify(Module &M) {
   return Error::success();
 }
 
-Error internalizeAndOptimize(Module &M, TargetMachine &TM, unsigned Level) {
-  Passes P(TM);
+Error internalizeAndOptimize(Module &M, TargetMachine &TM, unsigned Level,
+                             PipelineTuningOptions PTO) {
+  Passes P(TM, PTO);
   ModulePassManager MPM;
   MPM.addPass(KernelBodyInliningPass());
   MPM.addPass(InternalizePass([](const GlobalValue &GV) {
@@ -123,7 +139,8 @@ Error linkPTXLibraries(Module &M, const CompilerOptions &Opts,
     return Paths.takeError();
   if (Error E = linkNVPTXLibraries(M, *Paths))
     return E;
-  return internalizeAndOptimize(M, TM, Opts.Frontend.OptLevel);
+  return internalizeAndOptimize(M, TM, Opts.Frontend.OptLevel,
+                                PipelineTuningOptions());
 }
 
 } // namespace
@@ -149,7 +166,8 @@ Expected<std::unique_ptr<Module>> buildKernelIR(const CompilerOptions &Opts,
   auto M = compileToIR(Opts.Frontend, chooseTarget(Target).Triple, Ctx);
   if (!M)
     return M.takeError();
-  if (Error E = internalizeAndOptimize(**M, **TM, Opts.Frontend.OptLevel))
+  if (Error E = internalizeAndOptimize(**M, **TM, Opts.Frontend.OptLevel,
+                                       analyzableTuning()))
     return std::move(E);
   return M;
 }
@@ -193,7 +211,8 @@ addPartitionVariants(Module &M, const CompilerOptions &Opts, TargetKind Target) 
     Reports[R.Symbols.Kernel] = std::move(R);
   }
 
-  // The new variants are unoptimized clones; the originals are unchanged.
+  // Now the full -O<n>, unrolling and vectorizing included, for every
+  // kernel: the variants are fresh clones, the originals not yet unrolled.
   Passes Cleanup(**TM);
   ModulePassManager MPM = Cleanup.optimization(Opts.Frontend.OptLevel);
   MPM.run(M, Cleanup.MAM);
