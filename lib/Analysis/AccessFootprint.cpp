@@ -11,6 +11,7 @@
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -61,8 +62,13 @@ std::array<uint32_t, 3> requiredLocalSize(const Function &F) {
 /// Turns SCEVs into polynomials over the kernel's atoms.
 class OffsetBuilder {
 public:
-  OffsetBuilder(const Function &F, ScalarEvolution &SE, KernelAccessInfo &Info)
-      : F(F), SE(SE), Info(Info), Reqd(requiredLocalSize(F)) {}
+  OffsetBuilder(const Function &F, ScalarEvolution &SE, const DominatorTree &DT,
+                KernelAccessInfo &Info)
+      : F(F), SE(SE), DT(DT), Info(Info), Reqd(requiredLocalSize(F)) {}
+
+  /// The block whose access is being converted: a loop counter's range
+  /// depends on where the access sits relative to the loop's exit test.
+  void setAccessBlock(const BasicBlock *BB) { AccessBlock = BB; }
 
   /// The offset, or std::nullopt with Why set.
   std::optional<Polynomial> convert(const SCEV *S) {
@@ -183,7 +189,7 @@ private:
       return std::nullopt;
     if (mentionsIndex(*Step))
       return fail("a loop's stride depends on the work-item or another loop");
-    auto Var = loopVariable(Rec->getLoop());
+    auto Var = loopVariable(Rec->getLoop(), runsEveryIteration(Rec->getLoop()));
     if (!Var)
       return std::nullopt;
     auto Term = Step->times(Polynomial::atom(*Var));
@@ -193,8 +199,17 @@ private:
     return Sum;
   }
 
-  std::optional<unsigned> loopVariable(const Loop *L) {
-    auto It = LoopAtoms.find(L);
+  /// A loop runs its header backedge-taken-count + 1 times. A block after
+  /// the exit test (a top-tested loop's body) runs once less.
+  bool runsEveryIteration(const Loop *L) const {
+    const BasicBlock *Exiting = L->getExitingBlock();
+    if (!Exiting || !AccessBlock || !L->contains(AccessBlock))
+      return true;
+    return !(Exiting != AccessBlock && DT.dominates(Exiting, AccessBlock));
+  }
+
+  std::optional<unsigned> loopVariable(const Loop *L, bool Full) {
+    auto It = LoopAtoms.find({L, Full});
     if (It != LoopAtoms.end())
       return It->second;
     const SCEV *BTC = SE.getBackedgeTakenCount(L);
@@ -207,17 +222,17 @@ private:
       return fail("a loop's trip count depends on the work-item or an "
                   "enclosing loop"),
              std::nullopt;
-    auto Plus1 = Trip->plus(Polynomial::constant(1));
-    if (!Plus1)
+    auto Runs = Full ? Trip->plus(Polynomial::constant(1)) : Trip;
+    if (!Runs)
       return fail("a trip count overflows 64 bits"), std::nullopt;
     unsigned K = Info.LoopTrips.size();
-    Info.LoopTrips.push_back(*Plus1);
+    Info.LoopTrips.push_back(*Runs);
     Atom A;
     A.K = Atom::Kind::Loop;
     A.Index = K;
     A.Name = "loop." + std::to_string(K);
     unsigned Id = Info.Atoms.intern(std::move(A));
-    LoopAtoms[L] = Id;
+    LoopAtoms[{L, Full}] = Id;
     return Id;
   }
 
@@ -339,9 +354,11 @@ private:
 
   const Function &F;
   ScalarEvolution &SE;
+  const DominatorTree &DT;
   KernelAccessInfo &Info;
   std::array<uint32_t, 3> Reqd;
-  DenseMap<const Loop *, unsigned> LoopAtoms;
+  const BasicBlock *AccessBlock = nullptr;
+  std::map<std::pair<const Loop *, bool>, unsigned> LoopAtoms;
   std::string Why;
 };
 
@@ -721,7 +738,8 @@ private:
 };
 
 KernelAccessInfo analyzeKernel(const Function &F, ScalarEvolution &SE,
-                               const LoopInfo &LI, const PostDominatorTree &PDT) {
+                               const LoopInfo &LI, const DominatorTree &DT,
+                               const PostDominatorTree &PDT) {
   KernelAccessInfo Info;
   Info.Dimensions = OffsetBuilder::dimensionsUsed(F);
   const DataLayout &DL = F.getDataLayout();
@@ -737,7 +755,7 @@ KernelAccessInfo analyzeKernel(const Function &F, ScalarEvolution &SE,
       Info.Buffers.push_back(std::move(B));
     }
 
-  OffsetBuilder Builder(F, SE, Info);
+  OffsetBuilder Builder(F, SE, DT, Info);
   auto MakeWhole = [&](BufferAccessInfo &B, const std::string &Why) {
     if (!B.Whole) {
       B.Whole = true;
@@ -787,6 +805,7 @@ KernelAccessInfo analyzeKernel(const Function &F, ScalarEvolution &SE,
         Off = SE.getAddExpr(Off, SE.getMulExpr(Extra, SE.getConstant(Off->getType(), R.Stride)));
       }
       std::optional<Polynomial> P;
+      Builder.setAccessBlock(I.getParent());
       if (!isa<SCEVCouldNotCompute>(Off))
         P = Builder.convert(Off);
       if (!P) {
@@ -903,6 +922,7 @@ AccessFootprintResult AccessFootprintAnalysis::run(Module &M,
     Result.Kernels.insert(
         {&F, analyzeKernel(F, FAM.getResult<ScalarEvolutionAnalysis>(F),
                            FAM.getResult<LoopAnalysis>(F),
+                           FAM.getResult<DominatorTreeAnalysis>(F),
                            FAM.getResult<PostDominatorTreeAnalysis>(F))});
   }
   return Result;

@@ -90,13 +90,15 @@ struct Passes {
     PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
   }
 
-  /// The default pipeline; at -O0 still SROA, so SKMD's analyses see SSA
-  /// values rather than stack slots.
+  /// The default pipeline; at -O0 still helper inlining and SROA, so SKMD's
+  /// analyses see one function of SSA values rather than calls and stack
+  /// slots.
   ModulePassManager optimization(unsigned Level) {
     OptimizationLevel O = optimizationLevel(Level);
     if (O != OptimizationLevel::O0)
       return PB.buildPerModuleDefaultPipeline(O);
     ModulePassManager MPM = PB.buildO0DefaultPipeline(O);
+    MPM.addPass(KernelBodyInliningPass(/*AllHelpers=*/true));
     MPM.addPass(createModuleToFunctionPassAdaptor(
         SROAPass(SROAOptions::ModifyCFG)));
     return MPM;

@@ -1,5 +1,6 @@
 //===- KernelBodyInlining.cpp - Inline Clang's kernel body helpers --------===//
 #include "Transforms/KernelBodyInlining.h"
+#include "Support/KernelCloning.h"
 #include "Support/OpenCLKernel.h"
 
 #include "llvm/IR/InstIterator.h"
@@ -16,12 +17,27 @@ static bool isKernelBody(const Function *F) {
          F->getName().starts_with("__clang_ocl_kern_imp_");
 }
 
+Expected<bool> KernelBodyInliningPass::parseAllHelpers(StringRef Params) {
+  if (Params.empty())
+    return false;
+  if (Params == "all")
+    return true;
+  return createStringError(inconvertibleErrorCode(),
+                           "skmd-inline-kernel-bodies: unknown parameter '" +
+                               Params + "' (use all)");
+}
+
 PreservedAnalyses KernelBodyInliningPass::run(Module &M,
                                               ModuleAnalysisManager &) {
   bool Changed = false;
   for (Function &F : M) {
     if (!isOpenCLKernel(F))
       continue;
+    if (AllHelpers) {
+      Changed |= !F.isDeclaration();
+      inlineAllCalls(F);
+      continue;
+    }
     SmallVector<CallBase *, 2> Calls;
     for (Instruction &I : instructions(F))
       if (auto *CB = dyn_cast<CallBase>(&I))

@@ -1,0 +1,46 @@
+// print<skmd-partition>: which kernels may be split across devices, and why
+// not.
+// RUN: %skmd-cc --emit=llvm %s | %opt -passes='skmd-partition-ready,skmd-merge-kernel,print<skmd-partition>' -disable-output 2>&1 | FileCheck %s
+
+// CHECK-LABEL: kernel 'histogram': not partitionable
+// CHECK-NEXT: because global atomics on 'bins' (atomic_inc(unsigned int volatile CLglobal*), commutative: could be aggregated)
+__kernel void histogram(__global const uint *data, __global uint *bins) {
+  atomic_inc(&bins[data[get_global_id(0)] % 64]);
+}
+
+// CHECK-LABEL: kernel 'exchange': not partitionable
+// CHECK-NEXT: because global atomics on 'slots' (atomic_xchg(int volatile CLglobal*, int), not commutative)
+__kernel void exchange(__global int *slots) {
+  atomic_xchg(&slots[get_global_id(0) % 8], (int)get_global_id(0));
+}
+
+// Reading neighbours of a buffer that groups also write.
+// CHECK-LABEL: kernel 'in_place': not partitionable
+// CHECK-NEXT: because inter-group communication: 'x' is read where other groups may write it
+__kernel void in_place(__global float *x) {
+  size_t i = get_global_id(0) + 1;
+  x[i] = x[i - 1] + x[i + 1];
+}
+
+// A store whose address comes from the output itself: neither a footprint
+// nor a merge kernel can describe it.
+// CHECK-LABEL: kernel 'chase': not partitionable
+// CHECK-NEXT: because no merge kernel: output addresses or control flow depend on values read from output 'next'
+__kernel void chase(__global int *next) {
+  size_t i = get_global_id(0);
+  next[next[i]] = (int)i;
+}
+
+// Reading and writing one's own element is fine.
+// CHECK-LABEL: kernel 'own': partitionable
+__kernel void own(__global float *x) {
+  size_t i = get_global_id(0);
+  x[i] = x[i] * 2.0f + 1.0f;
+}
+
+// A scatter through an input index: whole-buffer output, merged by the
+// merge kernel.
+// CHECK-LABEL: kernel 'scatter': partitionable
+__kernel void scatter(__global const int *idx, __global float *dst) {
+  dst[idx[get_global_id(0)]] = 1.0f;
+}
