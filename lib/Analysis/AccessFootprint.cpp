@@ -199,6 +199,19 @@ private:
     return Sum;
   }
 
+  std::optional<Polynomial> tripCount(const SCEV *BTC, bool Full) {
+    auto Trip = convert(BTC);
+    if (!Trip)
+      return std::nullopt;
+    if (mentionsIndex(*Trip))
+      return fail("a loop's trip count depends on the work-item or an "
+                  "enclosing loop");
+    auto Runs = Full ? Trip->plus(Polynomial::constant(1)) : Trip;
+    if (!Runs)
+      return fail("a trip count overflows 64 bits");
+    return Runs;
+  }
+
   /// A loop runs its header backedge-taken-count + 1 times. A block after
   /// the exit test (a top-tested loop's body) runs once less.
   bool runsEveryIteration(const Loop *L) const {
@@ -215,18 +228,18 @@ private:
     const SCEV *BTC = SE.getBackedgeTakenCount(L);
     if (isa<SCEVCouldNotCompute>(BTC))
       return fail("the trip count of a loop cannot be computed"), std::nullopt;
-    auto Trip = convert(BTC);
-    if (!Trip)
+    // The count assumes the loop is entered. Rewritten with the guards that
+    // lead to the loop (n >= 1 for `for (k = 0; k < n; ...)`) it does not
+    // wrap when the loop is skipped; it then over-counts by at most one
+    // pass, which only widens the footprint. The contiguity proof uses the
+    // plain count: it reasons about loops that run.
+    auto Runs = tripCount(SE.applyLoopGuards(BTC, L), Full);
+    auto RunsIfEntered = tripCount(BTC, Full);
+    if (!Runs || !RunsIfEntered)
       return std::nullopt;
-    if (mentionsIndex(*Trip))
-      return fail("a loop's trip count depends on the work-item or an "
-                  "enclosing loop"),
-             std::nullopt;
-    auto Runs = Full ? Trip->plus(Polynomial::constant(1)) : Trip;
-    if (!Runs)
-      return fail("a trip count overflows 64 bits"), std::nullopt;
     unsigned K = Info.LoopTrips.size();
     Info.LoopTrips.push_back(*Runs);
+    Info.LoopTripsIfEntered.push_back(*RunsIfEntered);
     Atom A;
     A.K = Atom::Kind::Loop;
     A.Index = K;
@@ -490,7 +503,7 @@ std::optional<Decomposed> decompose(const Polynomial &P, const AtomTable &Atoms)
 Polynomial rangeOf(const Atom &A, const KernelAccessInfo &Info,
                    const std::array<uint32_t, 3> &Reqd, AtomTable &Atoms) {
   if (A.K == Atom::Kind::Loop)
-    return Info.LoopTrips[A.Index];
+    return Info.LoopTripsIfEntered[A.Index];
   if (Reqd[A.Index])
     return Polynomial::constant(Reqd[A.Index]);
   Atom LS;

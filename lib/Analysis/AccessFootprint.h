@@ -57,7 +57,10 @@ struct BufferAccessInfo {
 
 struct KernelAccessInfo {
   AtomTable Atoms;
+  /// Passes of each loop.k as the runtime evaluates them (safe when the
+  /// loop is skipped), and as the contiguity proof uses them.
   std::vector<Polynomial> LoopTrips;
+  std::vector<Polynomial> LoopTripsIfEntered;
   /// How many dimensions the kernel's work-item calls use (1 to 3).
   unsigned Dimensions = 1;
   std::vector<BufferAccessInfo> Buffers;

@@ -59,6 +59,7 @@ public:
   T *operator->() { return &value(); }
   const T *operator->() const { return &value(); }
   T &operator*() { return value(); }
+  const T &operator*() const { return value(); }
 
   const Failure &error() const {
     assert(!ok() && "error() on a successful Result");

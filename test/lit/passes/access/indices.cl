@@ -28,7 +28,8 @@ __kernel void copies(__global float *dst, __global const float *src) {
 // A loop over a row: loop.0 counts columns; the rows of consecutive
 // work-items follow each other, so the whole band is one run.
 // CHECK-LABEL: kernel 'row_sum' (1-D): contiguous always
-// CHECK-NEXT: loop.0 runs arg.2 times
+// The count is guarded: a loop that does not run counts as one pass.
+// CHECK-NEXT: loop.0 runs (["smax",1,"arg.2"]) times
 // CHECK-NEXT: arg 0 'm': affine, contiguous always
 // CHECK-NEXT: read 4 B at 4*arg.2*group.0*local_size.0 + 4*arg.2*local_id.0 + 4*arg.2*global_offset.0 + 4*loop.0 (guarded)
 // CHECK-NEXT: arg 1 'sums': affine, contiguous always
@@ -48,7 +49,7 @@ __kernel void row_sum(__global const float *m, __global float *sums, int cols) {
 
 // A stride of 4 elements: the trip count is a division, kept whole.
 // CHECK-LABEL: kernel 'strided' (1-D): contiguous no
-// CHECK-NEXT: loop.0 runs 1 + (["udiv",["+",-1,"arg.1"],4]) times
+// CHECK-NEXT: loop.0 runs 1 + (["udiv",["+",-1,["smax",1,"arg.1"]],4]) times
 // CHECK-NEXT: arg 0 'a': affine, contiguous no
 // CHECK-NEXT: write 4 B at 256*group.0*local_size.0 + 256*local_id.0 + 256*global_offset.0 + 16*loop.0 (guarded)
 __kernel void strided(__global float *a, int n) {

@@ -6,7 +6,7 @@
 // all columns through the tile loop. B: 16 columns of every row, a strided
 // box. C: the group's 16x16 box.
 // CHECK-LABEL: kernel 'matmul_tiled' (2-D): contiguous no
-// CHECK-NEXT: loop.0 runs 1 + (["udiv",["+",-1,"arg.3"],16]) times
+// CHECK-NEXT: loop.0 runs 1 + (["udiv",["+",-1,["smax",1,"arg.3"]],16]) times
 // CHECK-NEXT: arg 0 'A': affine, contiguous no
 // CHECK-NEXT: read 4 B at 4*local_id.0 + 64*group.1*arg.3 + 4*local_id.1*arg.3 + 4*global_offset.1*arg.3 + 64*loop.0 (guarded)
 // CHECK-NEXT: arg 1 'B': affine, contiguous no
@@ -49,7 +49,7 @@ __kernel void blur3(__global const float *in, __global float *out) {
 
 // A halo of radius r from a loop.
 // CHECK-LABEL: kernel 'blur_radius' (1-D): contiguous always
-// CHECK-NEXT: loop.0 runs 1 + (["smax",0,["*",2,"arg.2"]]) times
+// CHECK-NEXT: loop.0 runs 1 + (["smax",0,["*",2,["smax",0,"arg.2"]]]) times
 // CHECK-NEXT: arg 0 'in': affine, contiguous always
 // CHECK-NEXT: read 4 B at 4*group.0*local_size.0 + 4*local_id.0 + 4*global_offset.0 + 4*loop.0 (guarded)
 __kernel void blur_radius(__global const float *in, __global float *out, int r) {

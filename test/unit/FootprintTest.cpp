@@ -1,0 +1,190 @@
+//===- FootprintTest.cpp - Evaluating footprints ---------------------------===//
+#include "footprint/Footprint.h"
+
+#include <gtest/gtest.h>
+
+using namespace skmd;
+
+namespace {
+
+using Op = IndexExpr::Op;
+using Sym = IndexExpr::SymbolKind;
+
+IndexExpr C(int64_t V) { return IndexExpr::constant(V); }
+IndexExpr S(Sym K, unsigned I) { return IndexExpr::symbol(K, I); }
+IndexExpr Mul(std::vector<IndexExpr> E) { return IndexExpr::apply(Op::Mul, std::move(E)); }
+
+using Intervals = std::vector<std::pair<int64_t, int64_t>>;
+
+Intervals intervalsOf(const Result<std::vector<ByteBox>> &Boxes) {
+  EXPECT_TRUE(Boxes.ok()) << (Boxes.ok() ? "" : Boxes.error().message());
+  IntervalSet Set;
+  if (Boxes.ok())
+    for (const ByteBox &B : *Boxes)
+      Set.add(B);
+  return Set.intervals();
+}
+
+/// vector add: 4 bytes at 4 * (group.0 * local_size.0 + local_id.0).
+KernelFootprint vectorAdd() {
+  Access A;
+  A.Writes = true;
+  A.Bytes = 4;
+  A.Terms = {{IndexVar::LocalId, 0, C(4)},
+             {IndexVar::Group, 0, Mul({C(4), S(Sym::LocalSize, 0)})}};
+  ArgFootprint F;
+  F.Accesses = {A};
+  KernelFootprint K;
+  K.Args = {F};
+  return K;
+}
+
+/// C of a 16x16-tiled N x N matmul: a 16x16 box per group.
+KernelFootprint matmulC() {
+  Access A;
+  A.Writes = true;
+  A.Bytes = 4;
+  IndexExpr N = S(Sym::Arg, 3);
+  A.Terms = {{IndexVar::LocalId, 0, C(4)},
+             {IndexVar::LocalId, 1, Mul({C(4), N})},
+             {IndexVar::Group, 0, C(64)},
+             {IndexVar::Group, 1, Mul({C(64), N})}};
+  ArgFootprint F;
+  F.ArgIndex = 2;
+  F.Accesses = {A};
+  KernelFootprint K;
+  K.Args = {F};
+  return K;
+}
+
+LaunchValues launch(std::array<int64_t, 3> Local, std::array<int64_t, 3> Groups) {
+  LaunchValues L;
+  L.LocalSize = Local;
+  L.NumGroups = Groups;
+  return L;
+}
+
+TEST(IntervalSet, MergesTouchingAndOverlapping) {
+  IntervalSet S;
+  S.add(10, 20);
+  S.add(30, 40);
+  S.add(20, 25); // touches the first
+  EXPECT_EQ(S.intervals(), (Intervals{{10, 25}, {30, 40}}));
+  S.add(5, 35);
+  EXPECT_EQ(S.intervals(), (Intervals{{5, 40}}));
+  S.add(50, 50); // empty
+  EXPECT_EQ(S.bytes(), 35);
+  S.clamp(0, 12);
+  EXPECT_EQ(S.intervals(), (Intervals{{5, 12}}));
+}
+
+TEST(Footprint, VectorAddGroupsAreConsecutiveIntervals) {
+  KernelFootprint K = vectorAdd();
+  LaunchValues L = launch({64, 1, 1}, {10, 1, 1});
+  L.Group = {3, 0, 0};
+  EXPECT_EQ(intervalsOf(groupFootprint(K, K.Args[0], L)), (Intervals{{768, 1024}}));
+  // Groups 2..6 are one interval, computed as one box, not five.
+  auto Range = rangeFootprint(K, K.Args[0], L, 2, 5);
+  ASSERT_TRUE(Range.ok());
+  EXPECT_EQ(Range->size(), 1u);
+  EXPECT_EQ(intervalsOf(Range), (Intervals{{512, 1792}}));
+}
+
+TEST(Footprint, MatmulOutputIsABoxOfRows) {
+  KernelFootprint K = matmulC();
+  LaunchValues L = launch({16, 16, 1}, {4, 4, 1}); // N = 64
+  L.Args = {std::nullopt, std::nullopt, std::nullopt, 64};
+  L.Group = {1, 2, 0};
+  // Rows 32..47, columns 16..31: 16 runs of 64 bytes, 256 bytes apart.
+  auto Boxes = groupFootprint(K, K.Args[0], L);
+  ASSERT_TRUE(Boxes.ok());
+  ASSERT_EQ(Boxes->size(), 1u);
+  const ByteBox &B = (*Boxes)[0];
+  EXPECT_EQ(B.Start, 32 * 256 + 64);
+  EXPECT_EQ(B.Inner, 64);
+  ASSERT_EQ(B.Dims.size(), 1u);
+  EXPECT_EQ(B.Dims[0], (std::pair<int64_t, int64_t>{256, 16}));
+  // A whole row of groups is a band of whole rows: one interval.
+  EXPECT_EQ(intervalsOf(rangeFootprint(K, K.Args[0], L, 4, 4)),
+            (Intervals{{16 * 256, 32 * 256}}));
+}
+
+TEST(Footprint, LoopsThatDoNotRunTouchNothing) {
+  KernelFootprint K;
+  K.LoopTrips = {IndexExpr::apply(Op::Add, {S(Sym::Arg, 0), C(-1)})};
+  Access A;
+  A.Reads = true;
+  A.Bytes = 4;
+  A.Terms = {{IndexVar::Loop, 0, C(4)}};
+  ArgFootprint F;
+  F.ArgIndex = 1;
+  F.Accesses = {A};
+  K.Args = {F};
+  LaunchValues L = launch({1, 1, 1}, {1, 1, 1});
+  L.Args = {0};
+  EXPECT_TRUE(intervalsOf(groupFootprint(K, K.Args[0], L)).empty());
+  L.Args = {5};
+  EXPECT_EQ(intervalsOf(groupFootprint(K, K.Args[0], L)), (Intervals{{0, 16}}));
+}
+
+TEST(Footprint, NegativeStridesAreFlipped) {
+  KernelFootprint K;
+  Access A;
+  A.Reads = true;
+  A.Bytes = 4;
+  A.Base = C(1000);
+  A.Terms = {{IndexVar::LocalId, 0, C(-4)}};
+  ArgFootprint F;
+  F.Accesses = {A};
+  K.Args = {F};
+  LaunchValues L = launch({8, 1, 1}, {1, 1, 1});
+  EXPECT_EQ(intervalsOf(groupFootprint(K, K.Args[0], L)), (Intervals{{972, 1004}}));
+}
+
+TEST(Footprint, ErrorsInsteadOfGuesses) {
+  KernelFootprint K = matmulC();
+  LaunchValues L = launch({16, 16, 1}, {4, 4, 1});
+  // The value of N is needed.
+  auto R = groupFootprint(K, K.Args[0], L);
+  ASSERT_FALSE(R.ok());
+  EXPECT_NE(R.error().message().find("integer argument 3"), std::string::npos);
+  // A range outside the launch.
+  L.Args = {std::nullopt, std::nullopt, std::nullopt, 64};
+  auto Out = rangeFootprint(K, K.Args[0], L, 10, 7);
+  ASSERT_FALSE(Out.ok());
+  EXPECT_NE(Out.error().message().find("outside the 16 groups"), std::string::npos);
+  // An unknown footprint is never evaluated.
+  ArgFootprint Whole;
+  Whole.Kind = FootprintKind::Whole;
+  Whole.WholeReason = "an index depends on a value loaded from memory";
+  auto W = rangeFootprint(K, Whole, L, 0, 1);
+  ASSERT_FALSE(W.ok());
+  EXPECT_NE(W.error().message().find("loaded from memory"), std::string::npos);
+  // Overflow is reported.
+  KernelFootprint Big = vectorAdd();
+  LaunchValues Huge = launch({int64_t(1) << 40, 1, 1}, {int64_t(1) << 30, 1, 1});
+  Huge.Group = {(int64_t(1) << 30) - 1, 0, 0};
+  EXPECT_FALSE(groupFootprint(Big, Big.Args[0], Huge).ok());
+}
+
+TEST(IndexExpr, JsonRoundTripAndEvaluation) {
+  IndexExpr E = IndexExpr::apply(
+      Op::Add, {C(1), IndexExpr::apply(Op::UDiv, {IndexExpr::apply(Op::Add, {C(-1), S(Sym::Arg, 3)}), C(16)})});
+  EXPECT_EQ(E.toJson(), R"(["+",1,["udiv",["+",-1,"arg.3"],16]])");
+  auto Back = parseIndexExpr(E.toJson());
+  ASSERT_TRUE(Back.ok());
+  LaunchValues L;
+  L.Args = {std::nullopt, std::nullopt, std::nullopt, 64};
+  EXPECT_EQ(*Back->evaluate(L), 4);
+  EXPECT_FALSE(parseIndexExpr(R"(["pow",2,3])").ok());
+  EXPECT_FALSE(parseIndexExpr(R"("local_size.7")").ok());
+  EXPECT_FALSE(parseIndexExpr(R"("bogus.1")").ok());
+  EXPECT_FALSE(parseIndexExpr("[]").ok());
+  auto DivZero = parseIndexExpr(R"(["udiv",1,"arg.0"])");
+  ASSERT_TRUE(DivZero.ok());
+  LaunchValues Z;
+  Z.Args = {0};
+  EXPECT_FALSE(DivZero->evaluate(Z).ok());
+}
+
+} // namespace
