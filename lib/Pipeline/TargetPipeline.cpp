@@ -11,7 +11,8 @@
 //           -> skmd-merge-kernel -> (skmd-kernel-args, skmd-access,
 //           skmd-partition for the metadata) -> O<n>
 //   x86:    SKMD IR -> x86-64 object -> ld -shared -> .so
-//   ptx:    SKMD IR -> link libclc + libdevice -> internalize -> O<n> -> PTX
+//   ptx:    SKMD IR -> work-item functions libclc lacks -> link libclc +
+//           libdevice -> internalize -> O<n> -> PTX
 //   spirv:  SKMD IR -> SPIR-V 1.2 -> SPIRV-Tools validation
 //
 //===----------------------------------------------------------------------===//
@@ -21,6 +22,7 @@
 #include "Analysis/KernelArgAccess.h"
 #include "Analysis/Partitionability.h"
 #include "CodeGen/NVPTXDeviceLibraries.h"
+#include "CodeGen/NVPTXWorkItemFunctions.h"
 #include "CodeGen/SPIRVValidation.h"
 #include "CodeGen/SharedObjectLinker.h"
 #include "CodeGen/TargetMachineFactory.h"
@@ -139,6 +141,8 @@ Error linkPTXLibraries(Module &M, const CompilerOptions &Opts,
   auto Paths = findNVPTXLibraries(Opts.LibclcPath, Opts.LibdevicePath);
   if (!Paths)
     return Paths.takeError();
+  if (Error E = lowerNVPTXWorkItemFunctions(M))
+    return E;
   if (Error E = linkNVPTXLibraries(M, *Paths))
     return E;
   return internalizeAndOptimize(M, TM, Opts.Frontend.OptLevel,
