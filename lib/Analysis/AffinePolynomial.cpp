@@ -36,18 +36,22 @@ void Polynomial::addTerm(const Monomial &M, int64_t C) {
     Terms.erase(M);
 }
 
+bool Polynomial::addTermChecked(const Monomial &M, int64_t C) {
+  auto It = Terms.find(M);
+  int64_t Sum;
+  if (__builtin_add_overflow(It == Terms.end() ? 0 : It->second, C, &Sum))
+    return false;
+  if (It != Terms.end())
+    Terms.erase(It);
+  addTerm(M, Sum);
+  return true;
+}
+
 std::optional<Polynomial> Polynomial::plus(const Polynomial &O) const {
   Polynomial R = *this;
-  for (const auto &[M, C] : O.Terms) {
-    int64_t Sum;
-    auto It = R.Terms.find(M);
-    int64_t Old = It == R.Terms.end() ? 0 : It->second;
-    if (__builtin_add_overflow(Old, C, &Sum))
+  for (const auto &[M, C] : O.Terms)
+    if (!R.addTermChecked(M, C))
       return std::nullopt;
-    if (It != R.Terms.end())
-      R.Terms.erase(It);
-    R.addTerm(M, Sum);
-  }
   return R;
 }
 
@@ -79,12 +83,8 @@ std::optional<Polynomial> Polynomial::times(const Polynomial &O) const {
       Monomial M = M1;
       M.insert(M.end(), M2.begin(), M2.end());
       std::sort(M.begin(), M.end());
-      Polynomial Term;
-      Term.addTerm(M, C);
-      auto Sum = R.plus(Term);
-      if (!Sum)
+      if (!R.addTermChecked(M, C))
         return std::nullopt;
-      R = std::move(*Sum);
     }
   return R;
 }
@@ -112,10 +112,9 @@ bool Polynomial::provablyNonNegative(const AtomTable &Atoms) const {
         return false;
       Term = std::move(*P);
     }
-    auto S = Expanded.plus(Term);
-    if (!S)
-      return false;
-    Expanded = std::move(*S);
+    for (const auto &[TM, TC] : Term.Terms)
+      if (!Expanded.addTermChecked(TM, TC))
+        return false;
   }
   for (const auto &[M, C] : Expanded.Terms)
     if (C < 0)
@@ -136,12 +135,8 @@ std::optional<Polynomial> Polynomial::substitute(unsigned Id, int64_t Value) con
       if (__builtin_mul_overflow(Coeff, Value, &Coeff))
         return std::nullopt;
     }
-    Polynomial Term;
-    Term.addTerm(Rest, Coeff);
-    auto S = R.plus(Term);
-    if (!S)
+    if (!R.addTermChecked(Rest, Coeff))
       return std::nullopt;
-    R = std::move(*S);
   }
   return R;
 }

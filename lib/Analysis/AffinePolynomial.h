@@ -84,7 +84,9 @@ public:
   IndexExpr toIndexExpr(const AtomTable &Atoms) const;
   void print(llvm::raw_ostream &OS, const AtomTable &Atoms) const;
 
+  /// Adds C * M; the unchecked form is for coefficients known to fit.
   void addTerm(const Monomial &M, int64_t C);
+  bool addTermChecked(const Monomial &M, int64_t C);
 
 private:
   std::map<Monomial, int64_t> Terms; ///< No zero coefficients.

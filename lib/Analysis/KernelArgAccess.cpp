@@ -1,6 +1,7 @@
 //===- KernelArgAccess.cpp - Which buffers a kernel reads and writes ------===//
 #include "Analysis/KernelArgAccess.h"
 #include "Support/OpenCLKernel.h"
+#include "Support/VectorLoadStore.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -10,7 +11,6 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/Regex.h"
 
 using namespace llvm;
 
@@ -19,23 +19,6 @@ namespace skmd {
 AnalysisKey KernelArgAccessAnalysis::Key;
 
 namespace {
-
-/// What an OpenCL builtin declaration does with a pointer argument, where its
-/// name says so and its attributes do not.
-enum class BuiltinEffect { Unknown, Reads, Writes, None };
-
-BuiltinEffect builtinEffect(StringRef MangledName) {
-  static const Regex Store("^_Z[0-9]+vstore(a?_half)?[0-9]*(_rt[ezpn])?");
-  static const Regex Load("^_Z[0-9]+vload(a?_half)?[0-9]*");
-  static const Regex Prefetch("^_Z8prefetch");
-  if (Store.match(MangledName))
-    return BuiltinEffect::Writes;
-  if (Load.match(MangledName))
-    return BuiltinEffect::Reads;
-  if (Prefetch.match(MangledName))
-    return BuiltinEffect::None;
-  return BuiltinEffect::Unknown;
-}
 
 /// Follows every copy of one pointer argument and records what is done with
 /// the memory behind it.
@@ -150,19 +133,14 @@ private:
     if (Callee && !Callee->isDeclaration() && ArgNo < Callee->arg_size())
       return follow(Callee->getArg(ArgNo));
 
-    if (Callee)
-      switch (builtinEffect(Callee->getName())) {
-      case BuiltinEffect::Reads:
-        Out.Read = true;
-        return;
-      case BuiltinEffect::Writes:
-        Out.Written = true;
-        return;
-      case BuiltinEffect::None:
-        return;
-      case BuiltinEffect::Unknown:
-        break;
-      }
+    // vloadN/vstoreN declarations carry no memory attributes; their names
+    // say what they do. prefetch only hints.
+    if (auto V = asVectorAccess(CB); V && V->Pointer == U.get()) {
+      (V->IsStore ? Out.Written : Out.Read) = true;
+      return;
+    }
+    if (Callee && Callee->getName().starts_with("_Z8prefetch"))
+      return;
 
     if (CB.doesNotAccessMemory(ArgNo))
       return;

@@ -1,8 +1,8 @@
 //===- SharedObjectLinker.cpp - x86 object to loadable .so ----------------===//
 #include "CodeGen/SharedObjectLinker.h"
 
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
@@ -40,10 +40,10 @@ Expected<std::string> linkSharedObject(std::string_view Object, bool Verbose) {
   SmallString<128> ObjPath, SoPath;
   if (auto EC = sys::fs::createTemporaryFile("skmd-x86", "o", ObjPath))
     return createStringError(EC, "cannot create a temporary object file");
-  auto RemoveObj = make_scope_exit([&] { sys::fs::remove(ObjPath); });
+  FileRemover RemoveObj(ObjPath);
   if (auto EC = sys::fs::createTemporaryFile("skmd-x86", "so", SoPath))
     return createStringError(EC, "cannot create a temporary shared object");
-  auto RemoveSo = make_scope_exit([&] { sys::fs::remove(SoPath); });
+  FileRemover RemoveSo(SoPath);
 
   {
     std::error_code EC;

@@ -174,7 +174,7 @@ Expected<std::unique_ptr<Module>> buildKernelIR(const CompilerOptions &Opts,
     return M.takeError();
   if (Error E = internalizeAndOptimize(**M, **TM, Opts.Frontend.OptLevel,
                                        analyzableTuning()))
-    return std::move(E);
+    return E;
   return M;
 }
 
@@ -191,7 +191,7 @@ addPartitionVariants(Module &M, const CompilerOptions &Opts, TargetKind Target) 
   Transforms.addPass(MergeKernelPass());
   Transforms.run(M, P.MAM);
   if (Error E = verify(M))
-    return std::move(E);
+    return E;
 
   std::map<std::string, KernelReport> Reports;
   const auto &Args = P.MAM.getResult<KernelArgAccessAnalysis>(M);
@@ -223,7 +223,7 @@ addPartitionVariants(Module &M, const CompilerOptions &Opts, TargetKind Target) 
   ModulePassManager MPM = Cleanup.optimization(Opts.Frontend.OptLevel);
   MPM.run(M, Cleanup.MAM);
   if (Error E = verify(M))
-    return std::move(E);
+    return E;
   return Reports;
 }
 
@@ -241,7 +241,7 @@ Expected<std::string> lowerToVariant(Module &M, const CompilerOptions &Opts,
   }
   case TargetKind::PTX: {
     if (Error E = linkPTXLibraries(M, Opts, **TM))
-      return std::move(E);
+      return E;
     auto PTX = emitWithBackend(M, **TM, CodeGenFileType::AssemblyFile);
     if (!PTX)
       return PTX.takeError();
@@ -253,7 +253,7 @@ Expected<std::string> lowerToVariant(Module &M, const CompilerOptions &Opts,
     if (!Binary)
       return Binary.takeError();
     if (Error E = validateSPIRV(*Binary))
-      return std::move(E);
+      return E;
     return Binary;
   }
   }
@@ -273,7 +273,7 @@ Expected<std::string> lowerToAssembly(Module &M, const CompilerOptions &Opts,
     return TM.takeError();
   if (Target == TargetKind::PTX)
     if (Error E = linkPTXLibraries(M, Opts, **TM))
-      return std::move(E);
+      return E;
   return emitWithBackend(M, **TM, CodeGenFileType::AssemblyFile);
 }
 

@@ -130,6 +130,19 @@ Result<std::optional<ByteBox>> accessBox(const KernelFootprint &K,
   return std::optional<ByteBox>(std::move(B));
 }
 
+/// Adds one access's box for \p Groups to \p Boxes (nothing if its loop
+/// does not run).
+Status appendAccessBox(std::vector<ByteBox> &Boxes, const KernelFootprint &K,
+                       const Access &A, const LaunchValues &L,
+                       const GroupBox &Groups) {
+  auto B = accessBox(K, A, L, Groups);
+  if (!B)
+    return B.error();
+  if (*B)
+    Boxes.push_back(std::move(**B));
+  return Status::success();
+}
+
 bool loopTripDependsOnGroup(const KernelFootprint &K, const Access &A) {
   for (const AccessTerm &T : A.Terms)
     if (T.Var == IndexVar::Loop && T.Index < K.LoopTrips.size() &&
@@ -250,13 +263,9 @@ Result<std::vector<ByteBox>> groupFootprint(const KernelFootprint &K,
   GroupBox One;
   One.Lo = Launch.Group;
   std::vector<ByteBox> Boxes;
-  for (const Access &A : Arg.Accesses) {
-    auto B = accessBox(K, A, Launch, One);
-    if (!B)
-      return B.error();
-    if (*B)
-      Boxes.push_back(std::move(**B));
-  }
+  for (const Access &A : Arg.Accesses)
+    if (Status S = appendAccessBox(Boxes, K, A, Launch, One); !S)
+      return S.error();
   return Boxes;
 }
 
@@ -280,11 +289,8 @@ Result<std::vector<ByteBox>> rangeFootprint(const KernelFootprint &K,
   for (const GroupBox &G : groupBoxes(First, Count, Launch.NumGroups)) {
     for (const Access &A : Arg.Accesses) {
       if (affineInGroups(K, A)) {
-        auto B = accessBox(K, A, Launch, G);
-        if (!B)
-          return B.error();
-        if (*B)
-          Boxes.push_back(std::move(**B));
+        if (Status S = appendAccessBox(Boxes, K, A, Launch, G); !S)
+          return S.error();
         continue;
       }
       // Not affine in the group ids: one group at a time.
@@ -294,11 +300,8 @@ Result<std::vector<ByteBox>> rangeFootprint(const KernelFootprint &K,
             GroupBox One;
             One.Lo = {G.Lo[0] + X, G.Lo[1] + Y, G.Lo[2] + Z};
             Launch.Group = One.Lo;
-            auto B = accessBox(K, A, Launch, One);
-            if (!B)
-              return B.error();
-            if (*B)
-              Boxes.push_back(std::move(**B));
+            if (Status S = appendAccessBox(Boxes, K, A, Launch, One); !S)
+              return S.error();
           }
     }
   }

@@ -86,11 +86,6 @@ cl::opt<bool> GuardVariants(
   exit(1);
 }
 
-void failOn(Error E) {
-  if (E)
-    fail(toString(std::move(E)));
-}
-
 template <typename T> T unwrap(Expected<T> V) {
   if (!V)
     fail(toString(V.takeError()));
