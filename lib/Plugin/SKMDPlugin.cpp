@@ -12,6 +12,7 @@
 #include "Transforms/KernelBodyInlining.h"
 #include "Transforms/MergeKernel.h"
 #include "Transforms/PartitionReadyKernel.h"
+#include "Transforms/WorkGroupFunction.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"

@@ -1,0 +1,549 @@
+//===- WorkGroupFunction.cpp - One function per work-group for CPUs -------===//
+#include "Transforms/WorkGroupFunction.h"
+#include "Support/KernelCloning.h"
+#include "Support/OpenCLKernel.h"
+#include "Support/WorkItemBuiltins.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/ReplaceConstant.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+#include <map>
+#include <set>
+
+using namespace llvm;
+
+namespace skmd {
+
+std::string workGroupFunctionName(StringRef Kernel) {
+  return (Kernel + "__skmd_wg").str();
+}
+
+namespace {
+
+/// Field numbers of struct skmd_wg_ctx (runtime/devices/cpu/WorkGroupABI.h).
+enum CtxField : unsigned {
+  CtxGroup = 0,
+  CtxNumGroups = 1,
+  CtxLocalSize = 2,
+  CtxGlobalOffset = 3,
+  CtxWorkDim = 4,
+  CtxLocalMem = 6,
+  CtxWIState = 7,
+};
+
+StructType *contextType(LLVMContext &C) {
+  Type *I64x3 = ArrayType::get(Type::getInt64Ty(C), 3);
+  Type *I32 = Type::getInt32Ty(C);
+  Type *Ptr = PointerType::getUnqual(C);
+  return StructType::get(C, {I64x3, I64x3, I64x3, I64x3, I32, I32, Ptr, Ptr});
+}
+
+bool isBarrier(const Instruction &I) {
+  const auto *CB = dyn_cast<CallBase>(&I);
+  const Function *F = CB ? CB->getCalledFunction() : nullptr;
+  if (!F)
+    return false;
+  StringRef N = F->getName();
+  return N == "_Z7barrierj" || N.starts_with("_Z18work_group_barrier");
+}
+
+/// CLK_LOCAL_MEM_FENCE alone orders memory only this thread touches.
+bool isLocalOnlyFence(const CallBase &CB) {
+  const Function *F = CB.getCalledFunction();
+  if (!F || !F->getName().contains("mem_fence") || CB.arg_size() != 1)
+    return false;
+  const auto *Flags = dyn_cast<ConstantInt>(CB.getArgOperand(0));
+  return Flags && Flags->getZExtValue() == 1;
+}
+
+/// __local variables: Clang emits them as internal, uninitialized globals.
+bool isLocalVariable(const GlobalVariable &GV) {
+  return !GV.isConstant() && GV.hasLocalLinkage() && GV.hasInitializer() &&
+         isa<UndefValue>(GV.getInitializer());
+}
+
+class WorkGroupBuilder {
+public:
+  WorkGroupBuilder(Function &Kernel)
+      : K(Kernel), M(*Kernel.getParent()), Ctx(M.getContext()),
+        DL(M.getDataLayout()), I64(Type::getInt64Ty(Ctx)) {}
+
+  void build() {
+    createFunctionAndPrologue();
+    inlineAllCalls(*WG);
+    moveLocalVariablesToContext();
+    collectBody();
+    splitAtBarriers();
+    hoistAllocas();
+    if (!BarrierBlocks.empty())
+      demoteValuesLiveAcrossBarriers();
+    layOutWorkItemState();
+    formRegions();
+    K.addFnAttr(LocalMemBytesAttr, std::to_string(LocalMemBytes));
+    K.addFnAttr(StateBytesAttr, std::to_string(StateBytesPerItem));
+  }
+
+private:
+  // The function, its prologue and the uniform values it loads.
+  void createFunctionAndPrologue() {
+    Type *Ptr = PointerType::getUnqual(Ctx);
+    FunctionType *Ty = FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr}, false);
+    WG = Function::Create(Ty, GlobalValue::ExternalLinkage,
+                          workGroupFunctionName(K.getName()), M);
+    Argument *Args = WG->getArg(0), *CtxArg = WG->getArg(1);
+    Args->setName("args");
+    CtxArg->setName("ctx");
+    Prologue = BasicBlock::Create(Ctx, "prologue", WG);
+    IRBuilder<> B(Prologue);
+    StructType *CT = contextType(Ctx);
+    auto Field3 = [&](CtxField F, const char *Name, Value *(&Out)[3]) {
+      for (unsigned D = 0; D < 3; ++D)
+        Out[D] = B.CreateLoad(
+            I64,
+            B.CreateInBoundsGEP(CT, CtxArg,
+                                {B.getInt32(0), B.getInt32(F), B.getInt32(D)}),
+            std::string(Name) + "." + std::to_string(D));
+    };
+    Field3(CtxGroup, "group", Group);
+    Field3(CtxNumGroups, "num_groups", NumGroups);
+    Field3(CtxLocalSize, "local_size", LocalSize);
+    Field3(CtxGlobalOffset, "global_offset", Offset);
+    WorkDim = B.CreateLoad(B.getInt32Ty(), B.CreateStructGEP(CT, CtxArg, CtxWorkDim), "work_dim");
+    LocalMem = B.CreateLoad(Ptr, B.CreateStructGEP(CT, CtxArg, CtxLocalMem), "local_mem");
+    WIState = B.CreateLoad(Ptr, B.CreateStructGEP(CT, CtxArg, CtxWIState), "wi_state");
+    NumItems = B.CreateMul(B.CreateMul(LocalSize[0], LocalSize[1]), LocalSize[2], "items");
+
+    ValueToValueMapTy VMap;
+    for (Argument &A : K.args()) {
+      Value *Slot = B.CreateLoad(Ptr, B.CreateConstGEP1_64(Ptr, Args, A.getArgNo()));
+      VMap[&A] = B.CreateLoad(A.getType(), Slot, A.getName());
+    }
+    SmallVector<ReturnInst *, 4> Returns;
+    CloneFunctionInto(WG, &K, VMap, CloneFunctionChangeType::LocalChangesOnly,
+                      Returns);
+    // A plain C function now: not a kernel, not convergent.
+    WG->setCallingConv(CallingConv::C);
+    WG->setAttributes(AttributeList());
+    WG->addFnAttr(Attribute::NoUnwind);
+    for (StringRef Kind : {"kernel_arg_addr_space", "kernel_arg_access_qual",
+                           "kernel_arg_type", "kernel_arg_base_type",
+                           "kernel_arg_type_qual", "kernel_arg_name",
+                           "reqd_work_group_size", "work_group_size_hint"})
+      WG->setMetadata(Kind, nullptr);
+    B.CreateBr(cast<BasicBlock>(VMap[&K.getEntryBlock()]));
+  }
+
+  void moveLocalVariablesToContext() {
+    SetVector<GlobalVariable *> Locals;
+    for (Instruction &I : instructions(*WG))
+      for (Value *Op : I.operands()) {
+        SmallVector<Value *, 4> Work = {Op};
+        while (!Work.empty()) {
+          Value *V = Work.pop_back_val();
+          if (auto *GV = dyn_cast<GlobalVariable>(V)) {
+            if (isLocalVariable(*GV))
+              Locals.insert(GV);
+          } else if (auto *CE = dyn_cast<ConstantExpr>(V)) {
+            for (Value *Sub : CE->operands())
+              Work.push_back(Sub);
+          }
+        }
+      }
+    if (Locals.empty())
+      return;
+    SmallVector<Constant *, 8> Cs(Locals.begin(), Locals.end());
+    convertUsersOfConstantsToInstructions(Cs, WG);
+    IRBuilder<> B(Prologue->getTerminator());
+    uint64_t Offset = 0;
+    for (GlobalVariable *GV : Locals) {
+      Align A = GV->getAlign().value_or(DL.getABITypeAlign(GV->getValueType()));
+      Offset = alignTo(Offset, std::max<uint64_t>(A.value(), 16));
+      Value *Addr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), LocalMem, Offset,
+                                                 GV->getName());
+      GV->replaceUsesWithIf(Addr, [&](Use &U) {
+        auto *I = dyn_cast<Instruction>(U.getUser());
+        return I && I->getFunction() == WG;
+      });
+      Offset += DL.getTypeAllocSize(GV->getValueType());
+    }
+    LocalMemBytes = Offset;
+  }
+
+  void collectBody() {
+    for (BasicBlock &BB : *WG)
+      if (&BB != Prologue)
+        Body.push_back(&BB);
+  }
+
+  /// Each barrier alone in its block, which jumps to a fresh block: the
+  /// entry of the sub-CFG after the barrier, without PHIs.
+  void splitAtBarriers() {
+    SmallVector<Instruction *, 8> Barriers;
+    for (BasicBlock *BB : Body)
+      for (Instruction &I : *BB)
+        if (isBarrier(I))
+          Barriers.push_back(&I);
+    for (Instruction *Bar : Barriers) {
+      BasicBlock *BB = Bar->getParent();
+      BasicBlock *BarrierBB =
+          Bar == &BB->front() ? BB : BB->splitBasicBlock(Bar, "barrier");
+      BasicBlock *After =
+          BarrierBB->splitBasicBlock(Bar->getNextNode(), "after.barrier");
+      if (BarrierBB != BB)
+        Body.push_back(BarrierBB);
+      Body.push_back(After);
+      BarrierBlocks.insert(BarrierBB);
+    }
+  }
+
+  /// Private variables live once per work-item: none stays in the loops.
+  void hoistAllocas() {
+    for (BasicBlock *BB : Body)
+      for (Instruction &I : make_early_inc_range(*BB))
+        if (auto *AI = dyn_cast<AllocaInst>(&I))
+          AI->moveBefore(Prologue->getTerminator()->getIterator());
+  }
+
+  /// Values computed before a barrier and used after it (on some path
+  /// through the barrier) move to memory; the memory then becomes
+  /// per-work-item state.
+  void demoteValuesLiveAcrossBarriers() {
+    DenseMap<BasicBlock *, DenseSet<BasicBlock *>> AfterBarrier;
+    for (BasicBlock *Bar : BarrierBlocks)
+      AfterBarrier[Bar] = reachable(Bar);
+    SmallVector<Instruction *, 16> Crossing;
+    for (BasicBlock *BB : Body) {
+      if (BarrierBlocks.count(BB))
+        continue;
+      // Blocks a value from BB can reach only by passing a barrier.
+      DenseSet<BasicBlock *> PastBarrier;
+      for (BasicBlock *R : reachable(BB))
+        if (BarrierBlocks.count(R))
+          PastBarrier.insert(AfterBarrier[R].begin(), AfterBarrier[R].end());
+      if (PastBarrier.empty())
+        continue;
+      for (Instruction &I : *BB) {
+        if (isa<AllocaInst>(I))
+          continue;
+        for (Use &U : I.uses()) {
+          auto *User = cast<Instruction>(U.getUser());
+          BasicBlock *UseBB = User->getParent();
+          if (auto *Phi = dyn_cast<PHINode>(User))
+            UseBB = Phi->getIncomingBlock(U);
+          bool SameBlockLater = UseBB == BB && !isa<PHINode>(User) &&
+                                I.comesBefore(User);
+          if (!SameBlockLater && PastBarrier.count(UseBB)) {
+            Crossing.push_back(&I);
+            break;
+          }
+        }
+      }
+    }
+    // A PHI is demoted like any value (stored where it is computed, loaded
+    // where used), so no load of it is left to cross a barrier either.
+    Instruction *AllocaPoint = Prologue->getTerminator();
+    for (Instruction *I : Crossing)
+      DemoteRegToStack(*I, false, AllocaPoint->getIterator());
+  }
+
+  /// Blocks reachable from \p From's successors.
+  DenseSet<BasicBlock *> reachable(BasicBlock *From) {
+    DenseSet<BasicBlock *> Seen;
+    SmallVector<BasicBlock *, 16> Work(successors(From));
+    while (!Work.empty()) {
+      BasicBlock *BB = Work.pop_back_val();
+      if (!Seen.insert(BB).second)
+        continue;
+      for (BasicBlock *S : successors(BB))
+        Work.push_back(S);
+    }
+    return Seen;
+  }
+
+  /// With barriers, every alloca gets a slot per work-item, structure of
+  /// arrays: slot k of item w is at wi_state + offset_k * items + w * size_k.
+  void layOutWorkItemState() {
+    if (BarrierBlocks.empty())
+      return;
+    uint64_t Offset = 0;
+    for (Instruction &I : *Prologue)
+      if (auto *AI = dyn_cast<AllocaInst>(&I)) {
+        uint64_t Size = *AI->getAllocationSize(DL);
+        Offset = alignTo(Offset, AI->getAlign().value());
+        Slots.push_back({AI, Offset, Size});
+        Offset += Size;
+      }
+    StateBytesPerItem = alignTo(Offset, 16);
+  }
+
+  struct Slot {
+    AllocaInst *AI;
+    uint64_t Offset, Size;
+  };
+
+  /// Builds the work-item loops of every sub-CFG and the dispatch between
+  /// them, then removes the original body.
+  void formRegions() {
+    std::vector<BasicBlock *> Entries = {Body.front()};
+    std::map<BasicBlock *, unsigned> RegionOf;
+    RegionOf[Body.front()] = 0;
+    for (BasicBlock *B : BarrierBlocks) {
+      BasicBlock *After = B->getSingleSuccessor();
+      if (!RegionOf.count(After)) {
+        RegionOf[After] = Entries.size();
+        Entries.push_back(After);
+      }
+    }
+    const unsigned Exit = Entries.size();
+
+    Type *I32 = Type::getInt32Ty(Ctx);
+    AllocaInst *Next = nullptr;
+    if (Entries.size() > 1)
+      Next = new AllocaInst(I32, 0, "skmd.next", Prologue->getTerminator()->getIterator());
+
+    BasicBlock *ExitBB = BasicBlock::Create(Ctx, "exit", WG);
+    ReturnInst::Create(Ctx, ExitBB);
+
+    std::vector<BasicBlock *> Pre(Entries.size());
+    for (unsigned R = 0; R < Entries.size(); ++R)
+      Pre[R] = BasicBlock::Create(Ctx, "region" + std::to_string(R), WG);
+
+    for (unsigned R = 0; R < Entries.size(); ++R) {
+      // The blocks of this sub-CFG: reachable without crossing a barrier.
+      std::vector<BasicBlock *> Blocks;
+      DenseSet<BasicBlock *> Seen = {Entries[R]};
+      SmallVector<BasicBlock *, 16> Work = {Entries[R]};
+      while (!Work.empty()) {
+        BasicBlock *BB = Work.pop_back_val();
+        Blocks.push_back(BB);
+        for (BasicBlock *S : successors(BB))
+          if (!BarrierBlocks.count(S) && Seen.insert(S).second)
+            Work.push_back(S);
+      }
+
+      // Loop nest z, y, x around the clone.
+      std::string P = "r" + std::to_string(R) + ".";
+      BasicBlock *HZ = BasicBlock::Create(Ctx, P + "z", WG);
+      BasicBlock *HY = BasicBlock::Create(Ctx, P + "y", WG);
+      BasicBlock *HX = BasicBlock::Create(Ctx, P + "x", WG);
+      BasicBlock *LX = BasicBlock::Create(Ctx, P + "x.latch", WG);
+      BasicBlock *LY = BasicBlock::Create(Ctx, P + "y.latch", WG);
+      BasicBlock *LZ = BasicBlock::Create(Ctx, P + "z.latch", WG);
+      BasicBlock *Done = BasicBlock::Create(Ctx, P + "done", WG);
+      IRBuilder<> B(Pre[R]);
+      B.CreateBr(HZ);
+      B.SetInsertPoint(HZ);
+      PHINode *Z = B.CreatePHI(I64, 2, P + "lid.z");
+      B.CreateBr(HY);
+      B.SetInsertPoint(HY);
+      PHINode *Y = B.CreatePHI(I64, 2, P + "lid.y");
+      B.CreateBr(HX);
+      B.SetInsertPoint(HX);
+      PHINode *X = B.CreatePHI(I64, 2, P + "lid.x");
+      Value *Item = B.CreateAdd(
+          B.CreateMul(B.CreateAdd(B.CreateMul(Z, LocalSize[1]), Y), LocalSize[0]),
+          X, P + "item");
+      Value *Lid[3] = {X, Y, Z};
+
+      ValueToValueMapTy VMap;
+      for (BasicBlock *BB : Blocks)
+        VMap[BB] = CloneBasicBlock(BB, VMap, "." + P.substr(0, P.size() - 1), WG);
+      // Per-work-item addresses of the state slots.
+      for (const Slot &S : Slots) {
+        Value *Base = B.CreateMul(NumItems, ConstantInt::get(I64, S.Offset));
+        Value *Off = B.CreateAdd(Base, B.CreateMul(Item, ConstantInt::get(I64, S.Size)));
+        VMap[S.AI] = B.CreateInBoundsGEP(B.getInt8Ty(), WIState, Off,
+                                         S.AI->getName() + ".item");
+      }
+      B.CreateBr(cast<BasicBlock>(VMap[Entries[R]]));
+
+      DenseSet<BasicBlock *> Clones;
+      for (BasicBlock *BB : Blocks)
+        Clones.insert(cast<BasicBlock>(VMap[BB]));
+      std::set<unsigned> NextIds;
+      for (BasicBlock *BB : Blocks) {
+        auto *Clone = cast<BasicBlock>(VMap[BB]);
+        for (Instruction &I : *Clone)
+          RemapInstruction(&I, VMap, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+        // A block shared with other sub-CFGs keeps only this one's edges.
+        for (PHINode &Phi : Clone->phis())
+          for (unsigned In = Phi.getNumIncomingValues(); In-- > 0;)
+            if (!Clones.count(Phi.getIncomingBlock(In)))
+              Phi.removeIncomingValue(In, /*DeletePHIIfEmpty=*/false);
+        rewriteWorkItemCalls(*Clone, Lid, Item);
+        // Leaving the sub-CFG: at a barrier or a return.
+        Instruction *T = Clone->getTerminator();
+        if (isa<ReturnInst>(T)) {
+          NextIds.insert(Exit);
+          exitTo(T, Exit, Next, LX);
+          continue;
+        }
+        for (unsigned S = 0; S < T->getNumSuccessors(); ++S) {
+          BasicBlock *Succ = T->getSuccessor(S);
+          if (!BarrierBlocks.count(Succ))
+            continue; // Inside the sub-CFG: remapped to its clone.
+          // An edge into a barrier block of the original body.
+          unsigned Id = RegionOf.at(Succ->getSingleSuccessor());
+          NextIds.insert(Id);
+          BasicBlock *Stub = BasicBlock::Create(Ctx, P + "to.region" + std::to_string(Id), WG);
+          Instruction *Br = BranchInst::Create(LX, Stub);
+          if (Next)
+            new StoreInst(ConstantInt::get(I32, Id), Next, Br->getIterator());
+          T->setSuccessor(S, Stub);
+        }
+      }
+
+      B.SetInsertPoint(LX);
+      Value *X1 = B.CreateAdd(X, ConstantInt::get(I64, 1));
+      B.CreateCondBr(B.CreateICmpULT(X1, LocalSize[0]), HX, LY);
+      B.SetInsertPoint(LY);
+      Value *Y1 = B.CreateAdd(Y, ConstantInt::get(I64, 1));
+      B.CreateCondBr(B.CreateICmpULT(Y1, LocalSize[1]), HY, LZ);
+      B.SetInsertPoint(LZ);
+      Value *Z1 = B.CreateAdd(Z, ConstantInt::get(I64, 1));
+      B.CreateCondBr(B.CreateICmpULT(Z1, LocalSize[2]), HZ, Done);
+      Z->addIncoming(ConstantInt::get(I64, 0), Pre[R]);
+      Z->addIncoming(Z1, LZ);
+      Y->addIncoming(ConstantInt::get(I64, 0), HZ);
+      Y->addIncoming(Y1, LY);
+      X->addIncoming(ConstantInt::get(I64, 0), HY);
+      X->addIncoming(X1, LX);
+
+      // After every work-item reached the barrier: the next sub-CFG.
+      B.SetInsertPoint(Done);
+      auto Target = [&](unsigned Id) { return Id == Exit ? ExitBB : Pre[Id]; };
+      if (NextIds.size() == 1) {
+        B.CreateBr(Target(*NextIds.begin()));
+      } else {
+        SwitchInst *SW = B.CreateSwitch(B.CreateLoad(I32, Next), ExitBB);
+        for (unsigned Id : NextIds)
+          if (Id != Exit)
+            SW->addCase(ConstantInt::get(cast<IntegerType>(I32), Id), Pre[Id]);
+      }
+    }
+
+    Prologue->getTerminator()->setSuccessor(0, Pre[0]);
+    ExitBB->moveAfter(&WG->back());
+    for (BasicBlock *BB : Body)
+      BB->dropAllReferences();
+    for (BasicBlock *BB : Body)
+      BB->eraseFromParent();
+    for (const Slot &S : Slots)
+      S.AI->eraseFromParent();
+  }
+
+  void exitTo(Instruction *T, unsigned Id, AllocaInst *Next, BasicBlock *Latch) {
+    if (Next)
+      new StoreInst(ConstantInt::get(Type::getInt32Ty(Ctx), Id), Next, T->getIterator());
+    BranchInst::Create(Latch, T->getIterator());
+    T->eraseFromParent();
+  }
+
+  void rewriteWorkItemCalls(BasicBlock &BB, Value *(&Lid)[3], Value *Item) {
+    for (Instruction &I : make_early_inc_range(BB)) {
+      auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB)
+        continue;
+      if (isLocalOnlyFence(*CB)) {
+        CB->eraseFromParent();
+        continue;
+      }
+      auto Fn = workItemFnOf(*CB);
+      if (!Fn)
+        continue;
+      IRBuilder<> B(CB);
+      Value *Dim = takesDimension(*Fn) ? CB->getArgOperand(0) : nullptr;
+      Value *Zero = ConstantInt::get(I64, 0), *One = ConstantInt::get(I64, 1);
+      auto GlobalId = [&](unsigned D) {
+        return B.CreateAdd(B.CreateAdd(B.CreateMul(Group[D], LocalSize[D]), Lid[D]),
+                           Offset[D]);
+      };
+      auto GlobalSize = [&](unsigned D) { return B.CreateMul(NumGroups[D], LocalSize[D]); };
+      Value *New = nullptr;
+      switch (*Fn) {
+      case WorkItemFn::LocalId:
+        New = selectByDimension(B, Dim, Lid, Zero);
+        break;
+      case WorkItemFn::LocalSize:
+      case WorkItemFn::EnqueuedLocalSize:
+        New = selectByDimension(B, Dim, LocalSize, One);
+        break;
+      case WorkItemFn::GroupId:
+        New = selectByDimension(B, Dim, Group, Zero);
+        break;
+      case WorkItemFn::NumGroups:
+        New = selectByDimension(B, Dim, NumGroups, One);
+        break;
+      case WorkItemFn::GlobalOffset:
+        New = selectByDimension(B, Dim, Offset, Zero);
+        break;
+      case WorkItemFn::GlobalId: {
+        Value *V[3] = {GlobalId(0), GlobalId(1), GlobalId(2)};
+        New = selectByDimension(B, Dim, V, Zero);
+        break;
+      }
+      case WorkItemFn::GlobalSize: {
+        Value *V[3] = {GlobalSize(0), GlobalSize(1), GlobalSize(2)};
+        New = selectByDimension(B, Dim, V, One);
+        break;
+      }
+      case WorkItemFn::GlobalLinearId: {
+        Value *Lin = Zero;
+        for (int D = 2; D >= 0; --D)
+          Lin = B.CreateAdd(B.CreateMul(Lin, GlobalSize(D)),
+                            B.CreateSub(GlobalId(D), Offset[D]));
+        New = Lin;
+        break;
+      }
+      case WorkItemFn::LocalLinearId:
+        New = Item;
+        break;
+      case WorkItemFn::WorkDim:
+        New = WorkDim;
+        break;
+      }
+      New = B.CreateZExtOrTrunc(New, CB->getType());
+      CB->replaceAllUsesWith(New);
+      CB->eraseFromParent();
+    }
+  }
+
+  Function &K;
+  Module &M;
+  LLVMContext &Ctx;
+  const DataLayout &DL;
+  Type *I64;
+  Function *WG = nullptr;
+  BasicBlock *Prologue = nullptr;
+  Value *Group[3], *NumGroups[3], *LocalSize[3], *Offset[3];
+  Value *WorkDim = nullptr, *LocalMem = nullptr, *WIState = nullptr,
+        *NumItems = nullptr;
+  std::vector<BasicBlock *> Body;
+  SetVector<BasicBlock *> BarrierBlocks;
+  std::vector<Slot> Slots;
+  uint64_t LocalMemBytes = 0, StateBytesPerItem = 0;
+};
+
+} // namespace
+
+PreservedAnalyses WorkGroupFunctionPass::run(Module &M, ModuleAnalysisManager &) {
+  SmallVector<Function *, 8> Kernels;
+  for (Function &F : M)
+    if (isOriginalKernel(F) && !M.getFunction(workGroupFunctionName(F.getName())))
+      Kernels.push_back(&F);
+  for (Function *K : Kernels)
+    WorkGroupBuilder(*K).build();
+  return Kernels.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
+}
+
+} // namespace skmd

@@ -1,0 +1,44 @@
+//===- WorkGroupFunction.h - One function per work-group for CPUs -*- C++ -*-===//
+//
+// For each kernel K, builds K__skmd_wg(void *const *args, skmd_wg_ctx *ctx)
+// (runtime/devices/cpu/WorkGroupABI.h), which runs all work-items of one
+// group in loops, innermost over x so the loop vectorizer can use SIMD.
+//
+// Barriers, also inside loops and uniform conditionals, split the kernel
+// into sub-CFGs: the parts between barriers. Each runs as its own
+// work-item loop nest, then control moves to the sub-CFG after the barrier
+// every work-item reached. Values that live across a barrier, and private
+// variables, move to per-work-item storage in ctx->wi_state (structure of
+// arrays, so consecutive work-items use consecutive addresses). __local
+// variables move to ctx->local_mem, private to the thread running the group.
+//
+// The kernel gets the attributes "skmd-wg-local-mem-bytes" and
+// "skmd-wg-state-bytes" (per work-item) that the runtime needs.
+//
+//   opt -load-pass-plugin=build/lib/SKMDPasses.so
+//       -passes=skmd-work-group-function kernel.ll -S
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_TRANSFORMS_WORKGROUPFUNCTION_H
+#define SKMD_TRANSFORMS_WORKGROUPFUNCTION_H
+
+#include "llvm/IR/PassManager.h"
+
+#include <string>
+
+namespace skmd {
+
+class WorkGroupFunctionPass : public llvm::PassInfoMixin<WorkGroupFunctionPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+std::string workGroupFunctionName(llvm::StringRef Kernel);
+
+inline constexpr const char *LocalMemBytesAttr = "skmd-wg-local-mem-bytes";
+inline constexpr const char *StateBytesAttr = "skmd-wg-state-bytes";
+
+} // namespace skmd
+
+#endif // SKMD_TRANSFORMS_WORKGROUPFUNCTION_H
