@@ -9,8 +9,10 @@
 //           passes see: loops keep one induction variable each)
 //   SKMD:   kernel IR -> skmd-partition-ready [-> skmd-partition-ready<guard>]
 //           -> skmd-merge-kernel -> (skmd-kernel-args, skmd-access,
-//           skmd-partition for the metadata) -> O<n>
-//   x86:    SKMD IR -> x86-64 object -> ld -shared -> .so
+//           skmd-partition for the metadata) [x86: -> skmd-work-group-function]
+//           -> O<n>
+//   x86:    SKMD IR -> keep only work-group functions -> x86-64 object
+//           -> ld -shared -> .so
 //   ptx:    SKMD IR -> work-item functions libclc lacks -> link libclc +
 //           libdevice -> internalize -> O<n> -> PTX
 //   spirv:  SKMD IR -> SPIR-V 1.2 -> SPIRV-Tools validation
@@ -32,9 +34,11 @@
 #include "Transforms/KernelBodyInlining.h"
 #include "Transforms/MergeKernel.h"
 #include "Transforms/PartitionReadyKernel.h"
+#include "Transforms/WorkGroupFunction.h"
 
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
 #include "llvm/Transforms/IPO/Internalize.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 
@@ -149,6 +153,18 @@ Error linkPTXLibraries(Module &M, const CompilerOptions &Opts,
                                 PipelineTuningOptions());
 }
 
+/// The x86 variant exports only work-group functions; the kernels they were
+/// made from (which call work-item functions no CPU library defines) go.
+void keepOnlyWorkGroupFunctions(Module &M, TargetMachine &TM) {
+  Passes P(TM);
+  ModulePassManager MPM;
+  MPM.addPass(InternalizePass([](const GlobalValue &GV) {
+    return GV.getName().ends_with("__skmd_wg");
+  }));
+  MPM.addPass(GlobalDCEPass());
+  MPM.run(M, P.MAM);
+}
+
 } // namespace
 
 TargetChoice chosenTarget(const CompilerOptions &Opts, TargetKind Target) {
@@ -217,6 +233,32 @@ addPartitionVariants(Module &M, const CompilerOptions &Opts, TargetKind Target) 
     Reports[R.Symbols.Kernel] = std::move(R);
   }
 
+  // The CPU runs work-group functions: of the kernel, which runs any group
+  // directly, and of its merge kernel.
+  if (Target == TargetKind::X86) {
+    ModulePassManager WG;
+    WG.addPass(WorkGroupFunctionPass());
+    WG.run(M, P.MAM);
+    auto Needs = [](const Function &F) {
+      auto Num = [&](const char *A) -> uint64_t {
+        return std::stoull(F.getFnAttribute(A).getValueAsString().str());
+      };
+      return KernelInfo::CpuNeeds{Num(LocalMemBytesAttr), Num(StateBytesAttr)};
+    };
+    for (auto &[Name, R] : Reports) {
+      Function *K = M.getFunction(Name);
+      R.Cpu = Needs(*K);
+      R.Symbols.Kernel = R.Symbols.Range = workGroupFunctionName(Name);
+      R.Symbols.Guard.clear();
+      if (Function *Merge = findVariant(M, *K, "merge")) {
+        R.CpuMerge = Needs(*Merge);
+        R.Symbols.Merge = workGroupFunctionName(Merge->getName());
+      }
+    }
+    if (Error E = verify(M))
+      return E;
+  }
+
   // Now the full -O<n>, unrolling and vectorizing included, for every
   // kernel: the variants are fresh clones, the originals not yet unrolled.
   Passes Cleanup(**TM);
@@ -234,6 +276,7 @@ Expected<std::string> lowerToVariant(Module &M, const CompilerOptions &Opts,
     return TM.takeError();
   switch (Target) {
   case TargetKind::X86: {
+    keepOnlyWorkGroupFunctions(M, **TM);
     auto Object = emitWithBackend(M, **TM, CodeGenFileType::ObjectFile);
     if (!Object)
       return Object.takeError();

@@ -35,6 +35,7 @@ struct KernelReport {
   Contiguity Contiguous = Contiguity::No;
   bool Partitionable = true;
   std::vector<std::string> Reasons;
+  KernelInfo::CpuNeeds Cpu, CpuMerge; ///< x86 only.
 };
 
 /// The triple and CPU that \p Target is compiled for under \p Opts.

@@ -538,8 +538,13 @@ private:
 
 PreservedAnalyses WorkGroupFunctionPass::run(Module &M, ModuleAnalysisManager &) {
   SmallVector<Function *, 8> Kernels;
+  // The kernels as written, and their merge kernels, which the CPU runs to
+  // merge a device's results.
   for (Function &F : M)
-    if (isOriginalKernel(F) && !M.getFunction(workGroupFunctionName(F.getName())))
+    if (isOpenCLKernel(F) &&
+        (isOriginalKernel(F) ||
+         F.getFnAttribute(RoleAttr).getValueAsString() == "merge") &&
+        !M.getFunction(workGroupFunctionName(F.getName())))
       Kernels.push_back(&F);
   for (Function *K : Kernels)
     WorkGroupBuilder(*K).build();

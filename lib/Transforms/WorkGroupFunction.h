@@ -1,6 +1,7 @@
 //===- WorkGroupFunction.h - One function per work-group for CPUs -*- C++ -*-===//
 //
-// For each kernel K, builds K__skmd_wg(void *const *args, skmd_wg_ctx *ctx)
+// For each kernel K (and each merge kernel), builds
+// K__skmd_wg(void *const *args, skmd_wg_ctx *ctx)
 // (runtime/devices/cpu/WorkGroupABI.h), which runs all work-items of one
 // group in loops, innermost over x so the loop vectorizer can use SIMD.
 //

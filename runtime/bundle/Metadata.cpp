@@ -387,7 +387,12 @@ std::string toJson(const BundleMetadata &Meta) {
                        {"work_group_size_hint", K.WorkGroupSizeHint},
                        {"symbols", Symbols},
                        {"partition", Partition},
-                       {"footprint", footprintToJson(K.Footprint)}});
+                       {"footprint", footprintToJson(K.Footprint)},
+                       {"cpu", {{"local_mem_bytes", K.Cpu.LocalMemBytes},
+                                {"state_bytes_per_item", K.Cpu.StateBytesPerItem},
+                                {"merge_local_mem_bytes", K.CpuMerge.LocalMemBytes},
+                                {"merge_state_bytes_per_item",
+                                 K.CpuMerge.StateBytesPerItem}}}});
   }
 
   ordered_json Root = {{"schema", MetadataSchemaVersion},
@@ -481,6 +486,11 @@ Result<BundleMetadata> parseMetadata(std::string_view Text) {
       Info.Footprint = footprintFromJson(
           ObjectReader(K.field("footprint"), K.path() + ".footprint"),
           Info.Args.size());
+      ObjectReader Cpu(K.field("cpu"), K.path() + ".cpu");
+      Info.Cpu.LocalMemBytes = Cpu.unsignedInt("local_mem_bytes");
+      Info.Cpu.StateBytesPerItem = Cpu.unsignedInt("state_bytes_per_item");
+      Info.CpuMerge.LocalMemBytes = Cpu.unsignedInt("merge_local_mem_bytes");
+      Info.CpuMerge.StateBytesPerItem = Cpu.unsignedInt("merge_state_bytes_per_item");
       Meta.Kernels.push_back(std::move(Info));
     }
     return Meta;

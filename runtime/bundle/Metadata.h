@@ -65,7 +65,10 @@ struct KernelArg {
   bool Written = false;
 };
 
-/// A kernel's entry points in one variant. Empty names are absent.
+/// A kernel's entry points in one variant. Empty names are absent. In the
+/// x86 variant every entry point is a work-group function
+/// (runtime/devices/cpu/WorkGroupABI.h), which runs any group: Kernel and
+/// Range name the same function.
 struct KernelSymbols {
   std::string Kernel; ///< The kernel as written.
   std::string Range;  ///< Partition-ready: runs groups [first, first+count).
@@ -88,6 +91,12 @@ struct KernelInfo {
   Contiguity Contiguous = Contiguity::No;
   /// The bytes each work-group touches, per buffer argument.
   KernelFootprint Footprint;
+  /// What the CPU device must provide to the x86 work-group functions
+  /// (runtime/devices/cpu/WorkGroupABI.h); zero without an x86 variant.
+  struct CpuNeeds {
+    uint64_t LocalMemBytes = 0;
+    uint64_t StateBytesPerItem = 0;
+  } Cpu, CpuMerge;
 };
 
 struct TargetInfo {

@@ -161,6 +161,10 @@ void recordReports(const std::map<std::string, KernelReport> &Reports,
            std::string(targetKindName(Target)) + " IR");
     const KernelReport &R = It->second;
     K.Symbols[Target] = R.Symbols;
+    if (Target == TargetKind::X86) {
+      K.Cpu = R.Cpu;
+      K.CpuMerge = R.CpuMerge;
+    }
     if (!First)
       continue;
     if (R.ArgReadWrite.size() != K.Args.size())
