@@ -1,0 +1,69 @@
+//===- SharedObject.cpp - Loading the x86 variant from memory -------------===//
+#include "devices/cpu/SharedObject.h"
+
+#include <cerrno>
+#include <cstring>
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace skmd {
+
+Result<SharedObject> SharedObject::load(std::string_view Image) {
+  int Fd = memfd_create("skmd-x86-variant", MFD_CLOEXEC);
+  if (Fd < 0)
+    return Failure(ErrorCode::IOError, std::string("memfd_create failed: ") +
+                                           std::strerror(errno));
+  size_t Done = 0;
+  while (Done < Image.size()) {
+    ssize_t N = write(Fd, Image.data() + Done, Image.size() - Done);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0) {
+      int Saved = errno;
+      close(Fd);
+      return Failure(ErrorCode::IOError, std::string("cannot stage the x86 "
+                                                     "variant: ") +
+                                             std::strerror(Saved));
+    }
+    Done += static_cast<size_t>(N);
+  }
+  std::string Path = "/proc/self/fd/" + std::to_string(Fd);
+  void *Handle = dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // The mapping keeps the file alive; the descriptor is no longer needed.
+  close(Fd);
+  if (!Handle) {
+    const char *Why = dlerror();
+    return Failure(ErrorCode::CorruptBundle,
+                   std::string("cannot load the x86 variant: ") +
+                       (Why ? Why : "unknown dlopen error"));
+  }
+  SharedObject S;
+  S.Handle = Handle;
+  return S;
+}
+
+SharedObject::SharedObject(SharedObject &&O) noexcept : Handle(O.Handle) {
+  O.Handle = nullptr;
+}
+
+SharedObject &SharedObject::operator=(SharedObject &&O) noexcept {
+  std::swap(Handle, O.Handle);
+  return *this;
+}
+
+SharedObject::~SharedObject() {
+  if (Handle)
+    dlclose(Handle);
+}
+
+Result<void *> SharedObject::symbol(const std::string &Name) const {
+  dlerror();
+  void *Addr = dlsym(Handle, Name.c_str());
+  if (!Addr)
+    return Failure(ErrorCode::NotFound,
+                   "the x86 variant has no symbol '" + Name + "'");
+  return Addr;
+}
+
+} // namespace skmd

@@ -1,0 +1,80 @@
+//===- ThreadPool.cpp - Persistent workers for the CPU device -------------===//
+#include "devices/cpu/ThreadPool.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace skmd {
+
+unsigned ThreadPool::defaultThreads() {
+  if (const char *Env = std::getenv("SKMD_CPU_THREADS")) {
+    long N = std::strtol(Env, nullptr, 10);
+    if (N >= 1)
+      return static_cast<unsigned>(N);
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+ThreadPool::ThreadPool(unsigned Threads) {
+  for (unsigned I = 1; I < std::max(1u, Threads); ++I)
+    Workers.emplace_back([this, I] { workerLoop(I); });
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> G(Lock);
+    Stopping = true;
+  }
+  Wake.notify_all();
+  for (std::thread &T : Workers)
+    T.join();
+}
+
+void ThreadPool::runChunks(unsigned Worker) {
+  for (;;) {
+    uint64_t Begin = Next.fetch_add(Chunk, std::memory_order_relaxed);
+    if (Begin >= Count)
+      return;
+    (*Body)(Worker, Begin, std::min(Count, Begin + Chunk));
+  }
+}
+
+void ThreadPool::workerLoop(unsigned Id) {
+  uint64_t Seen = 0;
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> G(Lock);
+      Wake.wait(G, [&] { return Stopping || Generation != Seen; });
+      if (Stopping)
+        return;
+      Seen = Generation;
+    }
+    runChunks(Id);
+    std::lock_guard<std::mutex> G(Lock);
+    if (--Busy == 0)
+      Finished.notify_one();
+  }
+}
+
+void ThreadPool::parallelFor(
+    uint64_t N, uint64_t ChunkSize,
+    const std::function<void(unsigned, uint64_t, uint64_t)> &Fn) {
+  if (N == 0)
+    return;
+  {
+    std::lock_guard<std::mutex> G(Lock);
+    Body = &Fn;
+    Count = N;
+    Chunk = std::max<uint64_t>(1, ChunkSize);
+    Next.store(0, std::memory_order_relaxed);
+    Busy = static_cast<unsigned>(Workers.size());
+    ++Generation;
+  }
+  Wake.notify_all();
+  runChunks(0);
+  std::unique_lock<std::mutex> G(Lock);
+  Finished.wait(G, [&] { return Busy == 0; });
+  Body = nullptr;
+}
+
+} // namespace skmd

@@ -1,0 +1,58 @@
+//===- ThreadPool.h - Persistent workers for the CPU device ------*- C++ -*-===//
+//
+// Threads are started once and reused for every launch. parallelFor hands
+// out chunks of an index range through one atomic counter (dynamic
+// scheduling), so uneven groups balance themselves.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_DEVICES_CPU_THREADPOOL_H
+#define SKMD_DEVICES_CPU_THREADPOOL_H
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace skmd {
+
+class ThreadPool {
+public:
+  /// \p Threads workers in all, the calling thread included.
+  explicit ThreadPool(unsigned Threads);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool &) = delete;
+  ThreadPool &operator=(const ThreadPool &) = delete;
+
+  unsigned size() const { return static_cast<unsigned>(Workers.size()) + 1; }
+
+  /// Runs Body(Worker, Begin, End) over [0, Count) in chunks of \p Chunk,
+  /// on every worker and the caller; returns when all chunks are done.
+  void parallelFor(uint64_t Count, uint64_t Chunk,
+                   const std::function<void(unsigned, uint64_t, uint64_t)> &Body);
+
+  /// SKMD_CPU_THREADS if set (at least 1), else the hardware threads.
+  static unsigned defaultThreads();
+
+private:
+  void workerLoop(unsigned Id);
+  void runChunks(unsigned Worker);
+
+  std::vector<std::thread> Workers;
+  std::mutex Lock;
+  std::condition_variable Wake, Finished;
+  uint64_t Generation = 0;
+  unsigned Busy = 0;
+  bool Stopping = false;
+
+  // The job being run.
+  const std::function<void(unsigned, uint64_t, uint64_t)> *Body = nullptr;
+  uint64_t Count = 0, Chunk = 1;
+  std::atomic<uint64_t> Next{0};
+};
+
+} // namespace skmd
+
+#endif // SKMD_DEVICES_CPU_THREADPOOL_H

@@ -1,0 +1,110 @@
+//===- WorkGroupRunner.cpp - Running groups of an x86 variant -------------===//
+#include "devices/cpu/WorkGroupRunner.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+
+namespace skmd {
+
+namespace {
+
+/// 64-byte aligned scratch (cache lines, and any vector type).
+struct Scratch {
+  struct Free {
+    void operator()(char *P) const { std::free(P); }
+  };
+  std::unique_ptr<char, Free> Data;
+
+  static Scratch make(uint64_t Bytes) {
+    Scratch S;
+    if (Bytes)
+      S.Data.reset(static_cast<char *>(
+          std::aligned_alloc(64, (Bytes + 63) / 64 * 64)));
+    return S;
+  }
+};
+
+/// Per-thread state: scratch memories and the argument array pointing to
+/// them for __local buffer arguments.
+struct WorkerState {
+  Scratch LocalMem, WIState;
+  std::vector<Scratch> LocalArgs;
+  std::vector<void *> LocalArgPointers;
+  std::vector<void *> Args;
+};
+
+} // namespace
+
+Status runWorkGroups(ThreadPool &Pool, skmd_wg_fn Fn,
+                     const std::vector<void *> &Args,
+                     const std::vector<uint64_t> &LocalArgBytes,
+                     const CpuLaunch &L, const WorkGroupNeeds &Needs,
+                     uint64_t First, uint64_t Count) {
+  if (!Fn)
+    return Failure(ErrorCode::InvalidArgument, "no work-group function");
+  if (Args.size() != LocalArgBytes.size())
+    return Failure(ErrorCode::InvalidArgument,
+                   "argument and __local size lists differ in length");
+  uint64_t Items = 1, Total = 1;
+  for (unsigned D = 0; D < 3; ++D) {
+    if (L.LocalSize[D] == 0 || L.NumGroups[D] == 0)
+      return Failure(ErrorCode::InvalidArgument,
+                     "local size and group count must be at least 1 in "
+                     "every dimension");
+    Items *= L.LocalSize[D];
+    Total *= L.NumGroups[D];
+  }
+  if (First > Total || Count > Total - First)
+    return Failure(ErrorCode::InvalidArgument,
+                   "groups [" + std::to_string(First) + ", " +
+                       std::to_string(First + Count) + ") are outside the " +
+                       std::to_string(Total) + " groups of the launch");
+  for (size_t I = 0; I < Args.size(); ++I)
+    if (!LocalArgBytes[I] && !Args[I])
+      return Failure(ErrorCode::InvalidArgument,
+                     "argument " + std::to_string(I) + " is not set");
+
+  std::vector<WorkerState> Workers(Pool.size());
+  for (WorkerState &W : Workers) {
+    W.LocalMem = Scratch::make(Needs.LocalMemBytes);
+    W.WIState = Scratch::make(Needs.StateBytesPerItem * Items);
+    W.Args = Args;
+    W.LocalArgPointers.assign(Args.size(), nullptr);
+    for (size_t I = 0; I < Args.size(); ++I)
+      if (LocalArgBytes[I]) {
+        W.LocalArgs.push_back(Scratch::make(LocalArgBytes[I]));
+        W.LocalArgPointers[I] = W.LocalArgs.back().Data.get();
+        W.Args[I] = &W.LocalArgPointers[I];
+      }
+    if ((Needs.LocalMemBytes && !W.LocalMem.Data) ||
+        (Needs.StateBytesPerItem && !W.WIState.Data))
+      return Failure(ErrorCode::InvalidArgument,
+                     "cannot allocate the CPU device's per-thread scratch");
+  }
+
+  // Enough chunks per thread to even out, few enough to keep the counter
+  // off the critical path.
+  uint64_t Chunk = std::max<uint64_t>(1, Count / (uint64_t(Pool.size()) * 8));
+  Pool.parallelFor(Count, Chunk, [&](unsigned Worker, uint64_t Begin, uint64_t End) {
+    WorkerState &W = Workers[Worker];
+    skmd_wg_ctx Ctx{};
+    for (unsigned D = 0; D < 3; ++D) {
+      Ctx.num_groups[D] = L.NumGroups[D];
+      Ctx.local_size[D] = L.LocalSize[D];
+      Ctx.global_offset[D] = L.GlobalOffset[D];
+    }
+    Ctx.work_dim = L.WorkDim;
+    Ctx.local_mem = W.LocalMem.Data.get();
+    Ctx.wi_state = W.WIState.Data.get();
+    for (uint64_t G = First + Begin; G < First + End; ++G) {
+      Ctx.group[0] = G % L.NumGroups[0];
+      Ctx.group[1] = (G / L.NumGroups[0]) % L.NumGroups[1];
+      Ctx.group[2] = G / (L.NumGroups[0] * L.NumGroups[1]);
+      Fn(W.Args.data(), &Ctx);
+    }
+  });
+  return Status::success();
+}
+
+} // namespace skmd

@@ -1,0 +1,272 @@
+//===- CpuWorkGroupTest.cpp - Kernels on the CPU device vs C++ -------------===//
+//
+// Runs corpus kernels' x86 work-group functions, over the whole range and
+// over random splits run in random order, and compares with C++ references.
+// The bundles are compiled by skmd-cc at build time.
+//
+//===----------------------------------------------------------------------===//
+#include "bundle/Bundle.h"
+#include "devices/cpu/SharedObject.h"
+#include "devices/cpu/WorkGroupRunner.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <cmath>
+#include <functional>
+#include <random>
+
+using namespace skmd;
+
+namespace {
+
+/// One kernel run: buffers (as floats or ints), scalar values, a launch,
+/// and what the outputs must be.
+struct KernelRun {
+  std::string Bundle, Kernel;
+  CpuLaunch Launch;
+  std::vector<std::vector<float>> Buffers;      ///< By argument index.
+  std::vector<uint64_t> LocalBytes;             ///< By argument index.
+  std::vector<std::array<uint8_t, 8>> Scalars;  ///< By argument index.
+  std::function<void(std::vector<std::vector<float>> &)> Reference;
+  float Tolerance = 0; ///< Relative; 0 means bit for bit.
+};
+
+template <typename T> std::array<uint8_t, 8> scalar(T V) {
+  std::array<uint8_t, 8> S{};
+  std::memcpy(S.data(), &V, sizeof(T));
+  return S;
+}
+
+std::vector<float> randomFloats(size_t N, std::mt19937 &Rng) {
+  std::uniform_real_distribution<float> D(-1.0f, 1.0f);
+  std::vector<float> V(N);
+  for (float &X : V)
+    X = D(Rng);
+  return V;
+}
+
+class CpuDevice : public ::testing::Test {
+protected:
+  ThreadPool Pool{4};
+  std::mt19937 Rng{7};
+
+  /// Runs groups [First, First+Count) of R on Buffers.
+  void runRange(const KernelRun &R, std::vector<std::vector<float>> &Buffers,
+                const KernelInfo &K, skmd_wg_fn Fn, uint64_t First,
+                uint64_t Count) {
+    std::vector<void *> Args(K.Args.size(), nullptr);
+    std::vector<void *> BufferPtrs(K.Args.size(), nullptr);
+    std::vector<std::array<uint8_t, 8>> Scalars = R.Scalars;
+    Scalars.resize(K.Args.size());
+    for (size_t I = 0; I < K.Args.size(); ++I) {
+      if (R.LocalBytes.size() > I && R.LocalBytes[I])
+        continue;
+      if (K.Args[I].Kind == ArgKind::Scalar) {
+        Args[I] = Scalars[I].data();
+      } else {
+        BufferPtrs[I] = Buffers[I].data();
+        Args[I] = &BufferPtrs[I];
+      }
+    }
+    std::vector<uint64_t> Local = R.LocalBytes;
+    Local.resize(K.Args.size(), 0);
+    Status S = runWorkGroups(Pool, Fn, Args, Local, R.Launch,
+                             {K.Cpu.LocalMemBytes, K.Cpu.StateBytesPerItem},
+                             First, Count);
+    ASSERT_TRUE(S.ok()) << S.error().message();
+  }
+
+  void expectMatches(const KernelRun &R, const std::vector<std::vector<float>> &Got,
+                     const std::vector<std::vector<float>> &Want,
+                     const std::string &How) {
+    for (size_t B = 0; B < Want.size(); ++B)
+      for (size_t I = 0; I < Want[B].size(); ++I) {
+        float W = Want[B][I], G = Got[B][I];
+        bool Ok = R.Tolerance == 0
+                      ? std::memcmp(&W, &G, sizeof(float)) == 0
+                      : std::fabs(W - G) <= R.Tolerance * std::max(1.0f, std::fabs(W));
+        ASSERT_TRUE(Ok) << R.Kernel << " (" << How << "): buffer " << B
+                        << "[" << I << "] is " << G << ", expected " << W;
+      }
+  }
+
+  void check(const KernelRun &R) {
+    auto B = Bundle::fromFile(std::string(SKMD_CORPUS_DIR) + "/" + R.Bundle + ".skmd");
+    ASSERT_TRUE(B.ok()) << B.error().message();
+    const KernelInfo *K = B->metadata().findKernel(R.Kernel);
+    ASSERT_NE(K, nullptr);
+    auto Lib = SharedObject::load(B->variant(TargetKind::X86));
+    ASSERT_TRUE(Lib.ok()) << Lib.error().message();
+    auto Sym = Lib->symbol(K->Symbols.at(TargetKind::X86).Kernel);
+    ASSERT_TRUE(Sym.ok()) << Sym.error().message();
+    auto Fn = reinterpret_cast<skmd_wg_fn>(*Sym);
+
+    std::vector<std::vector<float>> Want = R.Buffers;
+    R.Reference(Want);
+    uint64_t Total = R.Launch.NumGroups[0] * R.Launch.NumGroups[1] *
+                     R.Launch.NumGroups[2];
+
+    std::vector<std::vector<float>> Whole = R.Buffers;
+    runRange(R, Whole, *K, Fn, 0, Total);
+    expectMatches(R, Whole, Want, "whole range");
+
+    for (int Trial = 0; Trial < 3; ++Trial) {
+      std::vector<uint64_t> Cuts = {0, Total};
+      for (int I = 0; I < 4 && Total > 1; ++I)
+        Cuts.push_back(std::uniform_int_distribution<uint64_t>(1, Total - 1)(Rng));
+      std::sort(Cuts.begin(), Cuts.end());
+      Cuts.erase(std::unique(Cuts.begin(), Cuts.end()), Cuts.end());
+      std::vector<std::pair<uint64_t, uint64_t>> Pieces;
+      for (size_t I = 0; I + 1 < Cuts.size(); ++I)
+        Pieces.push_back({Cuts[I], Cuts[I + 1] - Cuts[I]});
+      std::shuffle(Pieces.begin(), Pieces.end(), Rng);
+      std::vector<std::vector<float>> Split = R.Buffers;
+      for (auto [First, Count] : Pieces)
+        runRange(R, Split, *K, Fn, First, Count);
+      expectMatches(R, Split, Want, std::to_string(Pieces.size()) + " pieces");
+    }
+  }
+};
+
+CpuLaunch launch(std::array<uint64_t, 3> Groups, std::array<uint64_t, 3> Local,
+                 uint32_t Dims, std::array<uint64_t, 3> Offset = {0, 0, 0}) {
+  CpuLaunch L;
+  L.NumGroups = Groups;
+  L.LocalSize = Local;
+  L.WorkDim = Dims;
+  L.GlobalOffset = Offset;
+  return L;
+}
+
+TEST_F(CpuDevice, VectorAddWithATail) {
+  const uint32_t N = 10000;
+  KernelRun R{"vector_add", "vector_add", launch({(N + 63) / 64, 1, 1}, {64, 1, 1}, 1),
+        {randomFloats(N, Rng), randomFloats(N, Rng), std::vector<float>(N, 0)},
+        {}, {{}, {}, {}, scalar(N)},
+        [&](auto &B) {
+          for (uint32_t I = 0; I < N; ++I)
+            B[2][I] = B[0][I] + B[1][I];
+        }};
+  check(R);
+}
+
+TEST_F(CpuDevice, TiledMatmulWithBarriersInALoop) {
+  const int N = 64;
+  KernelRun R{"matmul_tiled", "matmul_tiled", launch({4, 4, 1}, {16, 16, 1}, 2),
+        {randomFloats(N * N, Rng), randomFloats(N * N, Rng),
+         std::vector<float>(N * N, 0)},
+        {}, {{}, {}, {}, scalar(N)},
+        [&](auto &B) {
+          for (int Row = 0; Row < N; ++Row)
+            for (int Col = 0; Col < N; ++Col) {
+              float Acc = 0;
+              for (int K = 0; K < N; ++K)
+                Acc += B[0][Row * N + K] * B[1][K * N + Col];
+              B[2][Row * N + Col] = Acc;
+            }
+        },
+        1e-5f};
+  check(R);
+}
+
+TEST_F(CpuDevice, ReductionThroughALocalArgument) {
+  const uint32_t N = 1000, L = 64, G = (N + L - 1) / L;
+  KernelRun R{"reduction", "reduce_sum", launch({G, 1, 1}, {L, 1, 1}, 1),
+        {randomFloats(N, Rng), std::vector<float>(G, 0), {}, {}},
+        {0, 0, L * sizeof(float), 0}, {{}, {}, {}, scalar(N)},
+        [&](auto &B) {
+          for (uint32_t Group = 0; Group < G; ++Group) {
+            std::vector<float> S(L);
+            for (uint32_t I = 0; I < L; ++I)
+              S[I] = Group * L + I < N ? B[0][Group * L + I] : 0.0f;
+            for (uint32_t Step = L / 2; Step > 0; Step >>= 1)
+              for (uint32_t I = 0; I < Step; ++I)
+                S[I] += S[I + Step];
+            B[1][Group] = S[0];
+          }
+        }};
+  check(R);
+}
+
+TEST_F(CpuDevice, TransposeThroughALocalTile) {
+  const int W = 64, H = 48;
+  KernelRun R{"transpose", "transpose", launch({W / 16, H / 16, 1}, {16, 16, 1}, 2),
+        {randomFloats(W * H, Rng), std::vector<float>(W * H, 0)},
+        {}, {{}, {}, scalar(W), scalar(H)},
+        [&](auto &B) {
+          for (int Y = 0; Y < H; ++Y)
+            for (int X = 0; X < W; ++X)
+              B[1][X * H + Y] = B[0][Y * W + X];
+        }};
+  check(R);
+}
+
+TEST_F(CpuDevice, StencilWithAHaloLoop) {
+  const uint32_t N = 4096;
+  const int Radius = 2;
+  KernelRun R{"stencil", "blur_radius", launch({N / 128, 1, 1}, {128, 1, 1}, 1),
+        {randomFloats(N + 2 * Radius, Rng), std::vector<float>(N, 0)},
+        {}, {{}, {}, scalar(Radius)},
+        [&](auto &B) {
+          for (uint32_t I = 0; I < N; ++I) {
+            float S = 0;
+            for (int K = 0; K <= 2 * Radius; ++K)
+              S += B[0][I + K];
+            B[1][I] = S / (2 * Radius + 1);
+          }
+        },
+        1e-6f};
+  check(R);
+}
+
+TEST_F(CpuDevice, ThreeDimensionalWithOffsets) {
+  // out[linear id] = linear id, over a 3-D range with a global offset.
+  KernelRun R{"volume", "number", launch({3, 2, 2}, {4, 2, 2}, 3, {5, 7, 1}),
+        {std::vector<float>(12 * 4 * 4, -1.0f)},
+        {}, {{}},
+        [&](auto &B) {
+          auto *Out = reinterpret_cast<uint32_t *>(B[0].data());
+          for (uint32_t I = 0; I < B[0].size(); ++I)
+            Out[I] = I;
+        }};
+  check(R);
+}
+
+TEST_F(CpuDevice, LoopsOverRows) {
+  const int Rows = 96, Cols = 37;
+  KernelRun R{"rows", "row_sum", launch({Rows / 32, 1, 1}, {32, 1, 1}, 1),
+        {randomFloats(Rows * Cols, Rng), std::vector<float>(Rows, 0)},
+        {}, {{}, {}, scalar(Cols)},
+        [&](auto &B) {
+          for (int Row = 0; Row < Rows; ++Row) {
+            float S = 0;
+            for (int C = 0; C < Cols; ++C)
+              S += B[0][Row * Cols + C];
+            B[1][Row] = S;
+          }
+        },
+        1e-6f};
+  check(R);
+}
+
+TEST(CpuDeviceErrors, BadLaunchesAreRefused) {
+  ThreadPool Pool(2);
+  auto Fn = [](void *const *, const skmd_wg_ctx *) {};
+  CpuLaunch L;
+  L.NumGroups = {4, 1, 1};
+  L.LocalSize = {8, 1, 1};
+  Status S = runWorkGroups(Pool, Fn, {}, {}, L, {}, 3, 2);
+  ASSERT_FALSE(S.ok());
+  EXPECT_NE(S.error().message().find("outside the 4 groups"), std::string::npos);
+  L.LocalSize = {0, 1, 1};
+  EXPECT_FALSE(runWorkGroups(Pool, Fn, {}, {}, L, {}, 0, 1).ok());
+  L.LocalSize = {8, 1, 1};
+  S = runWorkGroups(Pool, Fn, {nullptr}, {0}, L, {}, 0, 1);
+  ASSERT_FALSE(S.ok());
+  EXPECT_NE(S.error().message().find("argument 0 is not set"), std::string::npos);
+  EXPECT_FALSE(SharedObject::load("not an ELF file").ok());
+}
+
+} // namespace
