@@ -239,6 +239,37 @@ TargetKind emitTarget(const std::vector<TargetKind> &Selected) {
   return Selected.front();
 }
 
+/// Compiles every selected target through SKMD's stage and records what
+/// it found; lowers each to its variant into \p Variants unless that is
+/// null (--emit=meta).
+BundleMetadata compileAll(const CompilerOptions &Opts,
+                          const std::vector<TargetKind> &Selected,
+                          const std::string &SourceHash,
+                          std::vector<KernelInfo> Kernels,
+                          std::vector<std::pair<TargetKind, std::string>> *Variants) {
+  BundleMetadata Meta = describeBundle(Opts, Selected, SourceHash);
+  for (TargetKind Target : Selected) {
+    std::string Name(targetKindName(Target));
+    LLVMContext Ctx;
+    std::unique_ptr<Module> M;
+    {
+      Step S(Name + ": compile to IR");
+      M = unwrap(buildKernelIR(Opts, Target, Ctx));
+    }
+    {
+      Step S(Name + ": add partition variants");
+      recordReports(unwrap(addPartitionVariants(*M, Opts, Target)), Target,
+                    Target == Selected.front(), Kernels);
+    }
+    if (!Variants)
+      continue;
+    Step S(Name + ": lower to variant");
+    Variants->emplace_back(Target, unwrap(lowerToVariant(*M, Opts, Target)));
+  }
+  Meta.Kernels = std::move(Kernels);
+  return Meta;
+}
+
 int emitOne(const CompilerOptions &Opts, const std::vector<TargetKind> &Selected,
             const std::string &SourceHash, std::vector<KernelInfo> Kernels) {
   std::string Out = OutputPath.empty() ? "-" : std::string(OutputPath);
@@ -264,14 +295,7 @@ int emitOne(const CompilerOptions &Opts, const std::vector<TargetKind> &Selected
     Step S("add partition variants");
     Reports = unwrap(addPartitionVariants(*M, Opts, Target));
   }
-  if (Emit == "meta") {
-    BundleMetadata Meta = describeBundle(Opts, Selected, SourceHash);
-    // Every target gets the same variants, named the same way.
-    for (TargetKind T : Selected)
-      recordReports(Reports, T, T == Selected.front(), Kernels);
-    Meta.Kernels = std::move(Kernels);
-    writeOutput(Out, toJson(Meta));
-  } else if (Emit == "spirv" && Out != "-") {
+  if (Emit == "spirv" && Out != "-") {
     Step S("lower to spirv");
     writeOutput(Out, unwrap(lowerToVariant(*M, Opts, Target)));
   } else {
@@ -318,6 +342,12 @@ int main(int argc, char **argv) {
   if (Kernels.empty())
     fail("'" + InputPath + "' defines no __kernel function");
 
+  if (Emit == "meta") {
+    BundleMetadata Meta =
+        compileAll(Opts, Selected, SourceHash, std::move(Kernels), nullptr);
+    writeOutput(OutputPath.empty() ? "-" : std::string(OutputPath), toJson(Meta));
+    return 0;
+  }
   if (!Emit.empty())
     return emitOne(Opts, Selected, SourceHash, std::move(Kernels));
 
@@ -326,26 +356,9 @@ int main(int argc, char **argv) {
   if (Out == "-")
     fail("a bundle is binary; give -o <file>");
 
-  BundleMetadata Meta = describeBundle(Opts, Selected, SourceHash);
   std::vector<std::pair<TargetKind, std::string>> Variants;
-  for (TargetKind Target : Selected) {
-    std::string Name(targetKindName(Target));
-    LLVMContext Ctx;
-    std::unique_ptr<Module> M;
-    {
-      Step S(Name + ": compile to IR");
-      M = unwrap(buildKernelIR(Opts, Target, Ctx));
-    }
-    {
-      Step S(Name + ": add partition variants");
-      recordReports(unwrap(addPartitionVariants(*M, Opts, Target)), Target,
-                    Target == Selected.front(), Kernels);
-    }
-    Step S(Name + ": lower to variant");
-    Variants.emplace_back(Target, unwrap(lowerToVariant(*M, Opts, Target)));
-  }
-  Meta.Kernels = std::move(Kernels);
-
+  BundleMetadata Meta = compileAll(Opts, Selected, SourceHash,
+                                   std::move(Kernels), &Variants);
   BundleWriter Writer(std::move(Meta));
   for (auto &[Target, Bytes] : Variants)
     Writer.addVariant(Target, std::move(Bytes));

@@ -71,14 +71,19 @@ void printBundle(const std::string &Path, const Bundle &B) {
     if (K.WorkGroupSizeHint[0])
       std::printf("    work_group_size_hint %s\n",
                   dims(K.WorkGroupSizeHint).c_str());
-    if (!K.Symbols.empty()) {
-      const KernelSymbols &S = K.Symbols.begin()->second;
-      std::printf("    entry points: %s", S.Kernel.c_str());
+    for (const auto &[Target, S] : K.Symbols) {
+      std::printf("    %-5s entry points: %s",
+                  std::string(targetKindName(Target)).c_str(), S.Kernel.c_str());
       for (const std::string *E : {&S.Range, &S.Guard, &S.Merge})
-        if (!E->empty())
+        if (!E->empty() && *E != S.Kernel)
           std::printf(", %s", E->c_str());
       std::printf("\n");
     }
+    if (K.Symbols.count(TargetKind::X86))
+      std::printf("    cpu: %llu B __local, %llu B per work-item across "
+                  "barriers\n",
+                  static_cast<unsigned long long>(K.Cpu.LocalMemBytes),
+                  static_cast<unsigned long long>(K.Cpu.StateBytesPerItem));
     if (K.Partitionable) {
       std::printf("    partitionable, contiguous %s\n",
                   std::string(contiguityName(K.Contiguous)).c_str());

@@ -17,7 +17,10 @@
 // CHECK: kernels:
 // CHECK-NEXT: histogram
 // CHECK-NEXT: reqd_work_group_size 256x1x1
-// CHECK-NEXT: entry points: histogram, histogram__skmd_range
+// CHECK-NEXT: x86 entry points: histogram__skmd_wg
+// CHECK-NEXT: ptx entry points: histogram, histogram__skmd_range
+// CHECK-NEXT: spirv entry points: histogram, histogram__skmd_range
+// CHECK-NEXT: cpu: 256 B __local, {{[0-9]+}} B per work-item across barriers
 // CHECK-NEXT: not partitionable:
 // CHECK-NEXT: global atomics on 'bins' (atomic_add(unsigned int volatile CLglobal*, unsigned int), commutative: could be aggregated)
 // CHECK-NEXT: no merge kernel: atomic_add(unsigned int volatile CLglobal*, unsigned int) writes to an output buffer in a way SKMD cannot merge

@@ -118,10 +118,11 @@ typedef struct {
 // CHECK-NEXT:       0
 // CHECK-NEXT:     ],
 // CHECK-NEXT:     "symbols": {
+// On x86 every entry point is a work-group function.
 // CHECK-NEXT:       "x86": {
-// CHECK-NEXT:         "kernel": "everything",
-// CHECK-NEXT:         "range": "everything__skmd_range",
-// CHECK-NEXT:         "merge": "everything__skmd_merge"
+// CHECK-NEXT:         "kernel": "everything__skmd_wg",
+// CHECK-NEXT:         "range": "everything__skmd_wg",
+// CHECK-NEXT:         "merge": "everything__skmd_merge__skmd_wg"
 // CHECK-NEXT:       },
 // CHECK-NEXT:       "ptx": {
 // CHECK-NEXT:         "kernel": "everything",
