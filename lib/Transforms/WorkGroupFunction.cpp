@@ -371,6 +371,7 @@ private:
       for (BasicBlock *BB : Blocks)
         Clones.insert(cast<BasicBlock>(VMap[BB]));
       std::set<unsigned> NextIds;
+      SmallVector<BasicBlock *, 4> Stubs;
       for (BasicBlock *BB : Blocks) {
         auto *Clone = cast<BasicBlock>(VMap[BB]);
         for (Instruction &I : *Clone)
@@ -396,6 +397,7 @@ private:
           unsigned Id = RegionOf.at(Succ->getSingleSuccessor());
           NextIds.insert(Id);
           BasicBlock *Stub = BasicBlock::Create(Ctx, P + "to.region" + std::to_string(Id), WG);
+          Stubs.push_back(Stub);
           Instruction *Br = BranchInst::Create(LX, Stub);
           if (Next)
             new StoreInst(ConstantInt::get(I32, Id), Next, Br->getIterator());
@@ -405,7 +407,9 @@ private:
 
       B.SetInsertPoint(LX);
       Value *X1 = B.CreateAdd(X, ConstantInt::get(I64, 1));
-      B.CreateCondBr(B.CreateICmpULT(X1, LocalSize[0]), HX, LY);
+      Instruction *XBack =
+          B.CreateCondBr(B.CreateICmpULT(X1, LocalSize[0]), HX, LY);
+      markParallel(Clones, Stubs, XBack);
       B.SetInsertPoint(LY);
       Value *Y1 = B.CreateAdd(Y, ConstantInt::get(I64, 1));
       B.CreateCondBr(B.CreateICmpULT(Y1, LocalSize[1]), HY, LZ);
@@ -440,6 +444,29 @@ private:
       BB->eraseFromParent();
     for (const Slot &S : Slots)
       S.AI->eraseFromParent();
+  }
+
+  /// Work-items between two barriers are independent (OpenCL makes a race
+  /// between them undefined), so every memory access of the sub-CFG joins
+  /// one access group and the x loop is declared parallel over it: the
+  /// vectorizer then needs no dependence checks between work-items.
+  void markParallel(const DenseSet<BasicBlock *> &Clones,
+                    ArrayRef<BasicBlock *> Stubs, Instruction *XBackedge) {
+    MDNode *Group = MDNode::getDistinct(Ctx, {});
+    auto Mark = [&](BasicBlock *BB) {
+      for (Instruction &I : *BB)
+        if (I.mayReadOrWriteMemory())
+          I.setMetadata(LLVMContext::MD_access_group, Group);
+    };
+    for (BasicBlock *BB : Clones)
+      Mark(BB);
+    for (BasicBlock *BB : Stubs)
+      Mark(BB);
+    MDNode *Parallel = MDNode::get(
+        Ctx, {MDString::get(Ctx, "llvm.loop.parallel_accesses"), Group});
+    MDNode *LoopID = MDNode::getDistinct(Ctx, {nullptr, Parallel});
+    LoopID->replaceOperandWith(0, LoopID);
+    XBackedge->setMetadata(LLVMContext::MD_loop, LoopID);
   }
 
   void exitTo(Instruction *T, unsigned Id, AllocaInst *Next, BasicBlock *Latch) {

@@ -13,10 +13,14 @@
 // CHECK: br label %region0
 // CHECK: r0.x:
 // CHECK-NEXT: %r0.lid.x = phi i64 [ 0, %r0.y ], [ %{{[0-9]+}}, %r0.x.latch ]
+// Work-items are independent between barriers: the x loop is parallel.
 // CHECK: r0.x.latch:
 // CHECK: icmp ult i64 %{{[0-9]+}}, %local_size.0
+// CHECK-NEXT: br i1 %{{[0-9]+}}, label %r0.x, label %r0.y.latch, !llvm.loop ![[LOOP:[0-9]+]]
 // CHECK: r0.done:
 // CHECK-NEXT: br label %exit
+// CHECK-NOT: call {{.*}}get_global_id
+// CHECK: load float, ptr %{{.*}}, !llvm.access.group ![[GROUP:[0-9]+]]
 // CHECK-NOT: call {{.*}}get_global_id
 // CHECK: ret void
 __kernel void vadd(__global const float *a, __global const float *b,
@@ -56,6 +60,9 @@ void tiled(__global const float *A, __global const float *B, __global float *C,
   }
   C[row * N + col] = acc;
 }
+
+// CHECK-DAG: ![[LOOP]] = distinct !{![[LOOP]], ![[PAR:[0-9]+]]}
+// CHECK-DAG: ![[PAR]] = !{!"llvm.loop.parallel_accesses", ![[GROUP]]}
 
 // The sizes the runtime must provide travel as attributes on the kernel.
 // CHECK-DAG: "skmd-wg-local-mem-bytes"="0" "skmd-wg-state-bytes"="0"
