@@ -20,37 +20,27 @@ Error lowerNVPTXWorkItemFunctions(Module &M) {
               *Fn == WorkItemFn::EnqueuedLocalSize || *Fn == WorkItemFn::WorkDim)
             Calls.push_back(CB);
     for (CallBase *CB : Calls) {
-      IRBuilder<> B(CB);
-      Type *SizeTy = CB->getType();
-      Value *New = nullptr;
-      switch (*workItemFnOf(*CB)) {
-      case WorkItemFn::GlobalOffset:
-        // A CUDA grid starts at zero; SKMD's range kernels carry real
-        // offsets in their own arguments.
-        New = ConstantInt::get(SizeTy, 0);
-        break;
-      case WorkItemFn::EnqueuedLocalSize:
-        New = emitWorkItemCall(B, WorkItemFn::LocalSize, SizeTy, 0);
-        cast<CallInst>(New)->setArgOperand(0, CB->getArgOperand(0));
-        break;
-      case WorkItemFn::GlobalLinearId: {
-        Value *Lin = ConstantInt::get(SizeTy, 0);
-        for (int D = 2; D >= 0; --D)
-          Lin = B.CreateAdd(
-              B.CreateMul(Lin, emitWorkItemCall(B, WorkItemFn::GlobalSize, SizeTy, D)),
-              emitWorkItemCall(B, WorkItemFn::GlobalId, SizeTy, D));
-        New = Lin;
-        break;
-      }
-      default:
+      WorkItemFn Fn = *workItemFnOf(*CB);
+      if (Fn == WorkItemFn::WorkDim)
         return createStringError(
             inconvertibleErrorCode(),
             "kernel '" + F.getName() +
                 "' calls get_work_dim(), which the PTX target cannot "
                 "provide (a CUDA launch does not record it); build without "
                 "PTX (--targets=x86,spirv) or avoid get_work_dim");
+      // From what libclc has; a CUDA grid starts at zero (SKMD's range
+      // kernels carry real offsets in their own arguments).
+      IRBuilder<> B(CB);
+      Type *SizeTy = Type::getInt64Ty(M.getContext());
+      WorkItemGeometry G;
+      for (unsigned D = 0; D < 3; ++D) {
+        G.Group[D] = emitWorkItemCall(B, WorkItemFn::GroupId, SizeTy, D);
+        G.LocalId[D] = emitWorkItemCall(B, WorkItemFn::LocalId, SizeTy, D);
+        G.LocalSize[D] = emitWorkItemCall(B, WorkItemFn::LocalSize, SizeTy, D);
+        G.NumGroups[D] = emitWorkItemCall(B, WorkItemFn::NumGroups, SizeTy, D);
+        G.GlobalOffset[D] = ConstantInt::get(SizeTy, 0);
       }
-      CB->replaceAllUsesWith(New);
+      CB->replaceAllUsesWith(expandWorkItemCall(B, *CB, Fn, G));
       CB->eraseFromParent();
     }
   }

@@ -101,4 +101,63 @@ Value *selectByDimension(IRBuilderBase &B, Value *Dim, ArrayRef<Value *> PerDim,
   return Result;
 }
 
+Value *expandWorkItemCall(IRBuilderBase &B, const CallBase &Call,
+                          WorkItemFn Fn, const WorkItemGeometry &G) {
+  Type *SizeTy = G.LocalSize[0]->getType();
+  Value *Zero = ConstantInt::get(SizeTy, 0), *One = ConstantInt::get(SizeTy, 1);
+  Value *Dim = takesDimension(Fn) ? Call.getArgOperand(0) : nullptr;
+  auto GlobalId = [&](unsigned D) {
+    return B.CreateAdd(B.CreateAdd(B.CreateMul(G.Group[D], G.LocalSize[D]),
+                                   G.LocalId[D]),
+                       G.GlobalOffset[D]);
+  };
+  auto GlobalSize = [&](unsigned D) {
+    return B.CreateMul(G.NumGroups[D], G.LocalSize[D]);
+  };
+  Value *V = nullptr;
+  switch (Fn) {
+  case WorkItemFn::LocalId:
+    V = selectByDimension(B, Dim, G.LocalId, Zero);
+    break;
+  case WorkItemFn::LocalSize:
+  case WorkItemFn::EnqueuedLocalSize:
+    V = selectByDimension(B, Dim, G.LocalSize, One);
+    break;
+  case WorkItemFn::GroupId:
+    V = selectByDimension(B, Dim, G.Group, Zero);
+    break;
+  case WorkItemFn::NumGroups:
+    V = selectByDimension(B, Dim, G.NumGroups, One);
+    break;
+  case WorkItemFn::GlobalOffset:
+    V = selectByDimension(B, Dim, G.GlobalOffset, Zero);
+    break;
+  case WorkItemFn::GlobalId: {
+    Value *Ids[3] = {GlobalId(0), GlobalId(1), GlobalId(2)};
+    V = selectByDimension(B, Dim, Ids, Zero);
+    break;
+  }
+  case WorkItemFn::GlobalSize: {
+    Value *Sizes[3] = {GlobalSize(0), GlobalSize(1), GlobalSize(2)};
+    V = selectByDimension(B, Dim, Sizes, One);
+    break;
+  }
+  case WorkItemFn::GlobalLinearId:
+  case WorkItemFn::LocalLinearId: {
+    // ((z * size_y) + y) * size_x + x, ids without the global offset.
+    bool Global = Fn == WorkItemFn::GlobalLinearId;
+    V = Zero;
+    for (int D = 2; D >= 0; --D)
+      V = B.CreateAdd(
+          B.CreateMul(V, Global ? GlobalSize(D) : G.LocalSize[D]),
+          Global ? B.CreateAdd(B.CreateMul(G.Group[D], G.LocalSize[D]), G.LocalId[D])
+                 : G.LocalId[D]);
+    break;
+  }
+  case WorkItemFn::WorkDim:
+    return G.WorkDim;
+  }
+  return B.CreateZExtOrTrunc(V, Call.getType());
+}
+
 } // namespace skmd

@@ -53,6 +53,24 @@ llvm::Value *selectByDimension(llvm::IRBuilderBase &B, llvm::Value *Dim,
                                llvm::ArrayRef<llvm::Value *> PerDim,
                                llvm::Value *OutOfRange);
 
+/// The basic work-item values (size_t, per dimension) that every other
+/// work-item function is defined from.
+struct WorkItemGeometry {
+  llvm::Value *Group[3];
+  llvm::Value *LocalId[3];
+  llvm::Value *LocalSize[3];
+  llvm::Value *NumGroups[3];
+  llvm::Value *GlobalOffset[3];
+  llvm::Value *WorkDim = nullptr; ///< i32; null where it is not known.
+};
+
+/// Computes work-item function \p Fn, as \p Call asks for it, from \p G
+/// by OpenCL's definitions (global id = group * local size + local id +
+/// offset, ...), at \p B's insertion point, converted to the call's type.
+/// Null for get_work_dim when G has no WorkDim.
+llvm::Value *expandWorkItemCall(llvm::IRBuilderBase &B, const llvm::CallBase &Call,
+                                WorkItemFn Fn, const WorkItemGeometry &G);
+
 } // namespace skmd
 
 #endif // SKMD_SUPPORT_WORKITEMBUILTINS_H

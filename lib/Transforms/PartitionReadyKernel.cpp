@@ -63,58 +63,21 @@ void remapToRealGrid(Function &F, Type *SizeTy) {
   Value *Launched = emitWorkItemCall(B, WorkItemFn::GroupId, SizeTy, 0);
   Value *Flat = B.CreateAdd(First, Launched, "skmd.flat_group");
   Value *Rest = B.CreateUDiv(Flat, NumGroups[0]);
-  Value *Group[3] = {
-      B.CreateURem(Flat, NumGroups[0], "skmd.group_x"),
-      B.CreateURem(Rest, NumGroups[1], "skmd.group_y"),
-      B.CreateUDiv(Rest, NumGroups[1], "skmd.group_z")};
-  Value *LocalSize[3], *LocalId[3], *GlobalSize[3], *GlobalId[3];
+  WorkItemGeometry G;
+  G.Group[0] = B.CreateURem(Flat, NumGroups[0], "skmd.group_x");
+  G.Group[1] = B.CreateURem(Rest, NumGroups[1], "skmd.group_y");
+  G.Group[2] = B.CreateUDiv(Rest, NumGroups[1], "skmd.group_z");
   for (unsigned D = 0; D < 3; ++D) {
-    LocalSize[D] = emitWorkItemCall(B, WorkItemFn::LocalSize, SizeTy, D);
-    LocalId[D] = emitWorkItemCall(B, WorkItemFn::LocalId, SizeTy, D);
-    GlobalSize[D] = B.CreateMul(NumGroups[D], LocalSize[D]);
-    GlobalId[D] = B.CreateAdd(
-        B.CreateAdd(B.CreateMul(Group[D], LocalSize[D]), LocalId[D]),
-        Offset[D]);
+    // The launch keeps the kernel's local size, so these stay as they are.
+    G.LocalSize[D] = emitWorkItemCall(B, WorkItemFn::LocalSize, SizeTy, D);
+    G.LocalId[D] = emitWorkItemCall(B, WorkItemFn::LocalId, SizeTy, D);
+    G.NumGroups[D] = NumGroups[D];
+    G.GlobalOffset[D] = Offset[D];
   }
-  Constant *Zero = ConstantInt::get(SizeTy, 0);
-  Constant *One = ConstantInt::get(SizeTy, 1);
 
   for (CallBase *CB : Calls) {
     B.SetInsertPoint(CB);
-    WorkItemFn Fn = *workItemFnOf(*CB);
-    Value *Dim = takesDimension(Fn) ? CB->getArgOperand(0) : nullptr;
-    Value *New = nullptr;
-    switch (Fn) {
-    case WorkItemFn::GroupId:
-      New = selectByDimension(B, Dim, Group, Zero);
-      break;
-    case WorkItemFn::GlobalId:
-      New = selectByDimension(B, Dim, GlobalId, Zero);
-      break;
-    case WorkItemFn::NumGroups:
-      New = selectByDimension(B, Dim, NumGroups, One);
-      break;
-    case WorkItemFn::GlobalSize:
-      New = selectByDimension(B, Dim, GlobalSize, One);
-      break;
-    case WorkItemFn::GlobalOffset:
-      New = selectByDimension(B, Dim, Offset, Zero);
-      break;
-    case WorkItemFn::GlobalLinearId: {
-      // ((z - off_z) * size_y + (y - off_y)) * size_x + (x - off_x)
-      Value *Z = B.CreateSub(GlobalId[2], Offset[2]);
-      Value *Y = B.CreateSub(GlobalId[1], Offset[1]);
-      Value *X = B.CreateSub(GlobalId[0], Offset[0]);
-      New = B.CreateAdd(
-          B.CreateMul(B.CreateAdd(B.CreateMul(Z, GlobalSize[1]), Y),
-                      GlobalSize[0]),
-          X);
-      break;
-    }
-    default:
-      llvm_unreachable("not a remapped work-item function");
-    }
-    New = B.CreateZExtOrTrunc(New, CB->getType());
+    Value *New = expandWorkItemCall(B, *CB, *workItemFnOf(*CB), G);
     if (!New->hasName())
       New->takeName(CB);
     CB->replaceAllUsesWith(New);

@@ -381,7 +381,7 @@ private:
           for (unsigned In = Phi.getNumIncomingValues(); In-- > 0;)
             if (!Clones.count(Phi.getIncomingBlock(In)))
               Phi.removeIncomingValue(In, /*DeletePHIIfEmpty=*/false);
-        rewriteWorkItemCalls(*Clone, Lid, Item);
+        rewriteWorkItemCalls(*Clone, Lid);
         // Leaving the sub-CFG: at a barrier or a return.
         Instruction *T = Clone->getTerminator();
         if (isa<ReturnInst>(T)) {
@@ -476,7 +476,7 @@ private:
     T->eraseFromParent();
   }
 
-  void rewriteWorkItemCalls(BasicBlock &BB, Value *(&Lid)[3], Value *Item) {
+  void rewriteWorkItemCalls(BasicBlock &BB, Value *(&Lid)[3]) {
     for (Instruction &I : make_early_inc_range(BB)) {
       auto *CB = dyn_cast<CallBase>(&I);
       if (!CB)
@@ -489,57 +489,16 @@ private:
       if (!Fn)
         continue;
       IRBuilder<> B(CB);
-      Value *Dim = takesDimension(*Fn) ? CB->getArgOperand(0) : nullptr;
-      Value *Zero = ConstantInt::get(I64, 0), *One = ConstantInt::get(I64, 1);
-      auto GlobalId = [&](unsigned D) {
-        return B.CreateAdd(B.CreateAdd(B.CreateMul(Group[D], LocalSize[D]), Lid[D]),
-                           Offset[D]);
-      };
-      auto GlobalSize = [&](unsigned D) { return B.CreateMul(NumGroups[D], LocalSize[D]); };
-      Value *New = nullptr;
-      switch (*Fn) {
-      case WorkItemFn::LocalId:
-        New = selectByDimension(B, Dim, Lid, Zero);
-        break;
-      case WorkItemFn::LocalSize:
-      case WorkItemFn::EnqueuedLocalSize:
-        New = selectByDimension(B, Dim, LocalSize, One);
-        break;
-      case WorkItemFn::GroupId:
-        New = selectByDimension(B, Dim, Group, Zero);
-        break;
-      case WorkItemFn::NumGroups:
-        New = selectByDimension(B, Dim, NumGroups, One);
-        break;
-      case WorkItemFn::GlobalOffset:
-        New = selectByDimension(B, Dim, Offset, Zero);
-        break;
-      case WorkItemFn::GlobalId: {
-        Value *V[3] = {GlobalId(0), GlobalId(1), GlobalId(2)};
-        New = selectByDimension(B, Dim, V, Zero);
-        break;
+      WorkItemGeometry G;
+      for (unsigned D = 0; D < 3; ++D) {
+        G.Group[D] = Group[D];
+        G.LocalId[D] = Lid[D];
+        G.LocalSize[D] = LocalSize[D];
+        G.NumGroups[D] = NumGroups[D];
+        G.GlobalOffset[D] = Offset[D];
       }
-      case WorkItemFn::GlobalSize: {
-        Value *V[3] = {GlobalSize(0), GlobalSize(1), GlobalSize(2)};
-        New = selectByDimension(B, Dim, V, One);
-        break;
-      }
-      case WorkItemFn::GlobalLinearId: {
-        Value *Lin = Zero;
-        for (int D = 2; D >= 0; --D)
-          Lin = B.CreateAdd(B.CreateMul(Lin, GlobalSize(D)),
-                            B.CreateSub(GlobalId(D), Offset[D]));
-        New = Lin;
-        break;
-      }
-      case WorkItemFn::LocalLinearId:
-        New = Item;
-        break;
-      case WorkItemFn::WorkDim:
-        New = WorkDim;
-        break;
-      }
-      New = B.CreateZExtOrTrunc(New, CB->getType());
+      G.WorkDim = WorkDim;
+      Value *New = expandWorkItemCall(B, *CB, *Fn, G);
       CB->replaceAllUsesWith(New);
       CB->eraseFromParent();
     }

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CudaDriver.h"
+#include "common/RandomSplit.h"
 #include "bundle/Bundle.h"
 
 #include <algorithm>
@@ -171,15 +172,7 @@ public:
     auto Reference = Download();
 
     // Range kernels over a random split, launched in random order.
-    std::vector<uint64_t> Cuts = {0, Total};
-    for (int I = 0; I < 3; ++I)
-      Cuts.push_back(std::uniform_int_distribution<uint64_t>(1, Total - 1)(Rng));
-    std::sort(Cuts.begin(), Cuts.end());
-    Cuts.erase(std::unique(Cuts.begin(), Cuts.end()), Cuts.end());
-    std::vector<std::pair<uint64_t, uint64_t>> Pieces;
-    for (size_t I = 0; I + 1 < Cuts.size(); ++I)
-      Pieces.push_back({Cuts[I], Cuts[I + 1] - Cuts[I]});
-    std::shuffle(Pieces.begin(), Pieces.end(), Rng);
+    auto Pieces = randomPieces(Total, 3, Rng);
     ZeroOutputs();
     for (auto [First, Count] : Pieces)
       if (!Launch(Range, {unsigned(Count), 1, 1}, RangeExtra(First)))

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "bundle/Bundle.h"
+#include "common/RandomSplit.h"
 #include "devices/cpu/SharedObject.h"
 #include "devices/cpu/WorkGroupRunner.h"
 
@@ -113,15 +114,7 @@ protected:
     expectMatches(R, Whole, Want, "whole range");
 
     for (int Trial = 0; Trial < 3; ++Trial) {
-      std::vector<uint64_t> Cuts = {0, Total};
-      for (int I = 0; I < 4 && Total > 1; ++I)
-        Cuts.push_back(std::uniform_int_distribution<uint64_t>(1, Total - 1)(Rng));
-      std::sort(Cuts.begin(), Cuts.end());
-      Cuts.erase(std::unique(Cuts.begin(), Cuts.end()), Cuts.end());
-      std::vector<std::pair<uint64_t, uint64_t>> Pieces;
-      for (size_t I = 0; I + 1 < Cuts.size(); ++I)
-        Pieces.push_back({Cuts[I], Cuts[I + 1] - Cuts[I]});
-      std::shuffle(Pieces.begin(), Pieces.end(), Rng);
+      auto Pieces = test::randomPieces(Total, 4, Rng);
       std::vector<std::vector<float>> Split = R.Buffers;
       for (auto [First, Count] : Pieces)
         runRange(R, Split, *K, Fn, First, Count);

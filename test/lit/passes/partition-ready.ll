@@ -27,18 +27,21 @@ declare i64 @_Z12get_local_idj(i32)
 ; CHECK: %skmd.group_x = urem i64 %skmd.flat_group, %skmd_num_groups_x
 ; CHECK: %skmd.group_y = urem i64 %[[ROWS]], %skmd_num_groups_y
 ; CHECK: %skmd.group_z = udiv i64 %[[ROWS]], %skmd_num_groups_y
-; global id x = group_x * local_size_x + local_id_x + offset_x
+; The launch keeps the kernel's local size and local ids.
 ; CHECK: %[[LSX:.*]] = call i64 @_Z14get_local_sizej(i32 0)
 ; CHECK: %[[LIDX:.*]] = call i64 @_Z12get_local_idj(i32 0)
-; CHECK: %[[GSX:.*]] = mul i64 %skmd_num_groups_x, %[[LSX]]
-; CHECK: %[[T0:.*]] = mul i64 %skmd.group_x, %[[LSX]]
-; CHECK: %[[T1:.*]] = add i64 %[[T0]], %[[LIDX]]
-; CHECK: %[[GIDX:.*]] = add i64 %[[T1]], %skmd_global_offset_x
 ; CHECK: %[[LSY:.*]] = call i64 @_Z14get_local_sizej(i32 1)
 ; CHECK: %[[LIDY:.*]] = call i64 @_Z12get_local_idj(i32 1)
+; global id y = group_y * local_size_y + local_id_y + offset_y
 ; CHECK: %[[T2:.*]] = mul i64 %skmd.group_y, %[[LSY]]
 ; CHECK: %[[T3:.*]] = add i64 %[[T2]], %[[LIDY]]
 ; CHECK: %[[GIDY:.*]] = add i64 %[[T3]], %skmd_global_offset_y
+; global size x = num_groups_x * local_size_x
+; CHECK: %[[GSX:.*]] = mul i64 %skmd_num_groups_x, %[[LSX]]
+; global id x = group_x * local_size_x + local_id_x + offset_x
+; CHECK: %[[T0:.*]] = mul i64 %skmd.group_x, %[[LSX]]
+; CHECK: %[[T1:.*]] = add i64 %[[T0]], %[[LIDX]]
+; CHECK: %[[GIDX:.*]] = add i64 %[[T1]], %skmd_global_offset_x
 ; No remapped function is called any more.
 ; CHECK-NOT: call i64 @_Z13get_global_idj
 ; CHECK-NOT: call i64 @_Z15get_global_sizej
