@@ -214,41 +214,16 @@ private:
           AI->moveBefore(Prologue->getTerminator()->getIterator());
   }
 
-  /// Values computed before a barrier and used after it (on some path
-  /// through the barrier) move to memory; the memory then becomes
-  /// per-work-item state.
+  /// Values live at a barrier (some path from the barrier reaches a use
+  /// without recomputing the value) move to memory; the memory then becomes
+  /// per-work-item state. A value redefined each time round a loop before
+  /// its use stays in a register, even if that loop holds barriers.
   void demoteValuesLiveAcrossBarriers() {
-    DenseMap<BasicBlock *, DenseSet<BasicBlock *>> AfterBarrier;
-    for (BasicBlock *Bar : BarrierBlocks)
-      AfterBarrier[Bar] = reachable(Bar);
     SmallVector<Instruction *, 16> Crossing;
-    for (BasicBlock *BB : Body) {
-      if (BarrierBlocks.count(BB))
-        continue;
-      // Blocks a value from BB can reach only by passing a barrier.
-      DenseSet<BasicBlock *> PastBarrier;
-      for (BasicBlock *R : reachable(BB))
-        if (BarrierBlocks.count(R))
-          PastBarrier.insert(AfterBarrier[R].begin(), AfterBarrier[R].end());
-      if (PastBarrier.empty())
-        continue;
-      for (Instruction &I : *BB) {
-        if (isa<AllocaInst>(I))
-          continue;
-        for (Use &U : I.uses()) {
-          auto *User = cast<Instruction>(U.getUser());
-          BasicBlock *UseBB = User->getParent();
-          if (auto *Phi = dyn_cast<PHINode>(User))
-            UseBB = Phi->getIncomingBlock(U);
-          bool SameBlockLater = UseBB == BB && !isa<PHINode>(User) &&
-                                I.comesBefore(User);
-          if (!SameBlockLater && PastBarrier.count(UseBB)) {
-            Crossing.push_back(&I);
-            break;
-          }
-        }
-      }
-    }
+    for (BasicBlock *BB : Body)
+      for (Instruction &I : *BB)
+        if (!isa<AllocaInst>(I) && isLiveAtABarrier(I))
+          Crossing.push_back(&I);
     // A PHI is demoted like any value (stored where it is computed, loaded
     // where used), so no load of it is left to cross a barrier either.
     Instruction *AllocaPoint = Prologue->getTerminator();
@@ -256,18 +231,31 @@ private:
       DemoteRegToStack(*I, false, AllocaPoint->getIterator());
   }
 
-  /// Blocks reachable from \p From's successors.
-  DenseSet<BasicBlock *> reachable(BasicBlock *From) {
+  /// Backward liveness of one SSA value: walk from its uses towards its
+  /// definition; meeting a barrier block on the way means it is live there.
+  bool isLiveAtABarrier(Instruction &I) {
+    BasicBlock *Def = I.getParent();
+    SmallVector<BasicBlock *, 16> Work;
+    for (Use &U : I.uses()) {
+      auto *User = cast<Instruction>(U.getUser());
+      // A PHI uses the value at the end of the incoming block.
+      BasicBlock *At = isa<PHINode>(User)
+                           ? cast<PHINode>(User)->getIncomingBlock(U)
+                           : User->getParent();
+      if (At != Def)
+        Work.push_back(At);
+    }
     DenseSet<BasicBlock *> Seen;
-    SmallVector<BasicBlock *, 16> Work(successors(From));
     while (!Work.empty()) {
       BasicBlock *BB = Work.pop_back_val();
-      if (!Seen.insert(BB).second)
+      if (BB == Def || !Seen.insert(BB).second)
         continue;
-      for (BasicBlock *S : successors(BB))
-        Work.push_back(S);
+      if (BarrierBlocks.count(BB))
+        return true;
+      for (BasicBlock *Pred : predecessors(BB))
+        Work.push_back(Pred);
     }
-    return Seen;
+    return false;
   }
 
   /// With barriers, every alloca gets a slot per work-item, structure of
