@@ -224,6 +224,24 @@ private:
       for (Instruction &I : *BB)
         if (!isa<AllocaInst>(I) && isLiveAtABarrier(I))
           Crossing.push_back(&I);
+    // Work-item function calls are recomputed where used instead: they
+    // become loop counters and launch values, which cost nothing to keep.
+    llvm::erase_if(Crossing, [](Instruction *I) {
+      auto *CB = dyn_cast<CallBase>(I);
+      if (!CB || !workItemFnOf(*CB))
+        return false;
+      for (Use &U : make_early_inc_range(CB->uses())) {
+        auto *User = cast<Instruction>(U.getUser());
+        Instruction *At = isa<PHINode>(User)
+                              ? cast<PHINode>(User)->getIncomingBlock(U)->getTerminator()
+                              : User;
+        Instruction *Copy = CB->clone();
+        Copy->insertBefore(At->getIterator());
+        U.set(Copy);
+      }
+      CB->eraseFromParent();
+      return true;
+    });
     // A PHI is demoted like any value (stored where it is computed, loaded
     // where used), so no load of it is left to cross a barrier either.
     Instruction *AllocaPoint = Prologue->getTerminator();

@@ -67,3 +67,4 @@ void tiled(__global const float *A, __global const float *B, __global float *C,
 // The sizes the runtime must provide travel as attributes on the kernel.
 // CHECK-DAG: "skmd-wg-local-mem-bytes"="0" "skmd-wg-state-bytes"="0"
 // CHECK-DAG: "skmd-wg-local-mem-bytes"="512" "skmd-wg-state-bytes"="{{[1-9][0-9]*}}"
+
