@@ -1,0 +1,41 @@
+//===- builtins.h - Types and macros of SKMD's x86 OpenCL library ---------===//
+//
+// The library is OpenCL C compiled without Clang's OpenCL headers
+// (-cl-no-stdinc), so it declares its own vector types; with
+// __attribute__((overloadable)) the functions get exactly the mangled names
+// kernels call (exp(float4) is _Z3expDv4_f).
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_BUILTINS_X86_H
+#define SKMD_BUILTINS_X86_H
+
+#define OVL __attribute__((overloadable, always_inline))
+
+#define SKMD_VECTOR_TYPES(T)                                                   \
+  typedef T T##2 __attribute__((ext_vector_type(2)));                          \
+  typedef T T##3 __attribute__((ext_vector_type(3)));                          \
+  typedef T T##4 __attribute__((ext_vector_type(4)));                          \
+  typedef T T##8 __attribute__((ext_vector_type(8)));                          \
+  typedef T T##16 __attribute__((ext_vector_type(16)));
+
+typedef unsigned char uchar;
+typedef unsigned short ushort;
+typedef unsigned int uint;
+typedef unsigned long ulong;
+typedef __SIZE_TYPE__ size_t;
+SKMD_VECTOR_TYPES(float)
+SKMD_VECTOR_TYPES(double)
+SKMD_VECTOR_TYPES(char)
+SKMD_VECTOR_TYPES(uchar)
+SKMD_VECTOR_TYPES(short)
+SKMD_VECTOR_TYPES(ushort)
+SKMD_VECTOR_TYPES(int)
+SKMD_VECTOR_TYPES(uint)
+SKMD_VECTOR_TYPES(long)
+SKMD_VECTOR_TYPES(ulong)
+
+/// Applies M(type) to a scalar type and each of its vector types.
+#define SKMD_ALL_WIDTHS(M, T) M(T) M(T##2) M(T##3) M(T##4) M(T##8) M(T##16)
+#define SKMD_VECTOR_WIDTHS(M, T) M(T##2, T) M(T##3, T) M(T##4, T) M(T##8, T) M(T##16, T)
+
+#endif // SKMD_BUILTINS_X86_H
