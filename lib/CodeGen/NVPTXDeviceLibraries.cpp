@@ -1,44 +1,15 @@
 //===- NVPTXDeviceLibraries.cpp - libclc + libdevice for PTX --------------===//
 #include "CodeGen/NVPTXDeviceLibraries.h"
 
-#include "llvm/IR/Constants.h"
-#include "llvm/IRReader/IRReader.h"
-#include "llvm/Linker/Linker.h"
-#include "llvm/Support/FileSystem.h"
+#include "CodeGen/BitcodeLibrary.h"
+
 #include "llvm/Support/Process.h"
-#include "llvm/Support/SourceMgr.h"
 
 #include <vector>
 
 using namespace llvm;
 
 namespace skmd {
-
-namespace {
-
-Expected<std::string> findFile(StringRef What, StringRef Option,
-                               const std::string &Override,
-                               const std::vector<std::string> &Candidates) {
-  if (!Override.empty()) {
-    if (sys::fs::exists(Override))
-      return Override;
-    return createStringError(inconvertibleErrorCode(),
-                             What + " not found at '" + Override +
-                                 "' (given by " + Option + ")");
-  }
-  std::string Tried;
-  for (const std::string &C : Candidates) {
-    if (sys::fs::exists(C))
-      return C;
-    Tried += "\n  " + C;
-  }
-  return createStringError(inconvertibleErrorCode(),
-                           What + " not found; PTX needs it. Looked in:" +
-                               Tried + "\nPass " + Option +
-                               "=PATH, or build without PTX (--targets=x86,spirv)");
-}
-
-} // namespace
 
 Expected<NVPTXLibraryPaths>
 findNVPTXLibraries(const std::string &LibclcOverride,
@@ -58,12 +29,16 @@ findNVPTXLibraries(const std::string &LibclcOverride,
   LibdeviceCandidates.push_back("/usr/lib/cuda/nvvm/libdevice/libdevice.10.bc");
 
   NVPTXLibraryPaths Paths;
-  auto Libclc = findFile("libclc's nvptx64--nvidiacl.bc", "--libclc",
-                         LibclcOverride, LibclcCandidates);
+  auto Libclc = findBitcodeLibrary("libclc's nvptx64--nvidiacl.bc", "--libclc",
+                                   LibclcOverride, LibclcCandidates,
+                                   "Pass --libclc=PATH, or build without PTX "
+                                   "(--targets=x86,spirv)");
   if (!Libclc)
     return Libclc.takeError();
-  auto Libdevice = findFile("CUDA libdevice (libdevice.10.bc)", "--libdevice",
-                            LibdeviceOverride, LibdeviceCandidates);
+  auto Libdevice = findBitcodeLibrary(
+      "CUDA libdevice (libdevice.10.bc)", "--libdevice", LibdeviceOverride,
+      LibdeviceCandidates,
+      "Pass --libdevice=PATH, or build without PTX (--targets=x86,spirv)");
   if (!Libdevice)
     return Libdevice.takeError();
   Paths.Libclc = *Libclc;
@@ -78,23 +53,9 @@ Error linkNVPTXLibraries(Module &M, const NVPTXLibraryPaths &Paths) {
     M.addModuleFlag(Module::Override, "nvvm-reflect-ftz", uint32_t(0));
 
   // libclc first: its functions are what pull in libdevice's.
-  for (const std::string &Path : {Paths.Libclc, Paths.Libdevice}) {
-    SMDiagnostic Diag;
-    // Lazily: the linker materializes only the functions the kernels reach,
-    // instead of parsing all of libdevice for every compile.
-    std::unique_ptr<Module> Lib =
-        getLazyIRFileModule(Path, Diag, M.getContext());
-    if (!Lib)
-      return createStringError(inconvertibleErrorCode(),
-                               "cannot read '" + Path +
-                                   "': " + Diag.getMessage().str());
-    // The libraries name slightly different triples for the same target.
-    Lib->setTargetTriple(M.getTargetTriple());
-    Lib->setDataLayout(M.getDataLayout());
-    if (Linker::linkModules(M, std::move(Lib), Linker::Flags::LinkOnlyNeeded))
-      return createStringError(inconvertibleErrorCode(),
-                               "cannot link '" + Path + "' into the kernels");
-  }
+  for (const std::string &Path : {Paths.Libclc, Paths.Libdevice})
+    if (Error E = linkBitcodeLibrary(M, Path))
+      return E;
   return Error::success();
 }
 

@@ -1,6 +1,7 @@
 //===- TargetMachineFactory.cpp - One TargetMachine per SKMD target -------===//
 #include "CodeGen/TargetMachineFactory.h"
 
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -79,6 +80,10 @@ Expected<std::string> emitWithBackend(Module &M, TargetMachine &TM,
   SmallString<0> Buffer;
   raw_svector_ostream OS(Buffer);
   legacy::PassManager PM;
+  // Calls the vectorizer made to glibc's vector math stay as they are.
+  if (TM.getTargetTriple().isX86())
+    PM.add(new TargetLibraryInfoWrapperPass(
+        TargetLibraryInfoImpl(TM.getTargetTriple(), VectorLibrary::LIBMVEC)));
   if (TM.addPassesToEmitFile(PM, OS, nullptr, Type))
     return createStringError(inconvertibleErrorCode(),
                              "the " + TM.getTargetTriple().str() +

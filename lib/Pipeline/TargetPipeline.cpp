@@ -9,8 +9,8 @@
 //           passes see: loops keep one induction variable each)
 //   SKMD:   kernel IR -> skmd-partition-ready [-> skmd-partition-ready<guard>]
 //           -> skmd-merge-kernel -> (skmd-kernel-args, skmd-access,
-//           skmd-partition for the metadata) [x86: -> skmd-work-group-function]
-//           -> O<n>
+//           skmd-partition for the metadata) [x86: -> link SKMD's x86
+//           builtins -> skmd-work-group-function] -> O<n>
 //   x86:    SKMD IR -> keep only work-group functions -> x86-64 object
 //           -> ld -shared -> .so
 //   ptx:    SKMD IR -> work-item functions libclc lacks -> link libclc +
@@ -23,6 +23,7 @@
 #include "Analysis/AccessFootprint.h"
 #include "Analysis/KernelArgAccess.h"
 #include "Analysis/Partitionability.h"
+#include "CodeGen/BitcodeLibrary.h"
 #include "CodeGen/NVPTXDeviceLibraries.h"
 #include "CodeGen/NVPTXWorkItemFunctions.h"
 #include "CodeGen/SPIRVValidation.h"
@@ -36,6 +37,7 @@
 #include "Transforms/PartitionReadyKernel.h"
 #include "Transforms/WorkGroupFunction.h"
 
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/IPO/GlobalDCE.h"
@@ -89,6 +91,12 @@ struct Passes {
                   PipelineTuningOptions PTO = PipelineTuningOptions())
       : PB(&TM, PTO) {
     registerSKMDPasses(PB);
+    // On x86 the vectorizer may call glibc's vector math (libmvec) for the
+    // builtins' exp, sin, ... so they stay vectorized.
+    if (TM.getTargetTriple().isX86()) {
+      TargetLibraryInfoImpl TLII(TM.getTargetTriple(), VectorLibrary::LIBMVEC);
+      FAM.registerPass([TLII] { return TargetLibraryAnalysis(TLII); });
+    }
     PB.registerModuleAnalyses(MAM);
     PB.registerCGSCCAnalyses(CGAM);
     PB.registerFunctionAnalyses(FAM);
@@ -151,6 +159,27 @@ Error linkPTXLibraries(Module &M, const CompilerOptions &Opts,
     return E;
   return internalizeAndOptimize(M, TM, Opts.Frontend.OptLevel,
                                 PipelineTuningOptions());
+}
+
+/// SKMD's OpenCL builtins for x86 (lib/Builtins/x86), only what the kernels
+/// call, internal so that the work-group functions inline them.
+Error linkX86Builtins(Module &M, const CompilerOptions &Opts) {
+  std::vector<std::string> Candidates;
+#ifdef SKMD_X86_BUILTINS
+  Candidates.push_back(SKMD_X86_BUILTINS);
+#endif
+  auto Path = findBitcodeLibrary("SKMD's x86 builtins library", "--x86-builtins",
+                                 Opts.X86BuiltinsPath, Candidates,
+                                 "Rebuild SKMD (the target skmd-builtins), or "
+                                 "pass --x86-builtins=PATH");
+  if (!Path)
+    return Path.takeError();
+  if (Error E = linkBitcodeLibrary(M, *Path))
+    return E;
+  for (Function &F : M)
+    if (!F.isDeclaration() && !isOpenCLKernel(F))
+      F.setLinkage(GlobalValue::InternalLinkage);
+  return Error::success();
 }
 
 /// The x86 variant exports only work-group functions; the kernels they were
@@ -236,6 +265,8 @@ addPartitionVariants(Module &M, const CompilerOptions &Opts, TargetKind Target) 
   // The CPU runs work-group functions: of the kernel, which runs any group
   // directly, and of its merge kernel.
   if (Target == TargetKind::X86) {
+    if (Error E = linkX86Builtins(M, Opts))
+      return E;
     ModulePassManager WG;
     WG.addPass(WorkGroupFunctionPass());
     WG.run(M, P.MAM);

@@ -21,6 +21,7 @@ struct CompilerOptions {
   std::string CudaArch;  ///< Empty: the default (sm_90).
   std::string LibclcPath;
   std::string LibdevicePath;
+  std::string X86BuiltinsPath; ///< Empty: the library built with skmd-cc.
   bool Verbose = false;
   /// Also build the SKMD paper's guard-form variants, for comparison.
   bool GuardVariants = false;

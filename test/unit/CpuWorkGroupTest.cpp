@@ -244,6 +244,30 @@ TEST_F(CpuDevice, LoopsOverRows) {
   check(R);
 }
 
+TEST_F(CpuDevice, Float4MathThroughTheBuiltinsLibrary) {
+  // exp, sin, cos, sqrt, fabs, fma, mix and clamp on float4, from SKMD's
+  // x86 builtins (and glibc's vector math), against double precision.
+  const uint32_t N = 4096; // float4 elements
+  const float Decay = 0.7f, Omega = 3.1f;
+  KernelRun R{"float4_math", "damped_wave", launch({N / 64, 1, 1}, {64, 1, 1}, 1),
+              {randomFloats(4 * N, Rng), randomFloats(4 * N, Rng),
+               std::vector<float>(4 * N, 0)},
+              {}, {{}, {}, {}, scalar(Decay), scalar(Omega)},
+              [&](auto &B) {
+                for (uint32_t I = 0; I < 4 * N; ++I) {
+                  double X = B[0][I], P = B[1][I];
+                  double Env = std::exp(-double(Decay) * X);
+                  double Wave = std::sin(double(Omega) * X + P) +
+                                0.5 * std::cos(double(Omega) * X);
+                  double Res = Env * Wave + std::sqrt(std::fabs(Wave)) * 0.01;
+                  double Mixed = Res + (Wave - Res) * 0.25;
+                  B[2][I] = float(std::min(1.0, std::max(-1.0, Mixed)));
+                }
+              },
+              1e-5f};
+  check(R);
+}
+
 TEST(CpuDeviceErrors, BadLaunchesAreRefused) {
   ThreadPool Pool(2);
   auto Fn = [](void *const *, const skmd_wg_ctx *) {};

@@ -69,6 +69,10 @@ cl::opt<std::string> LibdevicePath("libdevice",
 cl::opt<std::string> LibclcPath("libclc",
                                 cl::desc("libclc's nvptx64--nvidiacl.bc"),
                                 cl::value_desc("path"), cl::cat(Category));
+cl::opt<std::string> X86BuiltinsPath(
+    "x86-builtins", cl::desc("SKMD's x86 builtins library (default: the one "
+                             "built with skmd-cc)"),
+    cl::value_desc("path"), cl::cat(Category), cl::Hidden);
 cl::opt<std::string> Emit("emit",
                           cl::desc("Print one artifact instead of a bundle: "
                                    "llvm, ptx, spirv, asm or meta"),
@@ -144,6 +148,7 @@ CompilerOptions compilerOptions() {
   Opts.CudaArch = CudaArch;
   Opts.LibdevicePath = LibdevicePath;
   Opts.LibclcPath = LibclcPath;
+  Opts.X86BuiltinsPath = X86BuiltinsPath;
   Opts.Verbose = Verbose;
   Opts.GuardVariants = GuardVariants;
   return Opts;

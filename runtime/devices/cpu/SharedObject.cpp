@@ -9,7 +9,23 @@
 
 namespace skmd {
 
+namespace {
+
+/// Kernels' math may call glibc's scalar and vector math (libm, libmvec);
+/// loading both globally once lets every variant resolve them.
+void loadMathLibraries() {
+  static const bool Loaded = [] {
+    dlopen("libm.so.6", RTLD_NOW | RTLD_GLOBAL);
+    dlopen("libmvec.so.1", RTLD_NOW | RTLD_GLOBAL);
+    return true;
+  }();
+  (void)Loaded;
+}
+
+} // namespace
+
 Result<SharedObject> SharedObject::load(std::string_view Image) {
+  loadMathLibraries();
   int Fd = memfd_create("skmd-x86-variant", MFD_CLOEXEC);
   if (Fd < 0)
     return Failure(ErrorCode::IOError, std::string("memfd_create failed: ") +
