@@ -1,0 +1,20 @@
+// The x86 variant takes OpenCL builtins from SKMD's own library, inlined
+// into the work-group functions: no OpenCL-mangled symbol is left undefined,
+// only glibc's vector math that the vectorizer chose.
+// RUN: %skmd-cc --targets=x86 %s -o %t.skmd
+// RUN: %skmd-info --extract=x86 -o %t.so %t.skmd
+// RUN: llvm-nm -D --undefined-only %t.so | FileCheck %s
+// A missing library is named, and nothing is written.
+// RUN: rm -f %t2.skmd
+// RUN: not %skmd-cc --targets=x86 --x86-builtins=%t.none.bc %s -o %t2.skmd 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not ls %t2.skmd
+
+// CHECK-NOT: U _Z{{[0-9]}}
+// CHECK: U _ZGV{{[A-Za-z0-9]+}}_expf
+// CHECK-NOT: U _Z{{[0-9]}}
+// MISSING: skmd-cc: error: SKMD's x86 builtins library not found at '{{.*}}none.bc' (given by --x86-builtins)
+
+__kernel void waves(__global const float4 *t, __global float4 *out, float k) {
+  size_t i = get_global_id(0);
+  out[i] = clamp(exp(-k * t[i]) * sin(t[i]) + fabs(cos(t[i])), -1.0f, 1.0f);
+}
