@@ -16,6 +16,8 @@
 #include <cstring>
 #include <cmath>
 #include <functional>
+#include <climits>
+#include <cstdint>
 #include <random>
 
 using namespace skmd;
@@ -265,6 +267,86 @@ TEST_F(CpuDevice, Float4MathThroughTheBuiltinsLibrary) {
                 }
               },
               1e-5f};
+  check(R);
+}
+
+/// Integers travel in the float buffers bit for bit.
+std::vector<float> fromInts(const std::vector<int32_t> &V) {
+  std::vector<float> F(V.size());
+  std::memcpy(F.data(), V.data(), V.size() * 4);
+  return F;
+}
+int32_t &asInt(float &F) { return reinterpret_cast<int32_t &>(F); }
+
+TEST_F(CpuDevice, IntegerBuiltins) {
+  const uint32_t N = 1024;
+  std::uniform_int_distribution<int32_t> Any(INT32_MIN, INT32_MAX);
+  std::vector<int32_t> A(N), B(N);
+  for (uint32_t I = 0; I < N; ++I) {
+    A[I] = I % 7 == 0 ? INT32_MIN + int32_t(I) : Any(Rng);
+    B[I] = I % 11 == 0 ? INT32_MAX - int32_t(I) : Any(Rng);
+  }
+  KernelRun R{"builtins_mix", "integers", launch({N / 64, 1, 1}, {64, 1, 1}, 1),
+              {fromInts(A), fromInts(B), std::vector<float>(8 * N, 0)},
+              {}, {},
+              [&](auto &Buf) {
+                auto Sat = [](int64_t V) {
+                  return int32_t(std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, V)));
+                };
+                for (uint32_t I = 0; I < N; ++I) {
+                  int64_t X = A[I], Y = B[I];
+                  int32_t *O = &asInt(Buf[2][8 * I]);
+                  O[0] = int32_t(uint32_t(std::min(X, Y)) + uint32_t(std::max(X, Y)));
+                  O[1] = int32_t(std::min<int64_t>(100, std::max<int64_t>(-100, X)));
+                  O[2] = int32_t(uint32_t(X < 0 ? -X : X) ^ uint32_t(X > Y ? X - Y : Y - X));
+                  O[3] = Sat(X + Y) ^ Sat(X - Y);
+                  O[4] = int32_t(uint32_t((X + Y) >> 1) + uint32_t((X + Y + 1) >> 1));
+                  O[5] = __builtin_popcount(uint32_t(X)) +
+                         (Y == 0 ? 32 : __builtin_clz(uint32_t(Y))) * 64;
+                  uint32_t Rot = uint32_t(Y) & 31, UX = uint32_t(X);
+                  O[6] = int32_t((Rot ? (UX << Rot) | (UX >> (32 - Rot)) : UX) ^
+                                 ((uint32_t(X) & 0xffff) * (uint32_t(Y) & 0xfff) + 7));
+                  O[7] = int32_t(X < Y ? Y : X) + ((X & 1) ? 9 : 7);
+                }
+              }};
+  check(R);
+}
+
+TEST_F(CpuDevice, VectorLoadsStoresAndRelationals) {
+  const uint32_t N = 512; // float4 elements
+  std::vector<float> In = randomFloats(4 * N + 4, Rng);
+  for (uint32_t I = 0; I < In.size(); I += 37)
+    In[I] = I % 2 ? NAN : -INFINITY;
+  KernelRun R{"builtins_mix", "vectors", launch({N / 32, 1, 1}, {32, 1, 1}, 1),
+              {In, std::vector<float>(4 * N, 0), std::vector<float>(N, 0)},
+              {}, {},
+              [&](auto &Buf) {
+                for (uint32_t I = 0; I < N; ++I) {
+                  for (int L = 0; L < 4; ++L) {
+                    float V = In[4 * I + L];
+                    Buf[1][4 * I + L] = V < 0 ? -V : V;
+                  }
+                  float VX = In[4 * I], VY = In[4 * I + 1], VW = In[4 * I + 3];
+                  float TZ = In[3 * I + 2];
+                  asInt(Buf[2][I]) = int(std::isnan(VX)) + 2 * int(std::isinf(VY)) +
+                                     4 * int(std::signbit(TZ)) + 8 * int(VW > 0.5f);
+                }
+              }};
+  check(R);
+}
+
+TEST_F(CpuDevice, HistogramWithLocalAndGlobalAtomics) {
+  const uint32_t N = 1000, L = 64;
+  std::vector<int32_t> Data(N);
+  for (int32_t &D : Data)
+    D = std::uniform_int_distribution<int32_t>(0, 1 << 20)(Rng);
+  KernelRun R{"builtins_mix", "histogram", launch({(N + L - 1) / L, 1, 1}, {L, 1, 1}, 1),
+              {fromInts(Data), std::vector<float>(16, 0), {}},
+              {}, {{}, {}, scalar(N)},
+              [&](auto &Buf) {
+                for (int32_t D : Data)
+                  ++asInt(Buf[1][D % 16]);
+              }};
   check(R);
 }
 
