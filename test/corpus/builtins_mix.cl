@@ -4,14 +4,16 @@ __kernel void integers(__global const int *a, __global const int *b,
                        __global int *out) {
   size_t i = get_global_id(0);
   int x = a[i], y = b[i];
-  out[8 * i + 0] = min(x, y) + max(x, y);
+  // Sums in uint: signed overflow would be undefined.
+  out[8 * i + 0] = (int)((uint)min(x, y) + (uint)max(x, y));
   out[8 * i + 1] = clamp(x, -100, 100);
   out[8 * i + 2] = (int)abs(x) ^ (int)abs_diff(x, y);
   out[8 * i + 3] = add_sat(x, y) ^ sub_sat(x, y);
-  out[8 * i + 4] = hadd(x, y) + rhadd(x, y);
+  out[8 * i + 4] = (int)((uint)hadd(x, y) + (uint)rhadd(x, y));
   out[8 * i + 5] = popcount(x) + clz(y) * 64;
   out[8 * i + 6] = rotate(x, y & 31) ^ mad24(x & 0xffff, y & 0xfff, 7);
-  out[8 * i + 7] = select(x, y, x < y) + select(7, 9, (uint)(x & 1));
+  out[8 * i + 7] =
+      (int)((uint)select(x, y, x < y) + (uint)select(7, 9, (uint)(x & 1)));
 }
 
 __kernel void vectors(__global const float *in, __global float *out,

@@ -306,7 +306,7 @@ TEST_F(CpuDevice, IntegerBuiltins) {
                   uint32_t Rot = uint32_t(Y) & 31, UX = uint32_t(X);
                   O[6] = int32_t((Rot ? (UX << Rot) | (UX >> (32 - Rot)) : UX) ^
                                  ((uint32_t(X) & 0xffff) * (uint32_t(Y) & 0xfff) + 7));
-                  O[7] = int32_t(X < Y ? Y : X) + ((X & 1) ? 9 : 7);
+                  O[7] = int32_t(uint32_t(X < Y ? Y : X) + ((X & 1) ? 9u : 7u));
                 }
               }};
   check(R);
