@@ -34,22 +34,6 @@ bool isBufferSpace(unsigned OpenCLSpace) {
   return OpenCLSpace == 1 || OpenCLSpace == 2;
 }
 
-unsigned openCLAddressSpace(const Function &F, unsigned ArgNo) {
-  if (const MDNode *Spaces = F.getMetadata("kernel_arg_addr_space"))
-    if (ArgNo < Spaces->getNumOperands())
-      if (auto *C = mdconst::dyn_extract<ConstantInt>(Spaces->getOperand(ArgNo)))
-        return C->getZExtValue();
-  return 0;
-}
-
-std::string argName(const Function &F, unsigned ArgNo) {
-  if (const MDNode *Names = F.getMetadata("kernel_arg_name"))
-    if (ArgNo < Names->getNumOperands())
-      if (auto *S = dyn_cast<MDString>(Names->getOperand(ArgNo)))
-        return S->getString().str();
-  return F.getArg(ArgNo)->getName().str();
-}
-
 std::array<uint32_t, 3> requiredLocalSize(const Function &F) {
   std::array<uint32_t, 3> R{0, 0, 0};
   if (const MDNode *N = F.getMetadata("reqd_work_group_size"))
@@ -57,6 +41,23 @@ std::array<uint32_t, 3> requiredLocalSize(const Function &F) {
       if (auto *C = mdconst::dyn_extract<ConstantInt>(N->getOperand(D)))
         R[D] = C->getZExtValue();
   return R;
+}
+
+/// The atom of a launch value or group id: local_size.0, num_groups.1, ...
+Polynomial launchValueAtom(AtomTable &Atoms, SymbolKind Kind, unsigned Index) {
+  Atom A;
+  A.K = Kind == SymbolKind::Group ? Atom::Kind::Group : Atom::Kind::LaunchValue;
+  A.Index = Index;
+  A.Value = IndexExpr::symbol(Kind, Index);
+  A.Name = A.Value.symbolName();
+  A.AtLeastOne = Kind == SymbolKind::LocalSize || Kind == SymbolKind::NumGroups;
+  return Polynomial::atom(Atoms.intern(std::move(A)));
+}
+
+bool isLocalSizeAtom(const Atom &A, unsigned D) {
+  return A.K == Atom::Kind::LaunchValue && A.Index == D &&
+         A.Value.op() == IndexExpr::Op::Symbol &&
+         A.Value.symbolKind() == SymbolKind::LocalSize;
 }
 
 /// Turns SCEVs into polynomials over the kernel's atoms.
@@ -250,17 +251,7 @@ private:
   }
 
   Polynomial launchValue(SymbolKind Kind, unsigned Index) {
-    static const char *Names[] = {"local_size", "num_groups", "global_offset",
-                                  "group", "arg"};
-    Atom A;
-    A.K = Kind == SymbolKind::Group ? Atom::Kind::Group
-                                     : Atom::Kind::LaunchValue;
-    A.Index = Index;
-    A.Name = std::string(Names[static_cast<int>(Kind)]) + "." +
-             std::to_string(Index);
-    A.Value = IndexExpr::symbol(Kind, Index);
-    A.AtLeastOne = Kind == SymbolKind::LocalSize || Kind == SymbolKind::NumGroups;
-    return Polynomial::atom(Info.Atoms.intern(std::move(A)));
+    return launchValueAtom(Info.Atoms, Kind, Index);
   }
 
   Polynomial localSize(unsigned D) {
@@ -506,13 +497,7 @@ Polynomial rangeOf(const Atom &A, const KernelAccessInfo &Info,
     return Info.LoopTripsIfEntered[A.Index];
   if (Reqd[A.Index])
     return Polynomial::constant(Reqd[A.Index]);
-  Atom LS;
-  LS.K = Atom::Kind::LaunchValue;
-  LS.Index = A.Index;
-  LS.Name = "local_size." + std::to_string(A.Index);
-  LS.Value = IndexExpr::symbol(SymbolKind::LocalSize, A.Index);
-  LS.AtLeastOne = true;
-  return Polynomial::atom(Atoms.intern(std::move(LS)));
+  return launchValueAtom(Atoms, SymbolKind::LocalSize, A.Index);
 }
 
 /// Merges accesses that differ only in a constant offset and together cover
@@ -584,27 +569,23 @@ private:
 
   /// Substitutes local_size.d = 1 (and local_id.d = 0) for d in \p Flat.
   std::optional<Polynomial> flatten(Polynomial P, ArrayRef<unsigned> Flat) {
-    for (unsigned D : Flat)
-      for (unsigned Id = 0;; ++Id) {
-        std::optional<Polynomial> Next;
-        bool Found = false;
-        P.mentions([&](unsigned A) {
-          const Atom &At = Info.Atoms[A];
-          if (At.Index == D && (At.K == Atom::Kind::LocalId ||
-                                (At.K == Atom::Kind::LaunchValue &&
-                                 At.Name == "local_size." + std::to_string(D)))) {
-            Next = P.substitute(A, At.K == Atom::Kind::LocalId ? 0 : 1);
-            Found = true;
-            return true;
-          }
-          return false;
-        });
-        if (!Found)
-          break;
-        if (!Next)
-          return std::nullopt;
-        P = std::move(*Next);
-      }
+    SmallVector<unsigned, 4> Ids;
+    P.mentions([&](unsigned A) {
+      const Atom &At = Info.Atoms[A];
+      for (unsigned D : Flat)
+        if (((At.K == Atom::Kind::LocalId && At.Index == D) ||
+             isLocalSizeAtom(At, D)) &&
+            !is_contained(Ids, A))
+          Ids.push_back(A);
+      return false;
+    });
+    for (unsigned A : Ids) {
+      auto Next =
+          P.substitute(A, Info.Atoms[A].K == Atom::Kind::LocalId ? 0 : 1);
+      if (!Next)
+        return std::nullopt;
+      P = std::move(*Next);
+    }
     return P;
   }
 
@@ -729,13 +710,7 @@ private:
       if (!Ok)
         return false;
       // Going back over a whole row of this dimension.
-      Atom NG;
-      NG.K = Atom::Kind::LaunchValue;
-      NG.Index = D;
-      NG.Name = "num_groups." + std::to_string(D);
-      NG.Value = IndexExpr::symbol(SymbolKind::NumGroups, D);
-      NG.AtLeastOne = true;
-      auto Count = Polynomial::atom(Info.Atoms.intern(std::move(NG)))
+      auto Count = launchValueAtom(Info.Atoms, SymbolKind::NumGroups, D)
                        .minus(Polynomial::constant(1));
       auto Row = Count ? G[D].times(*Count) : std::nullopt;
       auto NewBack = Row ? Back.plus(*Row) : std::nullopt;
@@ -760,10 +735,10 @@ KernelAccessInfo analyzeKernel(const Function &F, ScalarEvolution &SE,
   std::map<const Argument *, size_t> BufferIndex;
   for (const Argument &A : F.args())
     if (A.getType()->isPointerTy() &&
-        isBufferSpace(openCLAddressSpace(F, A.getArgNo()))) {
+        isBufferSpace(kernelArgAddressSpace(F, A.getArgNo()))) {
       BufferAccessInfo B;
       B.ArgNo = A.getArgNo();
-      B.Name = argName(F, A.getArgNo());
+      B.Name = kernelArgName(F, A.getArgNo());
       BufferIndex[&A] = Info.Buffers.size();
       Info.Buffers.push_back(std::move(B));
     }

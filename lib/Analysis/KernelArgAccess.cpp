@@ -161,27 +161,6 @@ private:
   SmallVector<const Value *, 16> Worklist;
 };
 
-/// Clang's kernel_arg_* metadata, where present, names the arguments and
-/// gives their OpenCL address spaces (SPIR numbering on every target; x86 IR
-/// itself has a single address space).
-StringRef argName(const Function &F, unsigned ArgNo) {
-  if (const MDNode *Names = F.getMetadata("kernel_arg_name"))
-    if (ArgNo < Names->getNumOperands())
-      if (const auto *S = dyn_cast<MDString>(Names->getOperand(ArgNo)))
-        return S->getString();
-  return F.getArg(ArgNo)->getName();
-}
-
-unsigned argAddressSpace(const Function &F, unsigned ArgNo) {
-  if (const MDNode *Spaces = F.getMetadata("kernel_arg_addr_space"))
-    if (ArgNo < Spaces->getNumOperands())
-      if (const auto *C =
-              mdconst::dyn_extract<ConstantInt>(Spaces->getOperand(ArgNo)))
-        return C->getZExtValue();
-  Type *T = F.getArg(ArgNo)->getType();
-  return T->isPointerTy() ? T->getPointerAddressSpace() : 0;
-}
-
 const char *addressSpaceName(unsigned OpenCLSpace) {
   switch (OpenCLSpace) {
   case 1:
@@ -236,8 +215,8 @@ KernelArgAccessResult KernelArgAccessAnalysis::run(Module &M,
     for (const Argument &Arg : F.args()) {
       ArgAccess A;
       A.ArgNo = Arg.getArgNo();
-      A.Name = argName(F, A.ArgNo).str();
-      A.AddressSpace = argAddressSpace(F, A.ArgNo);
+      A.Name = kernelArgName(F, A.ArgNo);
+      A.AddressSpace = kernelArgAddressSpace(F, A.ArgNo);
       A.IsPointer = Arg.getType()->isPointerTy();
       if (A.IsPointer)
         PointerTracker(A).run(&Arg);

@@ -5,6 +5,8 @@
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Function.h"
 
+#include <string>
+
 namespace skmd {
 
 /// Clang gives OpenCL kernels the SPIR kernel calling convention on x86 and
@@ -15,6 +17,15 @@ inline bool isOpenCLKernel(const llvm::Function &F) {
          (F.getCallingConv() == llvm::CallingConv::SPIR_KERNEL ||
           F.getCallingConv() == llvm::CallingConv::PTX_Kernel);
 }
+
+/// From Clang's kernel_arg_* metadata, which -cl-kernel-arg-info adds: an
+/// argument's name (else its IR name), its type as written (else "void*"),
+/// and its OpenCL address space in SPIR numbering (0 private, 1 global,
+/// 2 constant, 3 local, 4 generic) on every target, where x86 IR itself has
+/// only one (else the IR's).
+std::string kernelArgName(const llvm::Function &F, unsigned ArgNo);
+std::string kernelArgTypeName(const llvm::Function &F, unsigned ArgNo);
+unsigned kernelArgAddressSpace(const llvm::Function &F, unsigned ArgNo);
 
 } // namespace skmd
 

@@ -2,6 +2,7 @@
 #include "Transforms/MergeKernel.h"
 #include "Analysis/KernelArgAccess.h"
 #include "Support/KernelCloning.h"
+#include "Support/OpenCLKernel.h"
 #include "Support/VectorLoadStore.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -303,14 +304,6 @@ private:
   bool ScratchWritersLive = false;
 };
 
-std::string argTypeName(const Function &K, unsigned ArgNo) {
-  if (const MDNode *Types = K.getMetadata("kernel_arg_type"))
-    if (ArgNo < Types->getNumOperands())
-      if (auto *S = dyn_cast<MDString>(Types->getOperand(ArgNo)))
-        return S->getString().str();
-  return "void*";
-}
-
 } // namespace
 
 PreservedAnalyses MergeKernelPass::run(Module &M, ModuleAnalysisManager &MAM) {
@@ -332,7 +325,7 @@ PreservedAnalyses MergeKernelPass::run(Module &M, ModuleAnalysisManager &MAM) {
       if (A.IsPointer && A.Written && A.AddressSpace == OpenCLGlobal) {
         Written.push_back(A.ArgNo);
         Extra.push_back({K->getArg(A.ArgNo)->getType(), "skmd_copy_" + A.Name,
-                         OpenCLGlobal, argTypeName(*K, A.ArgNo)});
+                         OpenCLGlobal, kernelArgTypeName(*K, A.ArgNo)});
       }
     if (Written.empty())
       continue;

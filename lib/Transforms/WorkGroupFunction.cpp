@@ -359,7 +359,17 @@ private:
       Value *Item = B.CreateAdd(
           B.CreateMul(B.CreateAdd(B.CreateMul(Z, LocalSize[1]), Y), LocalSize[0]),
           X, P + "item");
+      // The work-item values inside this sub-CFG's loops.
+      WorkItemGeometry Geometry;
       Value *Lid[3] = {X, Y, Z};
+      for (unsigned D = 0; D < 3; ++D) {
+        Geometry.Group[D] = Group[D];
+        Geometry.LocalId[D] = Lid[D];
+        Geometry.LocalSize[D] = LocalSize[D];
+        Geometry.NumGroups[D] = NumGroups[D];
+        Geometry.GlobalOffset[D] = Offset[D];
+      }
+      Geometry.WorkDim = WorkDim;
 
       ValueToValueMapTy VMap;
       for (BasicBlock *BB : Blocks)
@@ -387,7 +397,7 @@ private:
           for (unsigned In = Phi.getNumIncomingValues(); In-- > 0;)
             if (!Clones.count(Phi.getIncomingBlock(In)))
               Phi.removeIncomingValue(In, /*DeletePHIIfEmpty=*/false);
-        rewriteWorkItemCalls(*Clone, Lid);
+        rewriteWorkItemCalls(*Clone, Geometry);
         // Leaving the sub-CFG: at a barrier or a return.
         Instruction *T = Clone->getTerminator();
         if (isa<ReturnInst>(T)) {
@@ -482,7 +492,7 @@ private:
     T->eraseFromParent();
   }
 
-  void rewriteWorkItemCalls(BasicBlock &BB, Value *(&Lid)[3]) {
+  void rewriteWorkItemCalls(BasicBlock &BB, const WorkItemGeometry &G) {
     for (Instruction &I : make_early_inc_range(BB)) {
       auto *CB = dyn_cast<CallBase>(&I);
       if (!CB)
@@ -495,15 +505,6 @@ private:
       if (!Fn)
         continue;
       IRBuilder<> B(CB);
-      WorkItemGeometry G;
-      for (unsigned D = 0; D < 3; ++D) {
-        G.Group[D] = Group[D];
-        G.LocalId[D] = Lid[D];
-        G.LocalSize[D] = LocalSize[D];
-        G.NumGroups[D] = NumGroups[D];
-        G.GlobalOffset[D] = Offset[D];
-      }
-      G.WorkDim = WorkDim;
       Value *New = expandWorkItemCall(B, *CB, *Fn, G);
       CB->replaceAllUsesWith(New);
       CB->eraseFromParent();

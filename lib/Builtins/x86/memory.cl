@@ -50,41 +50,25 @@ VLOADSTORE_TYPE(double)
 
 // OpenCL 1.x atomics (atomic_*) and the 64-bit extension's atom_*: relaxed
 // read-modify-writes, each returning the old value.
+#define RMW(PREFIX, NAME, T, AS, BUILTIN)                                      \
+  OVL T PREFIX##NAME(volatile AS T *p, T v) {                                  \
+    return BUILTIN(p, v, __ATOMIC_RELAXED);                                    \
+  }
 #define ATOMICS(PREFIX, T, AS)                                                 \
-  OVL T PREFIX##add(volatile AS T *p, T v) {                                   \
-    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);                         \
-  }                                                                            \
-  OVL T PREFIX##sub(volatile AS T *p, T v) {                                   \
-    return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED);                         \
-  }                                                                            \
-  OVL T PREFIX##xchg(volatile AS T *p, T v) {                                  \
-    return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);                        \
-  }                                                                            \
-  OVL T PREFIX##inc(volatile AS T *p) {                                        \
-    return __atomic_fetch_add(p, (T)1, __ATOMIC_RELAXED);                      \
-  }                                                                            \
-  OVL T PREFIX##dec(volatile AS T *p) {                                        \
-    return __atomic_fetch_sub(p, (T)1, __ATOMIC_RELAXED);                      \
-  }                                                                            \
+  RMW(PREFIX, add, T, AS, __atomic_fetch_add)                                  \
+  RMW(PREFIX, sub, T, AS, __atomic_fetch_sub)                                  \
+  RMW(PREFIX, xchg, T, AS, __atomic_exchange_n)                                \
+  RMW(PREFIX, min, T, AS, __atomic_fetch_min)                                  \
+  RMW(PREFIX, max, T, AS, __atomic_fetch_max)                                  \
+  RMW(PREFIX, and, T, AS, __atomic_fetch_and)                                  \
+  RMW(PREFIX, or, T, AS, __atomic_fetch_or)                                    \
+  RMW(PREFIX, xor, T, AS, __atomic_fetch_xor)                                  \
+  OVL T PREFIX##inc(volatile AS T *p) { return PREFIX##add(p, (T)1); }         \
+  OVL T PREFIX##dec(volatile AS T *p) { return PREFIX##sub(p, (T)1); }         \
   OVL T PREFIX##cmpxchg(volatile AS T *p, T cmp, T v) {                        \
     __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_RELAXED,           \
                                 __ATOMIC_RELAXED);                             \
     return cmp;                                                                \
-  }                                                                            \
-  OVL T PREFIX##min(volatile AS T *p, T v) {                                   \
-    return __atomic_fetch_min(p, v, __ATOMIC_RELAXED);                         \
-  }                                                                            \
-  OVL T PREFIX##max(volatile AS T *p, T v) {                                   \
-    return __atomic_fetch_max(p, v, __ATOMIC_RELAXED);                         \
-  }                                                                            \
-  OVL T PREFIX##and(volatile AS T *p, T v) {                                   \
-    return __atomic_fetch_and(p, v, __ATOMIC_RELAXED);                         \
-  }                                                                            \
-  OVL T PREFIX##or(volatile AS T *p, T v) {                                    \
-    return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);                          \
-  }                                                                            \
-  OVL T PREFIX##xor(volatile AS T *p, T v) {                                   \
-    return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED);                         \
   }
 
 ATOMICS(atomic_, int, __global)
