@@ -44,6 +44,29 @@ Error validateSPIRV(std::string_view Binary) {
                                Messages);
 }
 
+std::string storeHalfAsFloat16Buffer(std::string Binary) {
+  constexpr uint32_t OpCapability = 17, Float16Buffer = 8, Float16 = 9;
+  constexpr size_t HeaderWords = 5;
+  auto Word = [&](size_t I) {
+    uint32_t W;
+    std::memcpy(&W, Binary.data() + 4 * I, 4);
+    return W;
+  };
+  size_t Words = Binary.size() / 4;
+  // Capabilities come first, right after the header.
+  for (size_t I = HeaderWords; I + 1 < Words;) {
+    uint32_t Count = Word(I) >> 16, Opcode = Word(I) & 0xffff;
+    if (Opcode != OpCapability || Count != 2)
+      break;
+    if (Word(I + 1) == Float16) {
+      std::memcpy(Binary.data() + 4 * (I + 1), &Float16Buffer, 4);
+      break;
+    }
+    I += Count;
+  }
+  return Binary;
+}
+
 Expected<std::string> disassembleSPIRV(std::string_view Binary) {
   auto Words = toWords(Binary);
   if (!Words)

@@ -38,6 +38,7 @@
 #include "Transforms/WorkGroupFunction.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/IPO/GlobalDCE.h"
@@ -194,6 +195,25 @@ void keepOnlyWorkGroupFunctions(Module &M, TargetMachine &TM) {
   MPM.run(M, P.MAM);
 }
 
+/// Every OpenCL builtin has a mangled (overloadable) name, so a "_Z"
+/// function still undefined in the x86 variant is one our library lacks;
+/// "_ZGV" names are libmvec's vector math, which the CPU device loads.
+/// Caught here, it is a compile error naming the function; missed, it would
+/// be a dlopen failure on the user's machine.
+Error checkBuiltinsDefined(const Module &M) {
+  std::string Missing;
+  for (const Function &F : M)
+    if (F.isDeclaration() && !F.isIntrinsic() && F.getName().starts_with("_Z") &&
+        !F.getName().starts_with("_ZGV") && !F.use_empty())
+      Missing += "\n  " + demangle(F.getName());
+  if (Missing.empty())
+    return Error::success();
+  return createStringError(inconvertibleErrorCode(),
+                           "the kernels call OpenCL builtins that SKMD's x86 "
+                           "builtins library does not provide:" +
+                               Missing);
+}
+
 } // namespace
 
 TargetChoice chosenTarget(const CompilerOptions &Opts, TargetKind Target) {
@@ -308,6 +328,8 @@ Expected<std::string> lowerToVariant(Module &M, const CompilerOptions &Opts,
   switch (Target) {
   case TargetKind::X86: {
     keepOnlyWorkGroupFunctions(M, **TM);
+    if (Error E = checkBuiltinsDefined(M))
+      return E;
     auto Object = emitWithBackend(M, **TM, CodeGenFileType::ObjectFile);
     if (!Object)
       return Object.takeError();
@@ -326,9 +348,10 @@ Expected<std::string> lowerToVariant(Module &M, const CompilerOptions &Opts,
     auto Binary = emitWithBackend(M, **TM, CodeGenFileType::ObjectFile);
     if (!Binary)
       return Binary.takeError();
-    if (Error E = validateSPIRV(*Binary))
+    std::string Module = storeHalfAsFloat16Buffer(std::move(*Binary));
+    if (Error E = validateSPIRV(Module))
       return E;
-    return Binary;
+    return Module;
   }
   }
   llvm_unreachable("unknown target kind");

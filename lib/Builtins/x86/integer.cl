@@ -56,3 +56,89 @@ INT_VECTOR_WIDTHS(INT_WITH_SCALARS, int, uint, 32)
 INT_VECTOR_WIDTHS(INT_WITH_SCALARS, uint, uint, 32)
 INT_VECTOR_WIDTHS(INT_WITH_SCALARS, long, ulong, 64)
 INT_VECTOR_WIDTHS(INT_WITH_SCALARS, ulong, ulong, 64)
+
+// mul_hi: the high half of the full product, through the type twice as
+// wide (for 64 bits, Clang's __int128); mad_hi and mad_sat build on it.
+#define MUL_HI_LANE(T, WIDE, BITS) (T)(((WIDE)a * (WIDE)b) >> BITS)
+#define MUL_HI(T, WIDE, BITS)                                                  \
+  OVL T mul_hi(T a, T b) { return MUL_HI_LANE(T, WIDE, BITS); }                \
+  OVL T mad_hi(T a, T b, T c) { return mul_hi(a, b) + c; }                     \
+  OVL T mad_sat(T a, T b, T c) {                                               \
+    WIDE p = (WIDE)a * (WIDE)b + (WIDE)c;                                      \
+    WIDE lo = (WIDE)MIN_OF(T), hi = (WIDE)MAX_OF(T);                           \
+    return (T)(p < lo ? lo : p > hi ? hi : p);                                 \
+  }
+#define MUL_HI_VEC(T, WIDE, BITS, N)                                           \
+  OVL T##N mul_hi(T##N a, T##N b) {                                            \
+    T##N r;                                                                    \
+    for (int i = 0; i < N; ++i)                                                \
+      r[i] = mul_hi(a[i], b[i]);                                               \
+    return r;                                                                  \
+  }                                                                            \
+  OVL T##N mad_hi(T##N a, T##N b, T##N c) { return mul_hi(a, b) + c; }         \
+  OVL T##N mad_sat(T##N a, T##N b, T##N c) {                                   \
+    T##N r;                                                                    \
+    for (int i = 0; i < N; ++i)                                                \
+      r[i] = mad_sat(a[i], b[i], c[i]);                                        \
+    return r;                                                                  \
+  }
+#define MUL_HI_ALL(T, WIDE, BITS)                                              \
+  MUL_HI(T, WIDE, BITS) MUL_HI_VEC(T, WIDE, BITS, 2)                           \
+  MUL_HI_VEC(T, WIDE, BITS, 3) MUL_HI_VEC(T, WIDE, BITS, 4)                    \
+  MUL_HI_VEC(T, WIDE, BITS, 8) MUL_HI_VEC(T, WIDE, BITS, 16)
+#define MIN_OF(T) (IS_SIGNED_TYPE(T) ? -(((WIDEST)1 << (sizeof(T) * 8 - 1))) : 0)
+#define MAX_OF(T)                                                              \
+  (IS_SIGNED_TYPE(T) ? (((WIDEST)1 << (sizeof(T) * 8 - 1)) - 1)                \
+                     : (((WIDEST)1 << (sizeof(T) * 8)) - 1))
+#define IS_SIGNED_TYPE(T) ((T)-1 < (T)0)
+typedef __int128 WIDEST;
+typedef unsigned __int128 UWIDEST;
+MUL_HI_ALL(char, short, 8)
+MUL_HI_ALL(uchar, ushort, 8)
+MUL_HI_ALL(short, int, 16)
+MUL_HI_ALL(ushort, uint, 16)
+MUL_HI_ALL(int, long, 32)
+MUL_HI_ALL(uint, ulong, 32)
+MUL_HI_ALL(long, WIDEST, 64)
+MUL_HI_ALL(ulong, UWIDEST, 64)
+
+// upsample(hi, lo): hi in the upper half of the twice-as-wide result.
+#define UPSAMPLE(H, L, W, BITS)                                                \
+  OVL W upsample(H hi, L lo) { return ((W)hi << BITS) | (W)lo; }               \
+  OVL W##2 upsample(H##2 hi, L##2 lo) {                                        \
+    return (__builtin_convertvector(hi, W##2) << BITS) |                       \
+           __builtin_convertvector(lo, W##2);                                  \
+  }                                                                            \
+  OVL W##3 upsample(H##3 hi, L##3 lo) {                                        \
+    return (__builtin_convertvector(hi, W##3) << BITS) |                       \
+           __builtin_convertvector(lo, W##3);                                  \
+  }                                                                            \
+  OVL W##4 upsample(H##4 hi, L##4 lo) {                                        \
+    return (__builtin_convertvector(hi, W##4) << BITS) |                       \
+           __builtin_convertvector(lo, W##4);                                  \
+  }                                                                            \
+  OVL W##8 upsample(H##8 hi, L##8 lo) {                                        \
+    return (__builtin_convertvector(hi, W##8) << BITS) |                       \
+           __builtin_convertvector(lo, W##8);                                  \
+  }                                                                            \
+  OVL W##16 upsample(H##16 hi, L##16 lo) {                                     \
+    return (__builtin_convertvector(hi, W##16) << BITS) |                      \
+           __builtin_convertvector(lo, W##16);                                 \
+  }
+UPSAMPLE(char, uchar, short, 8)
+UPSAMPLE(uchar, uchar, ushort, 8)
+UPSAMPLE(short, ushort, int, 16)
+UPSAMPLE(ushort, ushort, uint, 16)
+UPSAMPLE(int, uint, long, 32)
+UPSAMPLE(uint, uint, ulong, 32)
+
+// bitselect(a, b, c): b's bits where c's are set, a's elsewhere.
+#define BITSELECT(T) OVL T bitselect(T a, T b, T c) { return (a & ~c) | (b & c); }
+SKMD_ALL_WIDTHS(BITSELECT, char)
+SKMD_ALL_WIDTHS(BITSELECT, uchar)
+SKMD_ALL_WIDTHS(BITSELECT, short)
+SKMD_ALL_WIDTHS(BITSELECT, ushort)
+SKMD_ALL_WIDTHS(BITSELECT, int)
+SKMD_ALL_WIDTHS(BITSELECT, uint)
+SKMD_ALL_WIDTHS(BITSELECT, long)
+SKMD_ALL_WIDTHS(BITSELECT, ulong)

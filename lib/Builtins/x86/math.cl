@@ -87,7 +87,6 @@ SKMD_ALL_WIDTHS(NATIVE_RECIP, float)
   OVL T fmax(T x, T y) { return __builtin_elementwise_max(x, y); }            \
   OVL T fmod(T x, T y) { return __builtin_elementwise_fmod(x, y); }           \
   OVL T copysign(T x, T y) { return __builtin_elementwise_copysign(x, y); }   \
-  OVL T hypot(T x, T y) { return sqrt(x * x + y * y); }                       \
   OVL T fdim(T x, T y) { return x > y ? x - y : (T)0; }                       \
   OVL T native_divide(T x, T y) { return x / y; }                             \
   OVL T fma(T a, T b, T c) { return __builtin_elementwise_fma(a, b, c); }     \
@@ -151,3 +150,338 @@ CROSS(float4)
 CROSS(double4)
 OVL float3 cross(float3 a, float3 b) { return a.yzx * b.zxy - a.zxy * b.yzx; }
 OVL double3 cross(double3 a, double3 b) { return a.yzx * b.zxy - a.zxy * b.yzx; }
+
+// Functions with no LLVM intrinsic call glibc's libm (loaded by the CPU
+// device) lane by lane; in a work-group loop the vectorizer sees the same
+// scalar calls it would see in C.
+#define LANES_1(NAME, T, N, IMPL)                                              \
+  OVL T##N NAME(T##N x) {                                                      \
+    T##N r;                                                                    \
+    for (int i = 0; i < N; ++i)                                                \
+      r[i] = IMPL(x[i]);                                                       \
+    return r;                                                                  \
+  }
+#define LANES_2(NAME, T, N, IMPL)                                              \
+  OVL T##N NAME(T##N x, T##N y) {                                              \
+    T##N r;                                                                    \
+    for (int i = 0; i < N; ++i)                                                \
+      r[i] = IMPL(x[i], y[i]);                                                 \
+    return r;                                                                  \
+  }
+#define ALL_LANES(M, NAME, T, IMPL)                                            \
+  OVL_SCALAR_##M(NAME, T, IMPL) M(NAME, T, 2, IMPL) M(NAME, T, 3, IMPL)        \
+  M(NAME, T, 4, IMPL) M(NAME, T, 8, IMPL) M(NAME, T, 16, IMPL)
+#define OVL_SCALAR_LANES_1(NAME, T, IMPL) OVL T NAME(T x) { return IMPL(x); }
+#define OVL_SCALAR_LANES_2(NAME, T, IMPL)                                      \
+  OVL T NAME(T x, T y) { return IMPL(x, y); }
+#define LIBM_1(NAME)                                                           \
+  ALL_LANES(LANES_1, NAME, float, __builtin_##NAME##f)                         \
+  ALL_LANES(LANES_1, NAME, double, __builtin_##NAME)
+#define LIBM_2(NAME)                                                           \
+  ALL_LANES(LANES_2, NAME, float, __builtin_##NAME##f)                         \
+  ALL_LANES(LANES_2, NAME, double, __builtin_##NAME)
+
+LIBM_1(acosh)
+LIBM_1(asinh)
+LIBM_1(atanh)
+LIBM_1(cbrt)
+LIBM_1(erf)
+LIBM_1(erfc)
+LIBM_1(expm1)
+LIBM_1(log1p)
+LIBM_1(logb)
+LIBM_1(lgamma)
+LIBM_1(tgamma)
+LIBM_2(nextafter)
+LIBM_2(remainder)
+
+// The *pi functions reduce exactly (fmod by 2 is exact) to |r| <= 1/2 and
+// evaluate near zero, where sin and cos are well conditioned; float works
+// in double, so its results are correctly rounded but for rare ties.
+#define PI_D 3.141592653589793238462643383279502884
+static inline double sinpi_reduced(double x) {
+  double r = __builtin_fmod(x, 2.0); // (-2, 2), exact, sign of x.
+  if (r > 1.0)
+    r -= 2.0;
+  else if (r < -1.0)
+    r += 2.0;
+  // sin(pi r) = sin(pi (sign(r) - r)): fold into [-1/2, 1/2].
+  if (r > 0.5)
+    r = 1.0 - r;
+  else if (r < -0.5)
+    r = -1.0 - r;
+  return r == 0 ? __builtin_copysign(0.0, x) : __builtin_sin(PI_D * r);
+}
+static inline double cospi_reduced(double x) {
+  double r = __builtin_fabs(__builtin_fmod(x, 2.0)); // [0, 2)
+  if (r > 1.0)
+    r = 2.0 - r; // cos is even and 2-periodic: [0, 1].
+  if (r == 0.5)
+    return 0.0;
+  // cos(pi r) = sin(pi (1/2 - r)), well conditioned away from r = 0.
+  return r < 0.25 ? __builtin_cos(PI_D * r) : __builtin_sin(PI_D * (0.5 - r));
+}
+static inline float sinpi_f(float x) { return (float)sinpi_reduced(x); }
+static inline float cospi_f(float x) { return (float)cospi_reduced(x); }
+static inline float tanpi_f(float x) {
+  return (float)(sinpi_reduced(x) / cospi_reduced(x));
+}
+static inline double tanpi_d(double x) {
+  return sinpi_reduced(x) / cospi_reduced(x);
+}
+static inline float asinpi_f(float x) { return (float)(__builtin_asin(x) / PI_D); }
+static inline float acospi_f(float x) { return (float)(__builtin_acos(x) / PI_D); }
+static inline float atanpi_f(float x) { return (float)(__builtin_atan(x) / PI_D); }
+static inline float atan2pi_f(float y, float x) {
+  return (float)(__builtin_atan2(y, x) / PI_D);
+}
+static inline double asinpi_d(double x) { return __builtin_asin(x) / PI_D; }
+static inline double acospi_d(double x) { return __builtin_acos(x) / PI_D; }
+static inline double atanpi_d(double x) { return __builtin_atan(x) / PI_D; }
+static inline double atan2pi_d(double y, double x) {
+  return __builtin_atan2(y, x) / PI_D;
+}
+ALL_LANES(LANES_1, sinpi, float, sinpi_f)
+ALL_LANES(LANES_1, cospi, float, cospi_f)
+ALL_LANES(LANES_1, tanpi, float, tanpi_f)
+ALL_LANES(LANES_1, sinpi, double, sinpi_reduced)
+ALL_LANES(LANES_1, cospi, double, cospi_reduced)
+ALL_LANES(LANES_1, tanpi, double, tanpi_d)
+ALL_LANES(LANES_1, asinpi, float, asinpi_f)
+ALL_LANES(LANES_1, acospi, float, acospi_f)
+ALL_LANES(LANES_1, atanpi, float, atanpi_f)
+ALL_LANES(LANES_2, atan2pi, float, atan2pi_f)
+ALL_LANES(LANES_1, asinpi, double, asinpi_d)
+ALL_LANES(LANES_1, acospi, double, acospi_d)
+ALL_LANES(LANES_1, atanpi, double, atanpi_d)
+ALL_LANES(LANES_2, atan2pi, double, atan2pi_d)
+
+// hypot must not overflow or underflow in between: float squares in
+// double; double uses libm's scaled algorithm.
+static inline float hypot_f(float x, float y) {
+  return (float)__builtin_sqrt((double)x * x + (double)y * y);
+}
+ALL_LANES(LANES_2, hypot, float, hypot_f)
+ALL_LANES(LANES_2, hypot, double, __builtin_hypot)
+
+#define MAGNITUDE(T)                                                           \
+  OVL T maxmag(T x, T y) {                                                     \
+    T ax = fabs(x), ay = fabs(y);                                              \
+    return ax > ay ? x : ay > ax ? y : fmax(x, y);                             \
+  }                                                                            \
+  OVL T minmag(T x, T y) {                                                     \
+    T ax = fabs(x), ay = fabs(y);                                              \
+    return ax < ay ? x : ay < ax ? y : fmin(x, y);                             \
+  }
+SKMD_ALL_WIDTHS(MAGNITUDE, float)
+SKMD_ALL_WIDTHS(MAGNITUDE, double)
+
+// With an integer operand: pown, rootn, ldexp; and ilogb, nan.
+#define WITH_INT(T, I, N)                                                      \
+  OVL T##N pown(T##N x, I##N n) {                                              \
+    T##N r;                                                                    \
+    for (int i = 0; i < N; ++i)                                                \
+      r[i] = pown(x[i], n[i]);                                                 \
+    return r;                                                                  \
+  }                                                                            \
+  OVL T##N rootn(T##N x, I##N n) {                                             \
+    T##N r;                                                                    \
+    for (int i = 0; i < N; ++i)                                                \
+      r[i] = rootn(x[i], n[i]);                                                \
+    return r;                                                                  \
+  }                                                                            \
+  OVL T##N ldexp(T##N x, I##N n) {                                             \
+    T##N r;                                                                    \
+    for (int i = 0; i < N; ++i)                                                \
+      r[i] = ldexp(x[i], n[i]);                                                \
+    return r;                                                                  \
+  }                                                                            \
+  OVL T##N ldexp(T##N x, int n) { return ldexp(x, (I##N)n); }                  \
+  OVL I##N ilogb(T##N x) {                                                     \
+    I##N r;                                                                    \
+    for (int i = 0; i < N; ++i)                                                \
+      r[i] = ilogb(x[i]);                                                      \
+    return r;                                                                  \
+  }
+// pown in double for float is exact enough (the float result rounds once);
+// double uses pow, exact for the integer exponent's value.
+OVL float pown(float x, int n) { return (float)__builtin_pow(x, (double)n); }
+OVL double pown(double x, int n) { return __builtin_pow(x, (double)n); }
+// rootn(x, n) = x^(1/n), odd roots of negatives are negative.
+#define ROOTN(T, POW, LDEXP_FN, ILOGB_FN)                                      \
+  OVL T rootn(T x, int n) {                                                    \
+    if (n == 0)                                                                \
+      return __builtin_nan("");                                                \
+    if (x < 0 && (n & 1))                                                      \
+      return -(T)POW(-(double)x, 1.0 / n);                                     \
+    return (T)POW((double)x, 1.0 / n);                                         \
+  }                                                                            \
+  OVL T ldexp(T x, int n) { return LDEXP_FN(x, n); }                           \
+  OVL int ilogb(T x) { return ILOGB_FN(x); }
+ROOTN(float, __builtin_pow, __builtin_ldexpf, __builtin_ilogbf)
+ROOTN(double, __builtin_pow, __builtin_ldexp, __builtin_ilogb)
+#define WITH_INT_WIDTHS(T, I)                                                  \
+  WITH_INT(T, I, 2) WITH_INT(T, I, 3) WITH_INT(T, I, 4) WITH_INT(T, I, 8)      \
+  WITH_INT(T, I, 16)
+WITH_INT_WIDTHS(float, int)
+WITH_INT_WIDTHS(double, int)
+
+#define NAN_FN(T, U)                                                           \
+  OVL T nan(U code) {                                                          \
+    return __builtin_astype(code | __builtin_astype(__builtin_nan(""), U), T); \
+  }
+NAN_FN(double, ulong)
+OVL float nan(uint code) {
+  return __builtin_astype(code | __builtin_astype(__builtin_nanf(""), uint),
+                          float);
+}
+
+// Results through a pointer (frexp, modf, fract, sincos, remquo,
+// lgamma_r), in each address space a pointer may have. The scalar forms on
+// private pointers do the work; the others and the vectors call them.
+float libm_lgammaf_r(float, int *) __asm__("lgammaf_r");
+double libm_lgamma_r(double, int *) __asm__("lgamma_r");
+#define OUT_PRIVATE(T, SUFFIX, BELOW_ONE)                                      \
+  OVL T frexp(T x, __private int *e) { return __builtin_frexp##SUFFIX(x, e); } \
+  OVL T modf(T x, __private T *ip) {                                           \
+    *ip = __builtin_elementwise_trunc(x);                                      \
+    return __builtin_isinf(x) ? __builtin_copysign((T)0, x) : x - *ip;         \
+  }                                                                            \
+  OVL T fract(T x, __private T *ip) {                                          \
+    T f = __builtin_elementwise_floor(x);                                      \
+    *ip = f;                                                                   \
+    if (x != x)                                                                \
+      return x;                                                                \
+    if (__builtin_isinf(x))                                                    \
+      return __builtin_copysign((T)0, x);                                      \
+    /* x - floor(x) may round up to 1, which fract never returns. */          \
+    return __builtin_elementwise_min(x - f, BELOW_ONE);                        \
+  }                                                                            \
+  OVL T sincos(T x, __private T *c) {                                          \
+    *c = __builtin_elementwise_cos(x);                                         \
+    return __builtin_elementwise_sin(x);                                       \
+  }                                                                            \
+  OVL T remquo(T x, T y, __private int *q) {                                   \
+    return __builtin_remquo##SUFFIX(x, y, q);                                  \
+  }                                                                            \
+  OVL T lgamma_r(T x, __private int *s) { return libm_lgamma##SUFFIX##_r(x, s); }
+OUT_PRIVATE(float, f, 0x1.fffffep-1f)
+OUT_PRIVATE(double, , 0x1.fffffffffffffp-1)
+
+// Vectors (and other address spaces) go through private temporaries.
+#define OUT_VIA_PRIVATE(T, I, AS)                                              \
+  OVL T frexp(T x, AS I *e) {                                                  \
+    I k;                                                                       \
+    T r = frexp(x, &k);                                                        \
+    *e = k;                                                                    \
+    return r;                                                                  \
+  }                                                                            \
+  OVL T modf(T x, AS T *ip) {                                                  \
+    T i;                                                                       \
+    T r = modf(x, &i);                                                         \
+    *ip = i;                                                                   \
+    return r;                                                                  \
+  }                                                                            \
+  OVL T fract(T x, AS T *ip) {                                                 \
+    T i;                                                                       \
+    T r = fract(x, &i);                                                        \
+    *ip = i;                                                                   \
+    return r;                                                                  \
+  }                                                                            \
+  OVL T sincos(T x, AS T *c) {                                                 \
+    T k;                                                                       \
+    T r = sincos(x, &k);                                                       \
+    *c = k;                                                                    \
+    return r;                                                                  \
+  }                                                                            \
+  OVL T remquo(T x, T y, AS I *q) {                                            \
+    I k;                                                                       \
+    T r = remquo(x, y, &k);                                                    \
+    *q = k;                                                                    \
+    return r;                                                                  \
+  }                                                                            \
+  OVL T lgamma_r(T x, AS I *s) {                                               \
+    I k;                                                                       \
+    T r = lgamma_r(x, &k);                                                     \
+    *s = k;                                                                    \
+    return r;                                                                  \
+  }
+#define OUT_VECTOR_PRIVATE(T, I, N)                                            \
+  OVL T##N frexp(T##N x, __private I##N *e) {                                  \
+    T##N r;                                                                    \
+    for (int i = 0; i < N; ++i) {                                              \
+      int k;                                                                   \
+      r[i] = frexp(x[i], &k);                                                  \
+      (*e)[i] = k;                                                             \
+    }                                                                          \
+    return r;                                                                  \
+  }                                                                            \
+  OVL T##N modf(T##N x, __private T##N *ip) {                                  \
+    T##N r;                                                                    \
+    for (int i = 0; i < N; ++i) {                                              \
+      T k;                                                                     \
+      r[i] = modf(x[i], &k);                                                   \
+      (*ip)[i] = k;                                                            \
+    }                                                                          \
+    return r;                                                                  \
+  }                                                                            \
+  OVL T##N fract(T##N x, __private T##N *ip) {                                 \
+    T##N r;                                                                    \
+    for (int i = 0; i < N; ++i) {                                              \
+      T k;                                                                     \
+      r[i] = fract(x[i], &k);                                                  \
+      (*ip)[i] = k;                                                            \
+    }                                                                          \
+    return r;                                                                  \
+  }                                                                            \
+  OVL T##N sincos(T##N x, __private T##N *c) {                                 \
+    *c = __builtin_elementwise_cos(x);                                         \
+    return __builtin_elementwise_sin(x);                                       \
+  }                                                                            \
+  OVL T##N remquo(T##N x, T##N y, __private I##N *q) {                         \
+    T##N r;                                                                    \
+    for (int i = 0; i < N; ++i) {                                              \
+      int k;                                                                   \
+      r[i] = remquo(x[i], y[i], &k);                                           \
+      (*q)[i] = k;                                                             \
+    }                                                                          \
+    return r;                                                                  \
+  }                                                                            \
+  OVL T##N lgamma_r(T##N x, __private I##N *s) {                               \
+    T##N r;                                                                    \
+    for (int i = 0; i < N; ++i) {                                              \
+      int k;                                                                   \
+      r[i] = lgamma_r(x[i], &k);                                               \
+      (*s)[i] = k;                                                             \
+    }                                                                          \
+    return r;                                                                  \
+  }
+#define OUT_ALL(T, I)                                                          \
+  OUT_VIA_PRIVATE(T, I, __generic) OUT_VIA_PRIVATE(T, I, __global)             \
+  OUT_VIA_PRIVATE(T, I, __local)
+#define OUT_WIDTH(T, I, N)                                                     \
+  OUT_VECTOR_PRIVATE(T, I, N) OUT_ALL(T##N, I##N)
+OUT_ALL(float, int)
+OUT_ALL(double, int)
+OUT_WIDTH(float, int, 2)
+OUT_WIDTH(float, int, 3)
+OUT_WIDTH(float, int, 4)
+OUT_WIDTH(float, int, 8)
+OUT_WIDTH(float, int, 16)
+OUT_WIDTH(double, int, 2)
+OUT_WIDTH(double, int, 3)
+OUT_WIDTH(double, int, 4)
+OUT_WIDTH(double, int, 8)
+OUT_WIDTH(double, int, 16)
+
+// half_* forms: full precision meets their 8192-ulp bound.
+UNARY_ALIASES(half_exp2, exp2)
+UNARY_ALIASES(half_exp10, exp10)
+UNARY_ALIASES(half_log2, log2)
+UNARY_ALIASES(half_log10, log10)
+UNARY_ALIASES(half_tan, tan)
+UNARY_ALIASES(half_recip, native_recip)
+#define HALF_BINARY(T)                                                         \
+  OVL T half_divide(T x, T y) { return x / y; }                                \
+  OVL T half_powr(T x, T y) { return powr(x, y); }
+SKMD_ALL_WIDTHS(HALF_BINARY, float)

@@ -86,3 +86,24 @@ ANY_ALL(char)
 ANY_ALL(short)
 ANY_ALL(int)
 ANY_ALL(long)
+
+// Ordered/unordered comparisons and bitselect on floating types.
+#define ORDERING(T, I)                                                         \
+  OVL I isordered(T a, T b) { return a == a && b == b; }                       \
+  OVL I isunordered(T a, T b) { return a != a || b != b; }                     \
+  OVL I islessgreater(T a, T b) { return a < b || a > b; }
+#define FLOAT_BITSELECT(T, I)                                                  \
+  OVL T bitselect(T a, T b, T c) {                                             \
+    I ia = __builtin_astype(a, I), ib = __builtin_astype(b, I),                \
+      ic = __builtin_astype(c, I);                                             \
+    return __builtin_astype((ia & ~ic) | (ib & ic), T);                        \
+  }
+#define ORDERING_ALL(T, SI, VI)                                                \
+  ORDERING(T, int) FLOAT_BITSELECT(T, SI)                                      \
+  ORDERING(T##2, VI##2) FLOAT_BITSELECT(T##2, VI##2)                           \
+  ORDERING(T##3, VI##3) FLOAT_BITSELECT(T##3, VI##3)                           \
+  ORDERING(T##4, VI##4) FLOAT_BITSELECT(T##4, VI##4)                           \
+  ORDERING(T##8, VI##8) FLOAT_BITSELECT(T##8, VI##8)                           \
+  ORDERING(T##16, VI##16) FLOAT_BITSELECT(T##16, VI##16)
+ORDERING_ALL(float, int, int)
+ORDERING_ALL(double, long, long)
