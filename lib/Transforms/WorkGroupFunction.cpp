@@ -30,6 +30,10 @@ std::string workGroupFunctionName(StringRef Kernel) {
 
 namespace {
 
+/// Largest expression copied at a use rather than saved per work-item:
+/// addresses and indices are a handful of instructions.
+constexpr unsigned MaxRecomputedInstructions = 32;
+
 /// Field numbers of struct skmd_wg_ctx (runtime/devices/cpu/WorkGroupABI.h).
 enum CtxField : unsigned {
   CtxGroup = 0,
@@ -224,22 +228,22 @@ private:
       for (Instruction &I : *BB)
         if (!isa<AllocaInst>(I) && isLiveAtABarrier(I))
           Crossing.push_back(&I);
-    // Work-item function calls are recomputed where used instead: they
-    // become loop counters and launch values, which cost nothing to keep.
-    llvm::erase_if(Crossing, [](Instruction *I) {
-      auto *CB = dyn_cast<CallBase>(I);
-      if (!CB || !workItemFnOf(*CB))
+    // Values made only of launch values, arguments, constants and
+    // work-item functions are recomputed where used instead: saving them
+    // per work-item would turn an address like &tile[ly][k] into a load of
+    // a saved pointer per item, which the vectorizer can only gather.
+    llvm::erase_if(Crossing, [&](Instruction *I) {
+      unsigned Budget = MaxRecomputedInstructions;
+      if (!isRecomputable(I, Budget))
         return false;
-      for (Use &U : make_early_inc_range(CB->uses())) {
+      for (Use &U : make_early_inc_range(I->uses())) {
         auto *User = cast<Instruction>(U.getUser());
         Instruction *At = isa<PHINode>(User)
                               ? cast<PHINode>(User)->getIncomingBlock(U)->getTerminator()
                               : User;
-        Instruction *Copy = CB->clone();
-        Copy->insertBefore(At->getIterator());
-        U.set(Copy);
+        U.set(recompute(I, At));
       }
-      CB->eraseFromParent();
+      I->eraseFromParent();
       return true;
     });
     // A PHI is demoted like any value (stored where it is computed, loaded
@@ -247,6 +251,37 @@ private:
     Instruction *AllocaPoint = Prologue->getTerminator();
     for (Instruction *I : Crossing)
       DemoteRegToStack(*I, false, AllocaPoint->getIterator());
+  }
+
+  /// Whether \p V can be computed again anywhere in the body: it reads no
+  /// memory and depends only on the prologue (launch values, arguments,
+  /// __local addresses), constants and work-item functions, which every
+  /// sub-CFG has. \p Budget bounds the instructions a copy may take.
+  bool isRecomputable(Value *V, unsigned &Budget) {
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || I->getParent() == Prologue)
+      return true;
+    if (auto *CB = dyn_cast<CallBase>(I))
+      return workItemFnOf(*CB).has_value();
+    if (Budget == 0 || !(isa<BinaryOperator>(I) || isa<CastInst>(I) ||
+                         isa<GetElementPtrInst>(I) || isa<CmpInst>(I) ||
+                         isa<SelectInst>(I)))
+      return false;
+    --Budget;
+    return llvm::all_of(I->operands(),
+                        [&](Value *Op) { return isRecomputable(Op, Budget); });
+  }
+
+  /// A copy of recomputable \p V (its operands copied too) before \p At.
+  Value *recompute(Value *V, Instruction *At) {
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || I->getParent() == Prologue)
+      return V;
+    Instruction *Copy = I->clone();
+    for (Use &Op : Copy->operands())
+      Op.set(recompute(Op.get(), At));
+    Copy->insertBefore(At->getIterator());
+    return Copy;
   }
 
   /// Backward liveness of one SSA value: walk from its uses towards its

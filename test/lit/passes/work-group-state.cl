@@ -1,19 +1,41 @@
 // skmd-work-group-function keeps per-work-item state only for values live
-// at a barrier.
+// at a barrier that cannot be recomputed after it.
 // RUN: %skmd-cc --emit=llvm %s | %opt -passes=skmd-work-group-function -S | FileCheck %s
 
-// Only values live at a barrier take per-item state: `v` (4 bytes, padded
-// to 16). `w` is computed after the barrier; the local id is recomputed
-// from the loop counter where it is used.
+// `v` is loaded before the barrier and used after it: it takes per-item
+// state (4 bytes, padded to 16). `w` is computed after the barrier; the
+// local id is recomputed from the loop counter where it is used.
+// The sizes are attributes of the kernels, where the runtime's metadata
+// comes from.
+// CHECK: define {{.*}} @two_phase({{.*}} #[[TWO:[0-9]+]]
+// CHECK: define {{.*}} @recomputed({{.*}} #[[RECOMPUTED:[0-9]+]]
 // CHECK-LABEL: define {{.*}}void @two_phase__skmd_wg(
 // CHECK-NOT: call {{.*}}get_local_id
-// CHECK: "skmd-wg-local-mem-bytes"="256" "skmd-wg-state-bytes"="16"
-__kernel void two_phase(__global int *out) {
+// CHECK-LABEL: define {{.*}}void @recomputed__skmd_wg(
+// CHECK-NOT: call {{.*}}get_local_id
+// CHECK: attributes #[[TWO]] = {{.*}}"skmd-wg-local-mem-bytes"="256" "skmd-wg-state-bytes"="16"
+// CHECK: attributes #[[RECOMPUTED]] = {{.*}}"skmd-wg-local-mem-bytes"="256" "skmd-wg-state-bytes"="0"
+__kernel void two_phase(__global const int *in, __global int *out) {
   __local int tmp[64];
   int l = get_local_id(0);
-  int v = l * 3;
+  int v = in[l] * 3;
   tmp[l] = v;
   barrier(CLK_LOCAL_MEM_FENCE);
   int w = tmp[63 - l] + 1;
   out[get_global_id(0)] = v + w;
+}
+
+// Addresses and indices made of ids, arguments and __local addresses are
+// recomputed after the barrier, not saved: no state at all, and the tile
+// read after the barrier is addressed from the loop counter, so the
+// vectorizer sees a contiguous access rather than a gather of saved
+// pointers.
+__kernel void recomputed(__global const float *in, __global float *out, int n) {
+  __local float tile[64];
+  int l = get_local_id(0);
+  __local float *mine = &tile[l];
+  int row = get_global_id(0) * n;
+  *mine = in[row];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[row] = *mine + tile[63 - l];
 }
