@@ -6,13 +6,31 @@
 
 namespace skmd {
 
-unsigned ThreadPool::defaultThreads() {
+namespace {
+
+/// SKMD_CPU_THREADS, or 0 when unset or not a positive number.
+unsigned threadsFromEnvironment() {
   if (const char *Env = std::getenv("SKMD_CPU_THREADS")) {
     long N = std::strtol(Env, nullptr, 10);
     if (N >= 1)
       return static_cast<unsigned>(N);
   }
+  return 0;
+}
+
+} // namespace
+
+unsigned ThreadPool::defaultThreads() {
+  if (unsigned N = threadsFromEnvironment())
+    return N;
   return std::max(1u, std::thread::hardware_concurrency());
+}
+
+unsigned ThreadPool::computeThreads(unsigned Hardware, bool GpusInPlan) {
+  if (unsigned N = threadsFromEnvironment())
+    return N;
+  Hardware = std::max(1u, Hardware);
+  return GpusInPlan && Hardware > 1 ? Hardware - 1 : Hardware;
 }
 
 ThreadPool::ThreadPool(unsigned Threads) {
@@ -31,6 +49,8 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::runChunks(unsigned Worker) {
+  if (Worker >= Active)
+    return;
   for (;;) {
     uint64_t Begin = Next.fetch_add(Chunk, std::memory_order_relaxed);
     if (Begin >= Count)
@@ -58,12 +78,14 @@ void ThreadPool::workerLoop(unsigned Id) {
 
 void ThreadPool::parallelFor(
     uint64_t N, uint64_t ChunkSize,
-    const std::function<void(unsigned, uint64_t, uint64_t)> &Fn) {
+    const std::function<void(unsigned, uint64_t, uint64_t)> &Fn,
+    unsigned MaxThreads) {
   if (N == 0)
     return;
   {
     std::lock_guard<std::mutex> G(Lock);
     Body = &Fn;
+    Active = MaxThreads ? std::min(MaxThreads, size()) : size();
     Count = N;
     Chunk = std::max<uint64_t>(1, ChunkSize);
     Next.store(0, std::memory_order_relaxed);

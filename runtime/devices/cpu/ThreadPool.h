@@ -29,12 +29,20 @@ public:
   unsigned size() const { return static_cast<unsigned>(Workers.size()) + 1; }
 
   /// Runs Body(Worker, Begin, End) over [0, Count) in chunks of \p Chunk,
-  /// on every worker and the caller; returns when all chunks are done.
+  /// on the caller (worker 0) and workers 1 to \p MaxThreads - 1 (every
+  /// worker when 0); returns when all chunks are done.
   void parallelFor(uint64_t Count, uint64_t Chunk,
-                   const std::function<void(unsigned, uint64_t, uint64_t)> &Body);
+                   const std::function<void(unsigned, uint64_t, uint64_t)> &Body,
+                   unsigned MaxThreads = 0);
 
   /// SKMD_CPU_THREADS if set (at least 1), else the hardware threads.
   static unsigned defaultThreads();
+
+  /// The threads the CPU device computes on in a launch: SKMD_CPU_THREADS
+  /// if set (the user's word is final), else \p Hardware, less one when
+  /// GPUs share the launch, so that the thread driving them (copies,
+  /// launches, merging as each finishes) always has a core.
+  static unsigned computeThreads(unsigned Hardware, bool GpusInPlan);
 
 private:
   void workerLoop(unsigned Id);
@@ -50,6 +58,7 @@ private:
   // The job being run.
   const std::function<void(unsigned, uint64_t, uint64_t)> *Body = nullptr;
   uint64_t Count = 0, Chunk = 1;
+  unsigned Active = 0;
   std::atomic<uint64_t> Next{0};
 };
 

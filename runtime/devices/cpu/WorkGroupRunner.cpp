@@ -40,7 +40,7 @@ Status runWorkGroups(ThreadPool &Pool, skmd_wg_fn Fn,
                      const std::vector<void *> &Args,
                      const std::vector<uint64_t> &LocalArgBytes,
                      const CpuLaunch &L, const WorkGroupNeeds &Needs,
-                     uint64_t First, uint64_t Count) {
+                     uint64_t First, uint64_t Count, unsigned MaxThreads) {
   if (!Fn)
     return Failure(ErrorCode::InvalidArgument, "no work-group function");
   if (Args.size() != LocalArgBytes.size())
@@ -65,7 +65,8 @@ Status runWorkGroups(ThreadPool &Pool, skmd_wg_fn Fn,
       return Failure(ErrorCode::InvalidArgument,
                      "argument " + std::to_string(I) + " is not set");
 
-  std::vector<WorkerState> Workers(Pool.size());
+  unsigned Threads = MaxThreads ? std::min(MaxThreads, Pool.size()) : Pool.size();
+  std::vector<WorkerState> Workers(Threads);
   for (WorkerState &W : Workers) {
     W.LocalMem = Scratch::make(Needs.LocalMemBytes);
     W.WIState = Scratch::make(Needs.StateBytesPerItem * Items);
@@ -85,7 +86,7 @@ Status runWorkGroups(ThreadPool &Pool, skmd_wg_fn Fn,
 
   // Enough chunks per thread to even out, few enough to keep the counter
   // off the critical path.
-  uint64_t Chunk = std::max<uint64_t>(1, Count / (uint64_t(Pool.size()) * 8));
+  uint64_t Chunk = std::max<uint64_t>(1, Count / (uint64_t(Threads) * 8));
   Pool.parallelFor(Count, Chunk, [&](unsigned Worker, uint64_t Begin, uint64_t End) {
     WorkerState &W = Workers[Worker];
     skmd_wg_ctx Ctx{};
@@ -103,7 +104,7 @@ Status runWorkGroups(ThreadPool &Pool, skmd_wg_fn Fn,
       Ctx.group[2] = G / (L.NumGroups[0] * L.NumGroups[1]);
       Fn(W.Args.data(), &Ctx);
     }
-  });
+  }, Threads);
   return Status::success();
 }
 

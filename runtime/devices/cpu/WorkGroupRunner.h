@@ -35,12 +35,13 @@ struct WorkGroupNeeds {
 /// \p Args holds, per kernel argument, a pointer to its value as the
 /// work-group function reads it. A __local buffer argument is given instead
 /// by a nonzero size in \p LocalArgBytes; each thread then gets its own
-/// scratch of that size.
+/// scratch of that size. At most \p MaxThreads of the pool's threads take
+/// part (all when 0; see ThreadPool::computeThreads).
 Status runWorkGroups(ThreadPool &Pool, skmd_wg_fn Fn,
                      const std::vector<void *> &Args,
                      const std::vector<uint64_t> &LocalArgBytes,
                      const CpuLaunch &Launch, const WorkGroupNeeds &Needs,
-                     uint64_t First, uint64_t Count);
+                     uint64_t First, uint64_t Count, unsigned MaxThreads = 0);
 
 } // namespace skmd
 

@@ -1,0 +1,72 @@
+//===- ThreadPoolTest.cpp - The CPU device's persistent workers ------------===//
+#include "devices/cpu/ThreadPool.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <mutex>
+#include <set>
+
+using namespace skmd;
+
+namespace {
+
+/// Which workers ran, and how often each index was visited.
+struct Visits {
+  std::mutex Lock;
+  std::set<unsigned> Workers;
+  std::vector<int> Count;
+
+  explicit Visits(size_t N) : Count(N, 0) {}
+  void operator()(unsigned Worker, uint64_t Begin, uint64_t End) {
+    std::lock_guard<std::mutex> G(Lock);
+    Workers.insert(Worker);
+    for (uint64_t I = Begin; I < End; ++I)
+      ++Count[I];
+  }
+};
+
+TEST(ThreadPool, EveryIndexOnceInChunks) {
+  ThreadPool Pool(4);
+  Visits V(1003);
+  Pool.parallelFor(1003, 7, [&](unsigned W, uint64_t B, uint64_t E) { V(W, B, E); });
+  for (int C : V.Count)
+    ASSERT_EQ(C, 1);
+  for (unsigned W : V.Workers)
+    EXPECT_LT(W, 4u);
+}
+
+TEST(ThreadPool, ThreadLimitKeepsTheOtherWorkersIdle) {
+  ThreadPool Pool(4);
+  for (int Round = 0; Round < 20; ++Round) {
+    Visits V(500);
+    Pool.parallelFor(
+        500, 1, [&](unsigned W, uint64_t B, uint64_t E) { V(W, B, E); }, 2);
+    for (int C : V.Count)
+      ASSERT_EQ(C, 1);
+    for (unsigned W : V.Workers)
+      ASSERT_LT(W, 2u) << "worker " << W << " ran under a limit of 2";
+  }
+  // The limit is per call: the next call may use every worker again.
+  Visits All(100);
+  Pool.parallelFor(100, 1, [&](unsigned W, uint64_t B, uint64_t E) { All(W, B, E); });
+  for (int C : All.Count)
+    ASSERT_EQ(C, 1);
+}
+
+TEST(ThreadPool, OneCoreStaysFreeWhenGpusShareTheLaunch) {
+  unsetenv("SKMD_CPU_THREADS");
+  EXPECT_EQ(ThreadPool::computeThreads(16, false), 16u);
+  EXPECT_EQ(ThreadPool::computeThreads(16, true), 15u);
+  EXPECT_EQ(ThreadPool::computeThreads(1, true), 1u); // Never zero.
+  EXPECT_EQ(ThreadPool::computeThreads(0, false), 1u);
+  // The user's setting is final, GPUs or not.
+  setenv("SKMD_CPU_THREADS", "3", 1);
+  EXPECT_EQ(ThreadPool::computeThreads(16, true), 3u);
+  EXPECT_EQ(ThreadPool::defaultThreads(), 3u);
+  setenv("SKMD_CPU_THREADS", "zero", 1); // Not a number: ignored.
+  EXPECT_EQ(ThreadPool::computeThreads(16, true), 15u);
+  unsetenv("SKMD_CPU_THREADS");
+}
+
+} // namespace
