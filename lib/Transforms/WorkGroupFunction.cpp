@@ -8,6 +8,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -320,6 +321,11 @@ private:
     for (Instruction &I : *Prologue)
       if (auto *AI = dyn_cast<AllocaInst>(&I)) {
         uint64_t Size = *AI->getAllocationSize(DL);
+        // A slot is not an alloca, which lifetime markers must name; and a
+        // slot lives as long as the group anyway.
+        for (User *U : make_early_inc_range(AI->users()))
+          if (auto *II = dyn_cast<IntrinsicInst>(U); II && II->isLifetimeStartOrEnd())
+            II->eraseFromParent();
         Offset = alignTo(Offset, AI->getAlign().value());
         Slots.push_back({AI, Offset, Size});
         Offset += Size;

@@ -9,12 +9,11 @@
 // comes from.
 // CHECK: define {{.*}} @two_phase({{.*}} #[[TWO:[0-9]+]]
 // CHECK: define {{.*}} @recomputed({{.*}} #[[RECOMPUTED:[0-9]+]]
+// CHECK: define {{.*}} @private_array({{.*}} #[[PRIVATE:[0-9]+]]
 // CHECK-LABEL: define {{.*}}void @two_phase__skmd_wg(
 // CHECK-NOT: call {{.*}}get_local_id
 // CHECK-LABEL: define {{.*}}void @recomputed__skmd_wg(
 // CHECK-NOT: call {{.*}}get_local_id
-// CHECK: attributes #[[TWO]] = {{.*}}"skmd-wg-local-mem-bytes"="256" "skmd-wg-state-bytes"="16"
-// CHECK: attributes #[[RECOMPUTED]] = {{.*}}"skmd-wg-local-mem-bytes"="256" "skmd-wg-state-bytes"="0"
 __kernel void two_phase(__global const int *in, __global int *out) {
   __local int tmp[64];
   int l = get_local_id(0);
@@ -38,4 +37,25 @@ __kernel void recomputed(__global const float *in, __global float *out, int n) {
   *mine = in[row];
   barrier(CLK_LOCAL_MEM_FENCE);
   out[row] = *mine + tile[63 - l];
+}
+
+// A private array live at a barrier becomes a per-item slot of state (32
+// bytes); its lifetime markers go with the alloca, since a slot is not one
+// (the verifier, which opt runs, rejects them on anything else).
+// CHECK-LABEL: define {{.*}}void @private_array__skmd_wg(
+// CHECK-NOT: llvm.lifetime
+// CHECK: ret void
+
+// CHECK: attributes #[[TWO]] = {{.*}}"skmd-wg-local-mem-bytes"="256" "skmd-wg-state-bytes"="16"
+// CHECK: attributes #[[RECOMPUTED]] = {{.*}}"skmd-wg-local-mem-bytes"="256" "skmd-wg-state-bytes"="0"
+// CHECK: attributes #[[PRIVATE]] = {{.*}}"skmd-wg-local-mem-bytes"="256" "skmd-wg-state-bytes"="32"
+__kernel void private_array(__global int *out, __global const int *idx) {
+  __local int tmp[64];
+  int priv[8];
+  int l = get_local_id(0);
+  for (int i = 0; i < 8; ++i)
+    priv[i] = l * i;
+  tmp[l] = priv[idx[l] & 7];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tmp[63 - l] + priv[idx[63 - l] & 7];
 }
