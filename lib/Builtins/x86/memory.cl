@@ -50,48 +50,68 @@ VLOADSTORE_TYPE(double)
 
 // OpenCL 1.x atomics (atomic_*) and the 64-bit extension's atom_*: relaxed
 // read-modify-writes, each returning the old value.
-#define RMW(PREFIX, NAME, T, AS, BUILTIN)                                      \
-  OVL T PREFIX##NAME(volatile AS T *p, T v) {                                  \
+//
+// On __global memory they are the hardware's atomics: other threads run
+// other groups. __local memory belongs to one group, whose work-items all
+// run on one thread one after another, so there they need no lock prefix;
+// they are volatile instead, which keeps them in order and keeps the loop
+// vectorizer (told that work-items are independent) from merging the
+// read-modify-writes of several work-items into one vector operation.
+#define GLOBAL_RMW(PREFIX, NAME, T, U, BUILTIN, EXPR)                          \
+  OVL T PREFIX##NAME(volatile __global T *p, T v) {                            \
     return BUILTIN(p, v, __ATOMIC_RELAXED);                                    \
   }
-#define ATOMICS(PREFIX, T, AS)                                                 \
-  RMW(PREFIX, add, T, AS, __atomic_fetch_add)                                  \
-  RMW(PREFIX, sub, T, AS, __atomic_fetch_sub)                                  \
-  RMW(PREFIX, xchg, T, AS, __atomic_exchange_n)                                \
-  RMW(PREFIX, min, T, AS, __atomic_fetch_min)                                  \
-  RMW(PREFIX, max, T, AS, __atomic_fetch_max)                                  \
-  RMW(PREFIX, and, T, AS, __atomic_fetch_and)                                  \
-  RMW(PREFIX, or, T, AS, __atomic_fetch_or)                                    \
-  RMW(PREFIX, xor, T, AS, __atomic_fetch_xor)                                  \
+#define LOCAL_RMW(PREFIX, NAME, T, U, BUILTIN, EXPR)                           \
+  OVL T PREFIX##NAME(volatile __local T *p, T v) {                             \
+    T old = *p;                                                                \
+    *p = EXPR;                                                                 \
+    return old;                                                                \
+  }
+// Unsigned arithmetic: atomics wrap, signed overflow in C would not.
+#define WRAP(T, U, OP) (T)((U)old OP(U) v)
+#define ATOMICS(RMW, PREFIX, T, U, AS)                                         \
+  RMW(PREFIX, add, T, U, __atomic_fetch_add, WRAP(T, U, +))                    \
+  RMW(PREFIX, sub, T, U, __atomic_fetch_sub, WRAP(T, U, -))                    \
+  RMW(PREFIX, xchg, T, U, __atomic_exchange_n, v)                              \
+  RMW(PREFIX, min, T, U, __atomic_fetch_min, old < v ? old : v)                \
+  RMW(PREFIX, max, T, U, __atomic_fetch_max, old > v ? old : v)                \
+  RMW(PREFIX, and, T, U, __atomic_fetch_and, old & v)                          \
+  RMW(PREFIX, or, T, U, __atomic_fetch_or, old | v)                            \
+  RMW(PREFIX, xor, T, U, __atomic_fetch_xor, old ^ v)                          \
   OVL T PREFIX##inc(volatile AS T *p) { return PREFIX##add(p, (T)1); }         \
-  OVL T PREFIX##dec(volatile AS T *p) { return PREFIX##sub(p, (T)1); }         \
-  OVL T PREFIX##cmpxchg(volatile AS T *p, T cmp, T v) {                        \
+  OVL T PREFIX##dec(volatile AS T *p) { return PREFIX##sub(p, (T)1); }
+#define ATOMICS_BOTH(PREFIX, T, U)                                             \
+  ATOMICS(GLOBAL_RMW, PREFIX, T, U, __global)                                  \
+  ATOMICS(LOCAL_RMW, PREFIX, T, U, __local)                                    \
+  OVL T PREFIX##cmpxchg(volatile __global T *p, T cmp, T v) {                  \
     __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_RELAXED,           \
                                 __ATOMIC_RELAXED);                             \
     return cmp;                                                                \
+  }                                                                            \
+  OVL T PREFIX##cmpxchg(volatile __local T *p, T cmp, T v) {                   \
+    T old = *p;                                                                \
+    if (old == cmp)                                                            \
+      *p = v;                                                                  \
+    return old;                                                                \
   }
 
-ATOMICS(atomic_, int, __global)
-ATOMICS(atomic_, uint, __global)
-ATOMICS(atomic_, int, __local)
-ATOMICS(atomic_, uint, __local)
-ATOMICS(atom_, int, __global)
-ATOMICS(atom_, uint, __global)
-ATOMICS(atom_, int, __local)
-ATOMICS(atom_, uint, __local)
-ATOMICS(atom_, long, __global)
-ATOMICS(atom_, ulong, __global)
-ATOMICS(atom_, long, __local)
-ATOMICS(atom_, ulong, __local)
+ATOMICS_BOTH(atomic_, int, uint)
+ATOMICS_BOTH(atomic_, uint, uint)
+ATOMICS_BOTH(atom_, int, uint)
+ATOMICS_BOTH(atom_, uint, uint)
+ATOMICS_BOTH(atom_, long, ulong)
+ATOMICS_BOTH(atom_, ulong, ulong)
 
-#define FLOAT_XCHG(AS)                                                         \
-  OVL float atomic_xchg(volatile AS float *p, float v) {                       \
-    int Old = __atomic_exchange_n((volatile AS int *)p,                        \
-                                  __builtin_astype(v, int), __ATOMIC_RELAXED); \
-    return __builtin_astype(Old, float);                                       \
-  }
-FLOAT_XCHG(__global)
-FLOAT_XCHG(__local)
+OVL float atomic_xchg(volatile __global float *p, float v) {
+  int Old = __atomic_exchange_n((volatile __global int *)p,
+                                __builtin_astype(v, int), __ATOMIC_RELAXED);
+  return __builtin_astype(Old, float);
+}
+OVL float atomic_xchg(volatile __local float *p, float v) {
+  float Old = *p;
+  *p = v;
+  return Old;
+}
 
 // async_work_group_copy: every work-item copies its share (items stride
 // through the elements), and wait_group_events is a barrier, which the
