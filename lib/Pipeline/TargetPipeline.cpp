@@ -10,7 +10,8 @@
 //   SKMD:   kernel IR -> skmd-partition-ready [-> skmd-partition-ready<guard>]
 //           -> skmd-merge-kernel -> (skmd-kernel-args, skmd-access,
 //           skmd-partition for the metadata) [x86: -> link SKMD's x86
-//           builtins -> skmd-work-group-function] -> O<n>
+//           builtins -> skmd-implicit-loop-barriers
+//           -> skmd-work-group-function -> scalarizer] -> O<n>
 //   x86:    SKMD IR -> keep only work-group functions -> x86-64 object
 //           -> ld -shared -> .so
 //   ptx:    SKMD IR -> work-item functions libclc lacks -> link libclc +
@@ -32,6 +33,7 @@
 #include "Plugin/SKMDPlugin.h"
 #include "Support/KernelCloning.h"
 #include "Support/OpenCLKernel.h"
+#include "Transforms/ImplicitLoopBarriers.h"
 #include "Transforms/KernelBodyInlining.h"
 #include "Transforms/MergeKernel.h"
 #include "Transforms/PartitionReadyKernel.h"
@@ -44,6 +46,7 @@
 #include "llvm/Transforms/IPO/GlobalDCE.h"
 #include "llvm/Transforms/IPO/Internalize.h"
 #include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/Scalarizer.h"
 
 using namespace llvm;
 
@@ -288,7 +291,16 @@ addPartitionVariants(Module &M, const CompilerOptions &Opts, TargetKind Target) 
     if (Error E = linkX86Builtins(M, Opts))
       return E;
     ModulePassManager WG;
+    WG.addPass(ImplicitLoopBarriersPass());
     WG.addPass(WorkGroupFunctionPass());
+    // The loop vectorizer takes only scalar instructions: float4 code in a
+    // work-item loop would stay 4-wide SSE, one work-item at a time. Split
+    // into scalars, the loop widens across work-items instead (float4
+    // memory becomes interleaved groups).
+    ScalarizerPassOptions Split;
+    Split.ScalarizeLoadStore = true;
+    Split.ScalarizeVariableInsertExtract = true;
+    WG.addPass(createModuleToFunctionPassAdaptor(ScalarizerPass(Split)));
     WG.run(M, P.MAM);
     auto Needs = [](const Function &F) {
       auto Num = [&](const char *A) -> uint64_t {

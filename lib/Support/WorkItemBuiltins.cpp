@@ -58,6 +58,31 @@ std::optional<WorkItemFn> workItemFnOf(const CallBase &Call) {
 }
 
 StringRef mangledName(WorkItemFn Fn) { return entryFor(Fn).Mangled; }
+
+bool isWorkGroupBarrier(const Instruction &I) {
+  const auto *CB = dyn_cast<CallBase>(&I);
+  const Function *F = CB ? CB->getCalledFunction() : nullptr;
+  if (!F)
+    return false;
+  StringRef N = F->getName();
+  return N == "_Z7barrierj" || N.starts_with("_Z18work_group_barrier");
+}
+
+CallInst *emitBarrier(Instruction *At) {
+  Module &M = *At->getModule();
+  LLVMContext &C = M.getContext();
+  FunctionCallee Barrier = M.getOrInsertFunction(
+      "_Z7barrierj", FunctionType::get(Type::getVoidTy(C),
+                                       {Type::getInt32Ty(C)}, false));
+  if (auto *F = dyn_cast<Function>(Barrier.getCallee()))
+    F->addFnAttr(Attribute::Convergent);
+  constexpr uint32_t LocalMemFence = 1; // CLK_LOCAL_MEM_FENCE
+  auto *Call = CallInst::Create(
+      Barrier, {ConstantInt::get(Type::getInt32Ty(C), LocalMemFence)}, "",
+      At->getIterator());
+  Call->addFnAttr(Attribute::Convergent);
+  return Call;
+}
 StringRef sourceName(WorkItemFn Fn) { return entryFor(Fn).Source; }
 bool takesDimension(WorkItemFn Fn) { return entryFor(Fn).HasDim; }
 

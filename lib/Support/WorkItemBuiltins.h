@@ -37,6 +37,13 @@ std::optional<WorkItemFn> workItemFnFromName(llvm::StringRef MangledName);
 std::optional<WorkItemFn> workItemFnOf(const llvm::CallBase &Call);
 
 llvm::StringRef mangledName(WorkItemFn Fn);
+
+/// Whether \p I is barrier() or work_group_barrier().
+bool isWorkGroupBarrier(const llvm::Instruction &I);
+
+/// Emits barrier(CLK_LOCAL_MEM_FENCE) before \p At, declaring barrier
+/// (convergent) in the module if needed.
+llvm::CallInst *emitBarrier(llvm::Instruction *At);
 llvm::StringRef sourceName(WorkItemFn Fn);
 
 /// Whether the function takes a dimension index argument.

@@ -1,5 +1,6 @@
 //===- WorkGroupFunction.cpp - One function per work-group for CPUs -------===//
 #include "Transforms/WorkGroupFunction.h"
+#include "Analysis/WorkItemUniformity.h"
 #include "Support/KernelCloning.h"
 #include "Support/OpenCLKernel.h"
 #include "Support/WorkItemBuiltins.h"
@@ -7,6 +8,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/InstIterator.h"
@@ -51,15 +53,6 @@ StructType *contextType(LLVMContext &C) {
   Type *I32 = Type::getInt32Ty(C);
   Type *Ptr = PointerType::getUnqual(C);
   return StructType::get(C, {I64x3, I64x3, I64x3, I64x3, I32, I32, Ptr, Ptr});
-}
-
-bool isBarrier(const Instruction &I) {
-  const auto *CB = dyn_cast<CallBase>(&I);
-  const Function *F = CB ? CB->getCalledFunction() : nullptr;
-  if (!F)
-    return false;
-  StringRef N = F->getName();
-  return N == "_Z7barrierj" || N.starts_with("_Z18work_group_barrier");
 }
 
 /// CLK_LOCAL_MEM_FENCE alone orders memory only this thread touches.
@@ -196,7 +189,7 @@ private:
     SmallVector<Instruction *, 8> Barriers;
     for (BasicBlock *BB : Body)
       for (Instruction &I : *BB)
-        if (isBarrier(I))
+        if (isWorkGroupBarrier(I))
           Barriers.push_back(&I);
     for (Instruction *Bar : Barriers) {
       BasicBlock *BB = Bar->getParent();
@@ -247,11 +240,84 @@ private:
       I->eraseFromParent();
       return true;
     });
+    // A value the same for every work-item (a loop counter of a loop with
+    // barriers, a bound) needs one slot for the group, not one per item:
+    // the vectorizer then sees a load from one address (a broadcast), not
+    // a gather. Decided before any demotion changes the IR.
+    DominatorTree DT(*WG);
+    LoopInfo LI(DT);
+    WorkItemUniformity Uniformity(LI, [&](const Instruction &I) {
+      return I.getParent() == Prologue;
+    });
+    SmallVector<bool, 16> Uniform;
+    for (Instruction *I : Crossing)
+      Uniform.push_back(Uniformity.isUniform(I) && groupSlotIsSafe(*I));
     // A PHI is demoted like any value (stored where it is computed, loaded
     // where used), so no load of it is left to cross a barrier either.
     Instruction *AllocaPoint = Prologue->getTerminator();
-    for (Instruction *I : Crossing)
-      DemoteRegToStack(*I, false, AllocaPoint->getIterator());
+    for (auto [I, IsUniform] : llvm::zip(Crossing, Uniform)) {
+      AllocaInst *Slot = DemoteRegToStack(*I, false, AllocaPoint->getIterator());
+      if (IsUniform)
+        GroupSlots.insert(Slot);
+    }
+  }
+
+  /// Work-items run a sub-CFG one after another, so one slot for the group
+  /// holds a uniform value only if no sub-CFG can read it before writing
+  /// it: else the first item's write would reach the next item's read of
+  /// the old value (a loop counter read in a latch that shares its sub-CFG
+  /// with the header that redefines it). Checked per use: walking back from
+  /// the use, every sub-CFG entry reached without passing the definition
+  /// must not lead to the definition within that sub-CFG.
+  bool groupSlotIsSafe(Instruction &I) {
+    BasicBlock *Def = I.getParent();
+    for (Use &U : I.uses()) {
+      auto *User = cast<Instruction>(U.getUser());
+      BasicBlock *At = isa<PHINode>(User)
+                           ? cast<PHINode>(User)->getIncomingBlock(U)
+                           : User->getParent();
+      SmallVector<BasicBlock *, 16> Work = {At};
+      DenseSet<BasicBlock *> Seen;
+      while (!Work.empty()) {
+        BasicBlock *BB = Work.pop_back_val();
+        // In the defining block the definition comes first (a PHI user
+        // reads at the end of its incoming block).
+        if (BB == Def || !Seen.insert(BB).second)
+          continue;
+        if (isSubCFGEntry(BB)) {
+          if (reachesWithinSubCFG(BB, Def))
+            return false;
+          continue;
+        }
+        for (BasicBlock *Pred : predecessors(BB))
+          Work.push_back(Pred);
+      }
+    }
+    return true;
+  }
+
+  bool isSubCFGEntry(BasicBlock *BB) {
+    if (BB->hasNPredecessors(0) || BB->getSinglePredecessor() == Prologue)
+      return true;
+    return llvm::any_of(predecessors(BB), [&](BasicBlock *P) {
+      return BarrierBlocks.count(P) != 0;
+    });
+  }
+
+  /// Whether \p To can run after \p Entry before the next barrier.
+  bool reachesWithinSubCFG(BasicBlock *Entry, BasicBlock *To) {
+    SmallVector<BasicBlock *, 16> Work = {Entry};
+    DenseSet<BasicBlock *> Seen;
+    while (!Work.empty()) {
+      BasicBlock *BB = Work.pop_back_val();
+      if (BB == To)
+        return true;
+      if (!Seen.insert(BB).second || BarrierBlocks.count(BB))
+        continue;
+      for (BasicBlock *Succ : successors(BB))
+        Work.push_back(Succ);
+    }
+    return false;
   }
 
   /// Whether \p V can be computed again anywhere in the body: it reads no
@@ -319,7 +385,7 @@ private:
       return;
     uint64_t Offset = 0;
     for (Instruction &I : *Prologue)
-      if (auto *AI = dyn_cast<AllocaInst>(&I)) {
+      if (auto *AI = dyn_cast<AllocaInst>(&I); AI && !GroupSlots.count(AI)) {
         uint64_t Size = *AI->getAllocationSize(DL);
         // A slot is not an alloca, which lifetime markers must name; and a
         // slot lives as long as the group anyway.
@@ -565,6 +631,9 @@ private:
   std::vector<BasicBlock *> Body;
   SetVector<BasicBlock *> BarrierBlocks;
   std::vector<Slot> Slots;
+  /// Demoted values the same for all work-items: they stay allocas of the
+  /// work-group function, one per group.
+  SmallPtrSet<AllocaInst *, 8> GroupSlots;
   uint64_t LocalMemBytes = 0, StateBytesPerItem = 0;
 };
 

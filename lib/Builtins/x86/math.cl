@@ -87,14 +87,14 @@ SKMD_ALL_WIDTHS(NATIVE_RECIP, float)
   OVL T fmax(T x, T y) { return __builtin_elementwise_max(x, y); }            \
   OVL T fmod(T x, T y) { return __builtin_elementwise_fmod(x, y); }           \
   OVL T copysign(T x, T y) { return __builtin_elementwise_copysign(x, y); }   \
-  OVL T fdim(T x, T y) { return x > y ? x - y : (T)0; }                       \
+  OVL T fdim(T x, T y) { return x > y ? x - y : x <= y ? (T)0 : x + y; }      \
   OVL T native_divide(T x, T y) { return x / y; }                             \
   OVL T fma(T a, T b, T c) { return __builtin_elementwise_fma(a, b, c); }     \
   OVL T mad(T a, T b, T c) { return __builtin_elementwise_fma(a, b, c); }     \
   OVL T mix(T x, T y, T a) { return x + (y - x) * a; }                        \
   OVL T clamp(T x, T lo, T hi) { return fmin(fmax(x, lo), hi); }              \
   OVL T step(T edge, T x) { return x < edge ? (T)0 : (T)1; }                  \
-  OVL T sign(T x) { return x > 0 ? (T)1 : x < 0 ? (T)-1 : x; }                \
+  OVL T sign(T x) { return x > 0 ? (T)1 : x < 0 ? (T)-1 : x == x ? x : (T)0; } \
   OVL T degrees(T r) { return r * (T)57.295779513082320876798154814105; }     \
   OVL T radians(T d) { return d * (T)0.017453292519943295769236907684886; }   \
   OVL T smoothstep(T e0, T e1, T x) {                                         \

@@ -1,0 +1,84 @@
+// skmd-implicit-loop-barriers puts a barrier at the start and end of each
+// iteration of an innermost loop that every work-item runs the same number
+// of times, that carries a floating-point value (so it cannot vectorize on
+// its own) and that would not be unrolled; the work-group function then
+// runs the work-items inside the loop, and its counter, the same for all,
+// takes one slot per group.
+// RUN: %skmd-cc --emit=llvm %s -o %t.ll
+// RUN: %opt -passes=skmd-implicit-loop-barriers -S %t.ll | FileCheck %s
+// RUN: %opt -passes=skmd-implicit-loop-barriers,skmd-work-group-function -S %t.ll \
+// RUN:   | FileCheck %s --check-prefix=WG
+
+// CHECK-LABEL: define {{.*}} @dot_rows(
+// CHECK: for.body.i:
+// CHECK-NEXT: phi
+// CHECK-NEXT: phi
+// CHECK-NEXT: call void @_Z7barrierj(i32 1)
+// CHECK: call void @_Z7barrierj(i32 1)
+// CHECK-NEXT: br i1
+// WG-LABEL: define {{.*}} @dot_rows__skmd_wg(
+// WG-NEXT: prologue:
+// WG: %indvars.iv.reg2mem = alloca i64
+__kernel void dot_rows(__global const float *a, __global const float *x,
+                       __global float *y, int n) {
+  int row = get_global_id(0);
+  float sum = 0.0f;
+  for (int k = 0; k < n; ++k)
+    sum += a[row * n + k] * x[k];
+  y[row] = sum;
+}
+
+// Each work-item runs its own number of iterations: no barriers.
+// CHECK-LABEL: define {{.*}} @varying_bound(
+// CHECK-NOT: @_Z7barrierj
+// CHECK: ret void
+__kernel void varying_bound(__global const float *a, __global float *y) {
+  int i = get_global_id(0);
+  float sum = 0.0f;
+  for (int k = 0; k < i; ++k)
+    sum += a[k];
+  y[i] = sum;
+}
+
+// The bound is read from memory: not known to be the same for all.
+// CHECK-LABEL: define {{.*}} @loaded_bound(
+// CHECK-NOT: @_Z7barrierj
+// CHECK: ret void
+__kernel void loaded_bound(__global const float *a, __global const int *n,
+                           __global float *y) {
+  float sum = 0.0f;
+  for (int k = 0; k < n[0]; ++k)
+    sum += a[k];
+  y[get_global_id(0)] = sum;
+}
+
+// Only some work-items reach the loop.
+// CHECK-LABEL: define {{.*}} @under_a_varying_branch(
+// CHECK-NOT: @_Z7barrierj
+// CHECK: ret void
+__kernel void under_a_varying_branch(__global const float *a, __global float *y,
+                                     int n) {
+  int i = get_global_id(0);
+  float sum = 0.0f;
+  if (get_local_id(0) < 4)
+    for (int k = 0; k < n; ++k)
+      sum += a[k * i];
+  y[i] = sum;
+}
+
+// 16 iterations are unrolled later; an integer sum vectorizes as it is.
+// CHECK-LABEL: define {{.*}} @short_or_integer(
+// CHECK-NOT: @_Z7barrierj
+// CHECK: ret void
+__kernel void short_or_integer(__global const float *a, __global const int *b,
+                               __global float *y, __global int *z, int n) {
+  int i = get_global_id(0);
+  float sum = 0.0f;
+  for (int k = 0; k < 16; ++k)
+    sum += a[i + k];
+  int total = 0;
+  for (int k = 0; k < n; ++k)
+    total += b[i * n + k];
+  y[i] = sum;
+  z[i] = total;
+}
