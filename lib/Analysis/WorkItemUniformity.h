@@ -5,7 +5,9 @@
 // offsets) and, through loop headers, induction variables of loops every
 // work-item leaves at the same iteration. Optimistic on cycles, conservative
 // elsewhere: anything loaded, any call but a uniform work-item function,
-// and any value merging paths other than a loop's back edge, varies.
+// and any value merging paths other than a loop's back edge, varies; so do
+// the values of a loop work-items may leave at different iterations.
+// Computed as the least fixed point of "varying" from those seeds.
 //
 // Used where SKMD changes how work-items are scheduled: a uniform loop may
 // get barriers (ImplicitLoopBarriers), a uniform value live at a barrier
@@ -15,9 +17,10 @@
 #ifndef SKMD_ANALYSIS_WORKITEMUNIFORMITY_H
 #define SKMD_ANALYSIS_WORKITEMUNIFORMITY_H
 
-#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Instruction.h"
+#include "llvm/IR/PassManager.h"
 
 #include <functional>
 
@@ -27,23 +30,35 @@ class WorkItemUniformity {
 public:
   /// \p KnownUniform, when given, vouches for instructions the analysis
   /// could not see through (a work-group function's prologue loads).
-  explicit WorkItemUniformity(
-      const llvm::LoopInfo &LI,
-      std::function<bool(const llvm::Instruction &)> KnownUniform = {})
-      : LI(LI), KnownUniform(std::move(KnownUniform)) {}
+  WorkItemUniformity(
+      const llvm::Function &F, const llvm::LoopInfo &LI,
+      std::function<bool(const llvm::Instruction &)> KnownUniform = {});
 
-  bool isUniform(const llvm::Value *V);
+  bool isUniform(const llvm::Value *V) const;
 
   /// Whether every work-item leaves \p L at the same iteration.
-  bool hasUniformExits(const llvm::Loop &L);
+  bool hasUniformExits(const llvm::Loop &L) const;
 
 private:
-  bool compute(const llvm::Instruction &I);
-  bool allOperandsUniform(const llvm::Instruction &I);
+  /// Varying from the start: what does not only combine other values.
+  bool variesByItself(const llvm::Instruction &I) const;
 
   const llvm::LoopInfo &LI;
   std::function<bool(const llvm::Instruction &)> KnownUniform;
-  llvm::DenseMap<const llvm::Instruction *, bool> Known;
+  llvm::DenseSet<const llvm::Instruction *> Varying;
+};
+
+/// print<skmd-uniformity>: for each kernel, every named value and each
+/// loop (uniform exits or not), in program order.
+class WorkItemUniformityPrinterPass
+    : public llvm::PassInfoMixin<WorkItemUniformityPrinterPass> {
+public:
+  explicit WorkItemUniformityPrinterPass(llvm::raw_ostream &OS) : OS(OS) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+  static bool isRequired() { return true; }
+
+private:
+  llvm::raw_ostream &OS;
 };
 
 } // namespace skmd

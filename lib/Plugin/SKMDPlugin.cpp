@@ -9,6 +9,7 @@
 #include "Analysis/AccessFootprint.h"
 #include "Analysis/KernelArgAccess.h"
 #include "Analysis/Partitionability.h"
+#include "Analysis/WorkItemUniformity.h"
 #include "Transforms/ImplicitLoopBarriers.h"
 #include "Transforms/KernelBodyInlining.h"
 #include "Transforms/MergeKernel.h"

@@ -23,7 +23,8 @@ constexpr unsigned UnrolledTripCount = 32;
 /// Whether every conditional branch that decides whether \p BB runs is
 /// uniform: then all work-items run it, or none.
 bool runsForAllOrNone(const BasicBlock &BB, const Function &F,
-                      const PostDominatorTree &PDT, WorkItemUniformity &U) {
+                      const PostDominatorTree &PDT,
+                      const WorkItemUniformity &U) {
   for (const BasicBlock &X : F) {
     const auto *Br = dyn_cast<BranchInst>(X.getTerminator());
     const Instruction *Term = X.getTerminator();
@@ -66,7 +67,7 @@ bool hasBarrier(const Loop &L) {
 SmallVector<Loop *, 4> loopsToTurn(Function &F, LoopInfo &LI,
                                    ScalarEvolution &SE,
                                    const PostDominatorTree &PDT) {
-  WorkItemUniformity U(LI);
+  WorkItemUniformity U(F, LI);
   SmallVector<Loop *, 4> Chosen;
   for (Loop *L : LI.getLoopsInPreorder()) {
     if (!L->isInnermost() || !L->getLoopPreheader() || !L->getLoopLatch() ||

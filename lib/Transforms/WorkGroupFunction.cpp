@@ -246,7 +246,7 @@ private:
     // a gather. Decided before any demotion changes the IR.
     DominatorTree DT(*WG);
     LoopInfo LI(DT);
-    WorkItemUniformity Uniformity(LI, [&](const Instruction &I) {
+    WorkItemUniformity Uniformity(*WG, LI, [&](const Instruction &I) {
       return I.getParent() == Prologue;
     });
     SmallVector<bool, 16> Uniform;
