@@ -1,0 +1,327 @@
+//===- KernelHarness.cpp - Corpus kernels on the CPU device vs C++ --------===//
+#include "common/KernelHarness.h"
+
+#include "bundle/Bundle.h"
+#include "common/RandomSplit.h"
+#include "devices/cpu/SharedObject.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <iomanip>
+#include <numeric>
+#include <sstream>
+
+namespace skmd::test {
+
+void failHarness(const std::string &Why) {
+  std::fprintf(stderr, "test harness misused: %s\n", Why.c_str());
+  std::abort();
+}
+
+namespace {
+
+/// How to compare and print one element of a buffer.
+struct ElemOps {
+  /// Bit for bit, but any NaN matches any NaN.
+  std::function<bool(const uint8_t *, const uint8_t *)> Same;
+  std::function<std::string(const uint8_t *)> Show;
+};
+
+template <typename T> std::string show(T V) {
+  std::ostringstream OS;
+  if constexpr (std::is_floating_point_v<T>)
+    OS << std::setprecision(std::numeric_limits<T>::max_digits10) << V << " ("
+       << std::hexfloat << V << ")";
+  else
+    OS << +V;
+  return OS.str();
+}
+
+template <typename T> ElemOps typedOps() {
+  auto Load = [](const uint8_t *P) {
+    T V;
+    std::memcpy(&V, P, sizeof(T));
+    return V;
+  };
+  return {[Load](const uint8_t *A, const uint8_t *B) {
+            if constexpr (std::is_floating_point_v<T>)
+              if (std::isnan(Load(A)) && std::isnan(Load(B)))
+                return true;
+            return std::memcmp(A, B, sizeof(T)) == 0;
+          },
+          [Load](const uint8_t *P) { return show(Load(P)); }};
+}
+
+/// Structs: compared and shown as bytes.
+ElemOps bytesOps(size_t Size) {
+  return {[Size](const uint8_t *A, const uint8_t *B) {
+            return std::memcmp(A, B, Size) == 0;
+          },
+          [Size](const uint8_t *P) {
+            std::ostringstream OS;
+            OS << "bytes";
+            for (size_t I = 0; I < Size; ++I)
+              OS << (I % 4 ? "" : " ") << std::hex << std::setw(2)
+                 << std::setfill('0') << unsigned(P[I]);
+            return OS.str();
+          }};
+}
+
+ElemOps opsFor(ElemType Type, size_t Size) {
+  switch (Type) {
+  case ElemType::I8:
+    return typedOps<int8_t>();
+  case ElemType::U8:
+    return typedOps<uint8_t>();
+  case ElemType::I16:
+    return typedOps<int16_t>();
+  case ElemType::U16:
+    return typedOps<uint16_t>();
+  case ElemType::I32:
+    return typedOps<int32_t>();
+  case ElemType::U32:
+    return typedOps<uint32_t>();
+  case ElemType::I64:
+    return typedOps<int64_t>();
+  case ElemType::U64:
+    return typedOps<uint64_t>();
+  case ElemType::F32:
+    return typedOps<float>();
+  case ElemType::F64:
+    return typedOps<double>();
+  case ElemType::Bytes:
+    break;
+  }
+  return bytesOps(Size);
+}
+
+/// Exact and AnyOrder: an empty string if Got matches, else what differs.
+std::string compareBits(const ArgValue &Got, const ArgValue &Want) {
+  ElemOps Ops = opsFor(Got.Type, Got.ElemSize);
+  size_t Size = Got.ElemSize, N = Got.Bytes.size() / Size;
+  auto At = [Size](const ArgValue &A, size_t I) {
+    return A.Bytes.data() + I * Size;
+  };
+  std::vector<size_t> GotOrder(N), WantOrder(N);
+  std::iota(GotOrder.begin(), GotOrder.end(), 0);
+  std::iota(WantOrder.begin(), WantOrder.end(), 0);
+  if (Got.Rule.K == Check::AnyOrder) {
+    // Sorted by bytes, which orders elements of any type.
+    auto Sort = [&](const ArgValue &A, std::vector<size_t> &Order) {
+      std::sort(Order.begin(), Order.end(), [&](size_t X, size_t Y) {
+        return std::memcmp(At(A, X), At(A, Y), Size) < 0;
+      });
+    };
+    Sort(Got, GotOrder);
+    Sort(Want, WantOrder);
+  }
+  size_t Bad = 0, First = N;
+  for (size_t I = 0; I < N; ++I)
+    if (!Ops.Same(At(Got, GotOrder[I]), At(Want, WantOrder[I]))) {
+      ++Bad;
+      First = std::min(First, I);
+    }
+  if (!Bad)
+    return "";
+  std::ostringstream OS;
+  OS << Bad << " of " << N << " elements differ"
+     << (Got.Rule.K == Check::AnyOrder ? " once sorted by their bytes" : "")
+     << "; element " << First << " is " << Ops.Show(At(Got, GotOrder[First]))
+     << ", expected " << Ops.Show(At(Want, WantOrder[First]));
+  return OS.str();
+}
+
+/// Floats between A and B, counting +0 and -0 as one.
+template <typename T> uint64_t ulpDistance(T A, T B) {
+  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  constexpr Bits Sign = Bits(1) << (sizeof(T) * 8 - 1);
+  Bits BA, BB;
+  std::memcpy(&BA, &A, sizeof(T));
+  std::memcpy(&BB, &B, sizeof(T));
+  uint64_t MA = BA & ~Sign, MB = BB & ~Sign;
+  if ((BA & Sign) == (BB & Sign))
+    return MA > MB ? MA - MB : MB - MA;
+  return MA + MB;
+}
+
+/// Ulp and Absolute: an empty string if Got is near enough, else the number
+/// of elements that are not and the worst error seen.
+template <typename T>
+std::string compareNear(const ArgValue &Got, const ArgValue &Want) {
+  const T *G = reinterpret_cast<const T *>(Got.Bytes.data());
+  const T *W = reinterpret_cast<const T *>(Want.Bytes.data());
+  size_t N = Got.Bytes.size() / sizeof(T);
+  bool Ulp = Got.Rule.K == Check::Ulp;
+  // Ulp distances are whole numbers: floor(Bound + 0.5), see ulps().
+  double Allowed = Ulp ? std::floor(Got.Rule.Bound + 0.5) : Got.Rule.Bound;
+  double Worst = -1;
+  size_t WorstAt = 0, Bad = 0;
+  for (size_t I = 0; I < N; ++I) {
+    double Err;
+    if (std::isnan(G[I]) || std::isnan(W[I]))
+      Err = std::isnan(G[I]) && std::isnan(W[I]) ? 0 : INFINITY;
+    else if (G[I] == W[I])
+      Err = 0;
+    else
+      Err = Ulp ? double(ulpDistance(G[I], W[I]))
+                : std::fabs(double(G[I]) - double(W[I]));
+    Bad += Err > Allowed;
+    if (Err > Worst) {
+      Worst = Err;
+      WorstAt = I;
+    }
+  }
+  if (!Bad)
+    return "";
+  const char *Unit = Ulp ? " ulp" : "";
+  std::ostringstream OS;
+  OS << Bad << " of " << N << " elements are off by more than " << Allowed
+     << Unit << "; the worst, by " << std::setprecision(3) << Worst << Unit
+     << ", is element " << WorstAt << ": " << show(G[WorstAt]) << ", expected "
+     << show(W[WorstAt]);
+  return OS.str();
+}
+
+std::string compare(const ArgValue &Got, const ArgValue &Want) {
+  if (Got.Rule.K == Check::Exact || Got.Rule.K == Check::AnyOrder)
+    return compareBits(Got, Want);
+  if (Got.Type == ElemType::F32)
+    return compareNear<float>(Got, Want);
+  if (Got.Type == ElemType::F64)
+    return compareNear<double>(Got, Want);
+  failHarness("ulp and absolute bounds apply to float and double buffers");
+}
+
+bool kindMatches(const ArgValue &A, const KernelArg &K) {
+  switch (A.K) {
+  case ArgValue::Buffer:
+    return K.Kind == ArgKind::GlobalBuffer || K.Kind == ArgKind::ConstantBuffer;
+  case ArgValue::Local:
+    return K.Kind == ArgKind::LocalBuffer;
+  case ArgValue::Scalar:
+    return K.Kind == ArgKind::Scalar && K.Size == A.Bytes.size();
+  }
+  return false;
+}
+
+Status runGroups(ThreadPool &Pool, skmd_wg_fn Fn, const KernelInfo &K,
+                 const CpuLaunch &Launch, Args &Memory, uint64_t First,
+                 uint64_t Count) {
+  size_t N = Memory.Values.size();
+  std::vector<void *> ArgPtrs(N, nullptr), BufferPtrs(N, nullptr);
+  std::vector<uint64_t> LocalBytes(N, 0);
+  for (size_t I = 0; I < N; ++I) {
+    ArgValue &A = Memory.Values[I];
+    switch (A.K) {
+    case ArgValue::Buffer:
+      BufferPtrs[I] = A.Bytes.data();
+      ArgPtrs[I] = &BufferPtrs[I];
+      break;
+    case ArgValue::Local:
+      LocalBytes[I] = A.LocalBytes;
+      break;
+    case ArgValue::Scalar:
+      ArgPtrs[I] = A.Bytes.data();
+      break;
+    }
+  }
+  return runWorkGroups(Pool, Fn, ArgPtrs, LocalBytes, Launch,
+                       {K.Cpu.LocalMemBytes, K.Cpu.StateBytesPerItem}, First,
+                       Count);
+}
+
+} // namespace
+
+void CpuKernelTest::check(const KernelRun &R) {
+  auto B =
+      Bundle::fromFile(std::string(SKMD_CORPUS_DIR) + "/" + R.Bundle + ".skmd");
+  ASSERT_TRUE(B.ok()) << B.error().message();
+  const KernelInfo *K = B->metadata().findKernel(R.Kernel);
+  ASSERT_NE(K, nullptr) << R.Bundle << " has no kernel " << R.Kernel;
+  ASSERT_EQ(K->Args.size(), R.Initial.Values.size())
+      << R.Kernel << ": the run gives another number of arguments";
+  for (size_t I = 0; I < K->Args.size(); ++I)
+    ASSERT_TRUE(kindMatches(R.Initial.Values[I], K->Args[I]))
+        << R.Kernel << ": argument " << I << " (" << K->Args[I].TypeName << " "
+        << K->Args[I].Name << ") is given as another kind or size";
+  auto Lib = SharedObject::load(B->variant(TargetKind::X86));
+  ASSERT_TRUE(Lib.ok()) << Lib.error().message();
+  auto Sym = Lib->symbol(K->Symbols.at(TargetKind::X86).Kernel);
+  ASSERT_TRUE(Sym.ok()) << Sym.error().message();
+  auto Fn = reinterpret_cast<skmd_wg_fn>(*Sym);
+
+  Args Want = R.Initial;
+  R.Reference(Want);
+  const CpuLaunch &L = R.Launch;
+  uint64_t Total = L.NumGroups[0] * L.NumGroups[1] * L.NumGroups[2];
+
+  auto Expect = [&](const Args &Got, const std::string &How) {
+    for (size_t I = 0; I < Got.Values.size(); ++I)
+      if (Got.Values[I].K == ArgValue::Buffer) {
+        std::string Why = compare(Got.Values[I], Want.Values[I]);
+        if (!Why.empty())
+          FAIL() << R.Kernel << " (" << How << "), argument " << I << " ("
+                 << K->Args[I].Name << "): " << Why;
+      }
+  };
+
+  Args Whole = R.Initial;
+  Status S = runGroups(Pool, Fn, *K, L, Whole, 0, Total);
+  ASSERT_TRUE(S.ok()) << S.error().message();
+  Expect(Whole, "whole range");
+  if (HasFatalFailure())
+    return;
+
+  for (int Trial = 0; Trial < 3; ++Trial) {
+    auto Pieces = randomPieces(Total, 4, Rng);
+    Args Split = R.Initial;
+    for (auto [First, Count] : Pieces) {
+      S = runGroups(Pool, Fn, *K, L, Split, First, Count);
+      ASSERT_TRUE(S.ok()) << S.error().message();
+    }
+    Expect(Split, std::to_string(Pieces.size()) + " pieces in random order");
+    if (HasFatalFailure())
+      return;
+  }
+}
+
+CpuLaunch launch(std::array<uint64_t, 3> Groups, std::array<uint64_t, 3> Local,
+                 uint32_t Dims, std::array<uint64_t, 3> Offset) {
+  CpuLaunch L;
+  L.NumGroups = Groups;
+  L.LocalSize = Local;
+  L.WorkDim = Dims;
+  L.GlobalOffset = Offset;
+  return L;
+}
+
+std::vector<float> randomFloats(size_t N, std::mt19937 &Rng, float Lo,
+                                float Hi) {
+  std::uniform_real_distribution<float> D(Lo, Hi);
+  std::vector<float> V(N);
+  for (float &X : V)
+    X = D(Rng);
+  return V;
+}
+
+std::vector<double> randomDoubles(size_t N, std::mt19937 &Rng, double Lo,
+                                  double Hi) {
+  std::uniform_real_distribution<double> D(Lo, Hi);
+  std::vector<double> V(N);
+  for (double &X : V)
+    X = D(Rng);
+  return V;
+}
+
+std::vector<float> dyadicFloats(size_t N, std::mt19937 &Rng, int Bits) {
+  int Scale = 1 << Bits;
+  std::uniform_int_distribution<int> D(-Scale, Scale);
+  std::vector<float> V(N);
+  for (float &X : V)
+    X = float(D(Rng)) / float(Scale);
+  return V;
+}
+
+} // namespace skmd::test

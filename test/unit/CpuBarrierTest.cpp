@@ -1,0 +1,292 @@
+//===- CpuBarrierTest.cpp - Barriers, scans and ranges on the CPU device --===//
+//
+// test/corpus/barriers.cl, ranges.cl and work_dim.cl against C++: barriers
+// in loops and uniform conditions, __local memory given by the host and
+// static, scans, early returns, and the work-item functions over 1-, 2- and
+// 3-D ranges with offsets.
+//
+//===----------------------------------------------------------------------===//
+#include "common/KernelHarness.h"
+
+#include <cmath>
+
+using namespace skmd;
+using namespace skmd::test;
+
+namespace {
+
+using CpuBarriers = CpuKernelTest;
+using CpuRanges = CpuKernelTest;
+
+TEST_F(CpuBarriers, AllPairsThroughATileInALoop) {
+  const uint32_t N = 512, L = 64;
+  // Dyadic inputs: every |x[i] - x[j]| and partial sum is exact.
+  auto X = dyadicFloats(N, Rng);
+  KernelRun R("barriers", "all_pairs_l1", launch({N / L, 1, 1}, {L, 1, 1}, 1));
+  R.buffer(X)
+      .buffer(std::vector<float>(N))
+      .local(L * sizeof(float))
+      .scalar(int(N));
+  R.Reference = [&](Args &Out) {
+    for (uint32_t I = 0; I < N; ++I) {
+      float Acc = 0;
+      for (uint32_t J = 0; J < N; ++J)
+        Acc += std::fabs(X[I] - X[J]);
+      Out.buffer<float>(1)[I] = Acc;
+    }
+  };
+  check(R);
+}
+
+TEST_F(CpuBarriers, BarriersInAUniformCondition) {
+  const int WG = 64, Groups = 10, N = WG * Groups;
+  auto In = randomInts<int32_t>(N, Rng, -1000000, 1000000);
+  // Both branches: n > 16 for the whole launch, then n <= 16.
+  for (int Cond : {40, 8}) {
+    SCOPED_TRACE("n = " + std::to_string(Cond));
+    KernelRun R("barriers", "uniform_branch",
+                launch({Groups, 1, 1}, {WG, 1, 1}, 1));
+    R.buffer(In).buffer(std::vector<int32_t>(N)).scalar(Cond);
+    R.Reference = [&](Args &Out) {
+      for (int G = 0; G < Groups; ++G) {
+        const int32_t *Buf = &In[G * WG];
+        std::vector<int32_t> V(WG);
+        for (int L = 0; L < WG; ++L)
+          V[L] = Cond > 16 ? Buf[L] + Buf[(L + Cond) % WG]
+                           : Buf[L] - Buf[WG - 1 - L];
+        for (int L = 0; L < WG; ++L)
+          Out.buffer<int32_t>(1)[G * WG + L] = V[L] * 2 + V[(L + 1) % WG];
+      }
+    };
+    check(R);
+  }
+}
+
+TEST_F(CpuBarriers, BarrierInAConditionOnTheGroup) {
+  const int WG = 64, Groups = 7, N = WG * Groups;
+  auto In = randomInts<int32_t>(N, Rng, -1000000, 1000000);
+  KernelRun R("barriers", "group_branch",
+              launch({Groups, 1, 1}, {WG, 1, 1}, 1));
+  R.buffer(In).buffer(std::vector<int32_t>(N));
+  R.Reference = [&](Args &Out) {
+    for (int G = 0; G < Groups; ++G)
+      for (int L = 0; L < WG; ++L)
+        Out.buffer<int32_t>(1)[G * WG + L] =
+            G % 3 == 0 ? In[G * WG + WG - 1 - L] - In[G * WG + L]
+                       : In[G * WG + L];
+  };
+  check(R);
+}
+
+TEST_F(CpuBarriers, FourBarriersInSequence) {
+  const int WG = 64, Groups = 6, N = WG * Groups;
+  auto In = randomInts<int32_t>(N, Rng, -1000000, 1000000);
+  KernelRun R("barriers", "barrier_sequence",
+              launch({Groups, 1, 1}, {WG, 1, 1}, 1));
+  R.buffer(In).buffer(std::vector<int32_t>(N));
+  R.Reference = [&](Args &Out) {
+    for (int G = 0; G < Groups; ++G) {
+      std::vector<int32_t> A(In.begin() + G * WG, In.begin() + (G + 1) * WG),
+          B(WG);
+      for (int L = 0; L < WG; ++L)
+        B[L] = A[(L + 1) % WG] - A[L];
+      for (int L = 0; L < WG; ++L)
+        A[L] = B[WG - 1 - L] * 3;
+      for (int L = 0; L < WG; ++L)
+        B[L] = A[(L * 5) % WG] ^ A[L];
+      for (int L = 0; L < WG; ++L)
+        Out.buffer<int32_t>(1)[G * WG + L] = B[(L + 7) % WG] + L;
+    }
+  };
+  check(R);
+}
+
+TEST_F(CpuBarriers, BarrierLoopAroundAWorkItemDependentLoop) {
+  // A group size that is no power of two.
+  const int L = 48, Groups = 5, N = L * Groups, Steps = 6;
+  auto In = randomInts<int32_t>(N, Rng, -1000, 1000);
+  KernelRun R("barriers", "wi_dependent_loop",
+              launch({Groups, 1, 1}, {L, 1, 1}, 1));
+  R.buffer(In)
+      .buffer(std::vector<int32_t>(N))
+      .local(L * sizeof(int32_t))
+      .scalar(Steps);
+  R.Reference = [&](Args &Out) {
+    for (int G = 0; G < Groups; ++G) {
+      std::vector<int32_t> Acc(In.begin() + G * L, In.begin() + (G + 1) * L);
+      for (int S = 0; S < Steps; ++S) {
+        std::vector<int32_t> Buf = Acc;
+        for (int Item = 0; Item < L; ++Item)
+          for (int K = 1; K <= (Item + S) % 5; ++K)
+            Acc[Item] += Buf[(Item + K) % L];
+      }
+      for (int Item = 0; Item < L; ++Item)
+        Out.buffer<int32_t>(1)[G * L + Item] = Acc[Item];
+    }
+  };
+  check(R);
+}
+
+TEST_F(CpuBarriers, HillisSteeleScanThroughTwoLocalArguments) {
+  const int L = 96, Groups = 12, N = L * Groups;
+  auto In = randomInts<int32_t>(N, Rng, -1000, 1000);
+  KernelRun R("barriers", "scan_hillis_steele",
+              launch({Groups, 1, 1}, {L, 1, 1}, 1));
+  R.buffer(In)
+      .buffer(std::vector<int32_t>(N))
+      .buffer(std::vector<int32_t>(Groups))
+      .local(L * sizeof(int32_t))
+      .local(L * sizeof(int32_t));
+  R.Reference = [&](Args &Out) {
+    for (int G = 0; G < Groups; ++G) {
+      int32_t Sum = 0;
+      for (int I = G * L; I < (G + 1) * L; ++I)
+        Out.buffer<int32_t>(1)[I] = Sum += In[I];
+      Out.buffer<int32_t>(2)[G] = Sum;
+    }
+  };
+  check(R);
+}
+
+TEST_F(CpuBarriers, BlellochScanInAStaticLocalArray) {
+  const int Scan = 128, Groups = 16, N = Scan * Groups;
+  // Dyadic inputs: sums of up to 128 are exact in any order.
+  auto In = dyadicFloats(N, Rng);
+  KernelRun R("barriers", "scan_blelloch",
+              launch({Groups, 1, 1}, {Scan / 2, 1, 1}, 1));
+  R.buffer(In).buffer(std::vector<float>(N));
+  R.Reference = [&](Args &Out) {
+    for (int G = 0; G < Groups; ++G) {
+      float Sum = 0;
+      for (int I = G * Scan; I < (G + 1) * Scan; ++I) {
+        Out.buffer<float>(1)[I] = Sum;
+        Sum += In[I];
+      }
+    }
+  };
+  check(R);
+}
+
+TEST_F(CpuBarriers, EarlyReturnsWithATail) {
+  const uint32_t N = 1000, L = 64;
+  const int Limit = 90;
+  auto Rows = randomInts<int32_t>(8 * N, Rng, 0, 100);
+  KernelRun R("barriers", "early_exit",
+              launch({(N + L - 1) / L, 1, 1}, {L, 1, 1}, 1));
+  // Exactly N outputs: AddressSanitizer sees a work-item past the end.
+  R.buffer(Rows).buffer(std::vector<int32_t>(N, 7)).scalar(Limit).scalar(N);
+  R.Reference = [&](Args &Out) {
+    for (uint32_t I = 0; I < N; ++I) {
+      int32_t First = -1;
+      for (int K = 0; K < 8 && First < 0; ++K)
+        if (Rows[8 * I + K] > Limit)
+          First = K;
+      Out.buffer<int32_t>(1)[I] = First;
+    }
+  };
+  check(R);
+}
+
+/// Global work-item coordinates of a launch, in linear id order.
+struct Item {
+  std::array<uint64_t, 3> Global, Local, Group;
+};
+std::vector<Item> itemsOf(const CpuLaunch &L) {
+  std::array<uint64_t, 3> Size;
+  for (int D = 0; D < 3; ++D)
+    Size[D] = L.NumGroups[D] * L.LocalSize[D];
+  std::vector<Item> Items;
+  for (uint64_t Z = 0; Z < Size[2]; ++Z)
+    for (uint64_t Y = 0; Y < Size[1]; ++Y)
+      for (uint64_t X = 0; X < Size[0]; ++X) {
+        Item It;
+        std::array<uint64_t, 3> P = {X, Y, Z};
+        for (int D = 0; D < 3; ++D) {
+          It.Global[D] = P[D] + L.GlobalOffset[D];
+          It.Local[D] = P[D] % L.LocalSize[D];
+          It.Group[D] = P[D] / L.LocalSize[D];
+        }
+        Items.push_back(It);
+      }
+  return Items;
+}
+
+TEST_F(CpuRanges, WorkItemFunctionsIn1D2DAnd3D) {
+  for (CpuLaunch L : {launch({5, 1, 1}, {8, 1, 1}, 1, {3, 0, 0}),
+                      launch({3, 4, 1}, {4, 2, 1}, 2, {1, 2, 0}),
+                      launch({3, 2, 2}, {4, 2, 8}, 3, {5, 7, 1})}) {
+    SCOPED_TRACE(std::to_string(L.WorkDim) + "-D");
+    std::vector<Item> Items = itemsOf(L);
+    KernelRun R("ranges", "ids", L);
+    R.buffer(std::vector<int32_t>(16 * Items.size(), -1));
+    R.Reference = [&](Args &Out) {
+      View<int32_t> O = Out.buffer<int32_t>(0);
+      for (size_t I = 0; I < Items.size(); ++I) {
+        const Item &It = Items[I];
+        int32_t *P = &O[16 * I];
+        P[0] = int32_t(I);
+        P[1] = int32_t((It.Local[2] * L.LocalSize[1] + It.Local[1]) *
+                           L.LocalSize[0] +
+                       It.Local[0]);
+        for (int D = 0; D < 3; ++D) {
+          P[2 + D] = int32_t(It.Global[D]);
+          P[5 + D] = int32_t(It.Group[D]);
+          P[8 + D] = int32_t(L.NumGroups[D]);
+          P[11 + D] = int32_t(L.GlobalOffset[D]);
+        }
+        auto Code = [](uint64_t A, uint64_t B, uint64_t C) {
+          return int32_t(A * 10000 + B * 100 + C);
+        };
+        P[14] = Code(L.NumGroups[0] * L.LocalSize[0],
+                     L.NumGroups[1] * L.LocalSize[1],
+                     L.NumGroups[2] * L.LocalSize[2]);
+        P[15] = Code(L.LocalSize[0], L.LocalSize[1], L.LocalSize[2]);
+      }
+    };
+    check(R);
+  }
+}
+
+TEST_F(CpuRanges, WorkDim) {
+  for (CpuLaunch L : {launch({7, 1, 1}, {16, 1, 1}, 1),
+                      launch({2, 3, 1}, {8, 4, 1}, 2, {9, 0, 0}),
+                      launch({2, 2, 3}, {2, 4, 3}, 3, {0, 1, 2})}) {
+    SCOPED_TRACE(std::to_string(L.WorkDim) + "-D");
+    std::vector<Item> Items = itemsOf(L);
+    KernelRun R("work_dim", "work_dim", L);
+    R.buffer(std::vector<uint32_t>(Items.size()));
+    R.Reference = [&](Args &Out) {
+      for (size_t I = 0; I < Items.size(); ++I) {
+        const Item &It = Items[I];
+        uint64_t LocalLinear =
+            (It.Local[2] * L.LocalSize[1] + It.Local[1]) * L.LocalSize[0] +
+            It.Local[0];
+        Out.buffer<uint32_t>(0)[I] = uint32_t(L.WorkDim * 1000 + LocalLinear);
+      }
+    };
+    check(R);
+  }
+}
+
+TEST_F(CpuRanges, GuardedStencilIn2D) {
+  // 50 x 37 in groups of 16 x 8: partial groups on both sides.
+  const int W = 50, H = 37;
+  auto In = randomFloats(W * H, Rng);
+  KernelRun R("ranges", "blur_2d", launch({4, 5, 1}, {16, 8, 1}, 2));
+  // Exactly W * H outputs, so a missing guard writes past the end.
+  R.buffer(In).buffer(std::vector<float>(W * H)).scalar(W).scalar(H);
+  // Four additions and a multiplication, in the kernel's order: exact.
+  R.Reference = [&](Args &Out) {
+    for (int Y = 0; Y < H; ++Y)
+      for (int X = 0; X < W; ++X) {
+        int XL = std::max(X - 1, 0), XR = std::min(X + 1, W - 1);
+        int YU = std::max(Y - 1, 0), YD = std::min(Y + 1, H - 1);
+        float S = In[Y * W + X] + In[Y * W + XL] + In[Y * W + XR] +
+                  In[YU * W + X] + In[YD * W + X];
+        Out.buffer<float>(1)[Y * W + X] = S * 0.2f;
+      }
+  };
+  check(R);
+}
+
+} // namespace
