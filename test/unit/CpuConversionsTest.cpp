@@ -6,12 +6,7 @@
 // rounding from a sorted table of every half value.
 //
 //===----------------------------------------------------------------------===//
-#include "bundle/Bundle.h"
-#include "common/RandomSplit.h"
-#include "devices/cpu/SharedObject.h"
-#include "devices/cpu/WorkGroupRunner.h"
-
-#include <gtest/gtest.h>
+#include "common/KernelHarness.h"
 
 #include <algorithm>
 #include <cfenv>
@@ -21,65 +16,15 @@
 #include <random>
 
 using namespace skmd;
+using namespace skmd::test;
 
 namespace {
 
-using Bytes = std::vector<uint8_t>;
+using CpuConversions = CpuKernelTest;
 
-template <typename T> Bytes toBytes(const std::vector<T> &V) {
-  Bytes B(V.size() * sizeof(T));
-  std::memcpy(B.data(), V.data(), B.size());
-  return B;
-}
-
-template <typename T> std::vector<T> fromBytes(const Bytes &B) {
-  std::vector<T> V(B.size() / sizeof(T));
-  std::memcpy(V.data(), B.data(), B.size());
-  return V;
-}
-
-/// Runs one kernel of conversions.skmd, one work-item per input, over the
-/// whole range and over random splits in random order; every run must give
-/// the same bytes, which are returned.
-std::vector<Bytes> runConversions(const std::string &Kernel,
-                                  const std::vector<Bytes> &Buffers,
-                                  uint64_t Items) {
-  static ThreadPool Pool(3);
-  auto B = Bundle::fromFile(std::string(SKMD_CORPUS_DIR) + "/conversions.skmd");
-  EXPECT_TRUE(B.ok()) << B.error().message();
-  const KernelInfo *K = B->metadata().findKernel(Kernel);
-  EXPECT_NE(K, nullptr) << Kernel;
-  auto Lib = SharedObject::load(B->variant(TargetKind::X86));
-  EXPECT_TRUE(Lib.ok()) << Lib.error().message();
-  auto Sym = Lib->symbol(K->Symbols.at(TargetKind::X86).Kernel);
-  EXPECT_TRUE(Sym.ok()) << Sym.error().message();
-  auto Fn = reinterpret_cast<skmd_wg_fn>(*Sym);
-
-  const uint64_t Local = 8;
-  CpuLaunch Launch;
-  Launch.NumGroups = {Items / Local, 1, 1};
-  Launch.LocalSize = {Local, 1, 1};
-  auto Run = [&](std::vector<Bytes> &Bufs, uint64_t First, uint64_t Count) {
-    std::vector<void *> Ptrs(Bufs.size()), Args(Bufs.size());
-    for (size_t I = 0; I < Bufs.size(); ++I) {
-      Ptrs[I] = Bufs[I].data();
-      Args[I] = &Ptrs[I];
-    }
-    Status S = runWorkGroups(Pool, Fn, Args, std::vector<uint64_t>(Bufs.size()),
-                             Launch, {K->Cpu.LocalMemBytes, K->Cpu.StateBytesPerItem},
-                             First, Count);
-    EXPECT_TRUE(S.ok()) << S.error().message();
-  };
-  std::vector<Bytes> Whole = Buffers;
-  Run(Whole, 0, Launch.NumGroups[0]);
-  std::mt19937 Rng(11);
-  for (int Trial = 0; Trial < 2; ++Trial) {
-    std::vector<Bytes> Split = Buffers;
-    for (auto [First, Count] : test::randomPieces(Launch.NumGroups[0], 5, Rng))
-      Run(Split, First, Count);
-    EXPECT_TRUE(Split == Whole) << Kernel << ": a split run differs";
-  }
-  return Whole;
+/// One work-item per input value, in groups of 8.
+KernelRun conversionRun(const std::string &Kernel, uint64_t Items) {
+  return KernelRun("conversions", Kernel, launch({Items / 8, 1, 1}, {8, 1, 1}, 1));
 }
 
 /// Values that stress rounding and saturation, then random ones of every
@@ -155,77 +100,81 @@ double roundIn(int Mode, double X) {
   }
 }
 
-bool sameBits(float A, float B) { return std::memcmp(&A, &B, 4) == 0; }
-
-TEST(CpuConversions, FloatToIntInEveryModeAndSaturated) {
+TEST_F(CpuConversions, FloatToIntInEveryModeAndSaturated) {
   const size_t N = 4096;
-  std::vector<float> In = floatInputs(N);
-  auto Out = fromBytes<int32_t>(runConversions(
-      "float_to_int", {toBytes(In), Bytes(N * 8 * 4)}, N)[1]);
-  for (size_t I = 0; I < N; ++I) {
-    double X = In[I];
-    int32_t Want[8] = {saturate<int32_t>(std::trunc(X)),
-                       saturate<int32_t>(roundIn(FE_TONEAREST, X)),
-                       saturate<int32_t>(std::trunc(X)),
-                       saturate<int32_t>(std::ceil(X)),
-                       saturate<int32_t>(std::floor(X))};
-    if (!std::isnan(X)) {
-      double R = std::clamp(X, -1.0e9, 1.0e9);
-      Want[5] = static_cast<int32_t>(std::nearbyint(R));
-      Want[6] = static_cast<int32_t>(std::ceil(R));
-      Want[7] = static_cast<int32_t>(std::floor(R));
+  KernelRun R = conversionRun("float_to_int", N);
+  R.buffer(floatInputs(N)).buffer(std::vector<int32_t>(N * 8));
+  R.Reference = [&](Args &A) {
+    auto In = A.buffer<float>(0);
+    auto Out = A.buffer<int32_t>(1);
+    for (size_t I = 0; I < N; ++I) {
+      double X = In[I];
+      // The kernel's clamp is fmin(fmax(x, lo), hi): NaN gives lo.
+      double Clamped = std::fmin(std::fmax(X, -1.0e9), 1.0e9);
+      int32_t Want[8] = {saturate<int32_t>(std::trunc(X)),
+                         saturate<int32_t>(std::nearbyint(X)),
+                         saturate<int32_t>(std::trunc(X)),
+                         saturate<int32_t>(std::ceil(X)),
+                         saturate<int32_t>(std::floor(X)),
+                         static_cast<int32_t>(std::nearbyint(Clamped)),
+                         static_cast<int32_t>(std::ceil(Clamped)),
+                         static_cast<int32_t>(std::floor(Clamped))};
+      for (int K = 0; K < 8; ++K)
+        Out[8 * I + K] = Want[K];
     }
-    for (int K = 0; K < (std::isnan(X) ? 5 : 8); ++K)
-      ASSERT_EQ(Out[8 * I + K], Want[K]) << "input " << In[I] << ", slot " << K;
-  }
+  };
+  check(R);
 }
 
-TEST(CpuConversions, Float4ToNarrowAndWideIntegers) {
+TEST_F(CpuConversions, Float4ToNarrowAndWideIntegers) {
   const size_t N = 1024;
-  std::vector<float> In = floatInputs(4 * N);
-  auto Out = runConversions("float4_to_integers",
-                            {toBytes(In), Bytes(4 * N), Bytes(4 * N),
-                             Bytes(8 * N), Bytes(32 * N)},
-                            N);
-  auto U8 = fromBytes<uint8_t>(Out[1]);
-  auto S8 = fromBytes<int8_t>(Out[2]);
-  auto S16 = fromBytes<int16_t>(Out[3]);
-  auto U64 = fromBytes<uint64_t>(Out[4]);
-  for (size_t I = 0; I < 4 * N; ++I) {
-    double X = In[I];
-    ASSERT_EQ(U8[I], saturate<uint8_t>(std::nearbyint(X))) << X;
-    ASSERT_EQ(S8[I], saturate<int8_t>(std::trunc(X))) << X;
-    ASSERT_EQ(S16[I], saturate<int16_t>(std::floor(X))) << X;
-    ASSERT_EQ(U64[I], saturate<uint64_t>(std::ceil(X))) << X;
-  }
-}
-
-TEST(CpuConversions, IntegersToFloatAndDoubleInEveryMode) {
-  const size_t N = 4096;
-  std::vector<int64_t> In = integerInputs(N);
-  auto Out = runConversions("integers_to_float",
-                            {toBytes(In), Bytes(N * 12 * 4), Bytes(N * 3 * 8)}, N);
-  auto F = fromBytes<float>(Out[1]);
-  auto D = fromBytes<double>(Out[2]);
-  for (size_t I = 0; I < N; ++I) {
-    int64_t X = In[I];
-    uint64_t U = static_cast<uint64_t>(X);
-    int32_t W = static_cast<int32_t>(U); // The kernel's (int)x: low bits.
-    for (int M = 0; M < 4; ++M) {
-      ASSERT_TRUE(sameBits(F[12 * I + M], convertIn<float>(Modes[M], X)))
-          << "long " << X << " mode " << M << ": " << F[12 * I + M];
-      ASSERT_TRUE(sameBits(F[12 * I + 4 + M], convertIn<float>(Modes[M], U)))
-          << "ulong " << U << " mode " << M << ": " << F[12 * I + 4 + M];
-      ASSERT_TRUE(sameBits(F[12 * I + 8 + M], convertIn<float>(Modes[M], W)))
-          << "int " << W << " mode " << M;
+  KernelRun R = conversionRun("float4_to_integers", N);
+  R.buffer(floatInputs(4 * N))
+      .buffer(std::vector<uint8_t>(4 * N))
+      .buffer(std::vector<int8_t>(4 * N))
+      .buffer(std::vector<int16_t>(4 * N))
+      .buffer(std::vector<uint64_t>(4 * N));
+  R.Reference = [&](Args &A) {
+    auto In = A.buffer<float>(0);
+    for (size_t I = 0; I < 4 * N; ++I) {
+      double X = In[I];
+      A.buffer<uint8_t>(1)[I] = saturate<uint8_t>(std::nearbyint(X));
+      A.buffer<int8_t>(2)[I] = saturate<int8_t>(std::trunc(X));
+      A.buffer<int16_t>(3)[I] = saturate<int16_t>(std::floor(X));
+      A.buffer<uint64_t>(4)[I] = saturate<uint64_t>(std::ceil(X));
     }
-    ASSERT_EQ(D[3 * I], convertIn<double>(FE_TOWARDZERO, X)) << X;
-    ASSERT_EQ(D[3 * I + 1], convertIn<double>(FE_UPWARD, U)) << U;
-    ASSERT_EQ(D[3 * I + 2], convertIn<double>(FE_DOWNWARD, X)) << X;
-  }
+  };
+  check(R);
 }
 
-TEST(CpuConversions, DoubleToFloatInEveryMode) {
+TEST_F(CpuConversions, IntegersToFloatAndDoubleInEveryMode) {
+  const size_t N = 4096;
+  KernelRun R = conversionRun("integers_to_float", N);
+  R.buffer(integerInputs(N))
+      .buffer(std::vector<float>(N * 12))
+      .buffer(std::vector<double>(N * 3));
+  R.Reference = [&](Args &A) {
+    auto In = A.buffer<int64_t>(0);
+    auto F = A.buffer<float>(1);
+    auto D = A.buffer<double>(2);
+    for (size_t I = 0; I < N; ++I) {
+      int64_t X = In[I];
+      uint64_t U = static_cast<uint64_t>(X);
+      int32_t W = static_cast<int32_t>(U); // The kernel's (int)x: low bits.
+      for (int M = 0; M < 4; ++M) {
+        F[12 * I + M] = convertIn<float>(Modes[M], X);
+        F[12 * I + 4 + M] = convertIn<float>(Modes[M], U);
+        F[12 * I + 8 + M] = convertIn<float>(Modes[M], W);
+      }
+      D[3 * I] = convertIn<double>(FE_TOWARDZERO, X);
+      D[3 * I + 1] = convertIn<double>(FE_UPWARD, U);
+      D[3 * I + 2] = convertIn<double>(FE_DOWNWARD, X);
+    }
+  };
+  check(R);
+}
+
+TEST_F(CpuConversions, DoubleToFloatInEveryMode) {
   const size_t N = 4096;
   std::vector<double> In;
   for (float F : floatInputs(N))
@@ -234,38 +183,47 @@ TEST(CpuConversions, DoubleToFloatInEveryMode) {
   In[1] = -1e300;
   In[2] = 1e-50;
   In[3] = -1e-50;
-  auto Out = fromBytes<float>(
-      runConversions("double_to_float", {toBytes(In), Bytes(N * 16)}, N)[1]);
-  for (size_t I = 0; I < N; ++I)
-    for (int M = 0; M < 4; ++M)
-      ASSERT_TRUE(sameBits(Out[4 * I + M], convertIn<float>(Modes[M], In[I])))
-          << In[I] << " mode " << M << ": " << Out[4 * I + M];
+  KernelRun R = conversionRun("double_to_float", N);
+  R.buffer(In).buffer(std::vector<float>(N * 4));
+  R.Reference = [&](Args &A) {
+    auto Src = A.buffer<double>(0);
+    auto Out = A.buffer<float>(1);
+    for (size_t I = 0; I < N; ++I)
+      for (int M = 0; M < 4; ++M)
+        Out[4 * I + M] = convertIn<float>(Modes[M], Src[I]);
+  };
+  check(R);
 }
 
-TEST(CpuConversions, IntegerSaturation) {
+TEST_F(CpuConversions, IntegerSaturation) {
   const size_t N = 4096;
-  std::vector<int64_t> In = integerInputs(N);
-  auto Out = runConversions("integer_saturation",
-                            {toBytes(In), Bytes(N * 64), Bytes(N * 2)}, N);
-  auto Wide = fromBytes<int64_t>(Out[1]);
-  auto Narrow = fromBytes<int16_t>(Out[2]);
-  auto Clamp = [](int64_t X, int64_t Lo, int64_t Hi) {
-    return std::min(std::max(X, Lo), Hi);
+  KernelRun R = conversionRun("integer_saturation", N);
+  R.buffer(integerInputs(N))
+      .buffer(std::vector<int64_t>(N * 8))
+      .buffer(std::vector<int16_t>(N));
+  R.Reference = [&](Args &A) {
+    auto In = A.buffer<int64_t>(0);
+    auto Wide = A.buffer<int64_t>(1);
+    auto Narrow = A.buffer<int16_t>(2);
+    auto Clamp = [](int64_t X, int64_t Lo, int64_t Hi) {
+      return std::min(std::max(X, Lo), Hi);
+    };
+    for (size_t I = 0; I < N; ++I) {
+      int64_t X = In[I];
+      int64_t Want[8] = {Clamp(X, INT8_MIN, INT8_MAX),
+                         Clamp(X, 0, UINT8_MAX),
+                         Clamp(X, INT16_MIN, INT16_MAX),
+                         Clamp(X, 0, UINT16_MAX),
+                         Clamp(X, INT32_MIN, INT32_MAX),
+                         Clamp(X, 0, UINT32_MAX),
+                         std::max<int64_t>(X, 0),
+                         X < 0 ? INT64_MAX : X}; // x as ulong, into long.
+      for (int K = 0; K < 8; ++K)
+        Wide[8 * I + K] = Want[K];
+      Narrow[I] = static_cast<int16_t>(Clamp(X, INT16_MIN, INT16_MAX));
+    }
   };
-  for (size_t I = 0; I < N; ++I) {
-    int64_t X = In[I];
-    int64_t Want[8] = {Clamp(X, INT8_MIN, INT8_MAX),
-                       Clamp(X, 0, UINT8_MAX),
-                       Clamp(X, INT16_MIN, INT16_MAX),
-                       Clamp(X, 0, UINT16_MAX),
-                       Clamp(X, INT32_MIN, INT32_MAX),
-                       Clamp(X, 0, UINT32_MAX),
-                       std::max<int64_t>(X, 0),
-                       X < 0 ? INT64_MAX : X}; // x as ulong, into long.
-    for (int K = 0; K < 8; ++K)
-      ASSERT_EQ(Wide[8 * I + K], Want[K]) << "input " << X << ", slot " << K;
-    ASSERT_EQ(Narrow[I], Clamp(X, INT16_MIN, INT16_MAX)) << X;
-  }
+  check(R);
 }
 
 /// Every finite half, ascending, with its bits; +-65536 stands for +-inf,
@@ -327,29 +285,30 @@ float halfToFloat(uint16_t H) {
   return (H & 0x8000) ? -V : V;
 }
 
-TEST(CpuConversions, HalfStoresInEveryModeAndLoads) {
+TEST_F(CpuConversions, HalfStoresInEveryModeAndLoads) {
   const size_t N = 4096;
-  std::vector<float> In = floatInputs(N);
-  auto Out = runConversions("half_round_trip",
-                            {toBytes(In), Bytes(N * 8), Bytes(N * 16), Bytes(N * 8)},
-                            N);
-  auto H = fromBytes<uint16_t>(Out[1]);
-  auto Back = fromBytes<float>(Out[2]);
-  auto FromDouble = fromBytes<uint16_t>(Out[3]);
-  HalfTable Table;
-  for (size_t I = 0; I < N; ++I) {
-    double D = static_cast<double>(In[I]) * (1.0 + 0x1p-30);
-    for (int M = 0; M < 4; ++M) {
-      ASSERT_EQ(H[4 * I + M], Table.round(In[I], Modes[M]))
-          << "float " << In[I] << " mode " << M;
-      ASSERT_EQ(FromDouble[4 * I + M], Table.round(D, Modes[M]))
-          << "double " << D << " mode " << M;
-      float Want = halfToFloat(H[4 * I + M]) * (M == 0 ? 2.0f : 1.0f);
-      ASSERT_TRUE(sameBits(Back[4 * I + M], Want) ||
-                  (std::isnan(Want) && std::isnan(Back[4 * I + M])))
-          << "vload_half of " << H[4 * I + M];
+  KernelRun R = conversionRun("half_round_trip", N);
+  R.buffer(floatInputs(N))
+      .buffer(std::vector<uint16_t>(N * 4))
+      .buffer(std::vector<float>(N * 4))
+      .buffer(std::vector<uint16_t>(N * 4));
+  R.Reference = [&](Args &A) {
+    static const HalfTable Table;
+    auto In = A.buffer<float>(0);
+    auto H = A.buffer<uint16_t>(1);
+    auto Back = A.buffer<float>(2);
+    auto FromDouble = A.buffer<uint16_t>(3);
+    for (size_t I = 0; I < N; ++I) {
+      double D = static_cast<double>(In[I]) * (1.0 + 0x1p-30);
+      for (int M = 0; M < 4; ++M) {
+        H[4 * I + M] = Table.round(In[I], Modes[M]);
+        FromDouble[4 * I + M] = Table.round(D, Modes[M]);
+        // vload_half4 of the four, plus vload_half of the first again.
+        Back[4 * I + M] = halfToFloat(H[4 * I + M]) * (M == 0 ? 2.0f : 1.0f);
+      }
     }
-  }
+  };
+  check(R);
 }
 
 } // namespace
