@@ -1,5 +1,6 @@
 //===- TargetMachineFactory.cpp - One TargetMachine per SKMD target -------===//
 #include "CodeGen/TargetMachineFactory.h"
+#include "devices/cpu/HostCpu.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -14,6 +15,18 @@
 using namespace llvm;
 
 namespace skmd {
+
+std::vector<std::string> checkableCpuFeatures(const TargetMachine &TM) {
+  std::vector<std::string> Features;
+  if (!TM.getTargetTriple().isX86())
+    return Features;
+  const MCSubtargetInfo *STI = TM.getMCSubtargetInfo();
+  for (const SubtargetFeatureKV &KV : STI->getAllProcessorFeatures())
+    if (STI->getFeatureBits().test(KV.Value) &&
+        llvm::is_contained(checkableX86Features(), std::string_view(KV.Key)))
+      Features.push_back(KV.Key);
+  return Features;
+}
 
 TargetChoice chooseTarget(TargetKind Kind, const std::string &Cpu) {
   switch (Kind) {

@@ -30,6 +30,10 @@ void initializeTargets();
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createTargetMachine(const TargetChoice &Target, unsigned OptLevel);
 
+/// The x86 extensions \p TM's code may use, among those the runtime can
+/// test on a host (runtime/devices/cpu/HostCpu.h); empty for other targets.
+std::vector<std::string> checkableCpuFeatures(const llvm::TargetMachine &TM);
+
 /// Runs the backend and returns the object (x86, SPIR-V) or assembly (PTX
 /// text, x86 asm) it produced.
 llvm::Expected<std::string> emitWithBackend(llvm::Module &M,

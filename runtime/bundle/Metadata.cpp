@@ -367,8 +367,10 @@ const TargetInfo *BundleMetadata::findTarget(TargetKind Kind) const {
 std::string toJson(const BundleMetadata &Meta) {
   ordered_json Targets = ordered_json::array();
   for (const TargetInfo &T : Meta.Targets)
-    Targets.push_back(
-        {{"kind", targetKindName(T.Kind)}, {"triple", T.Triple}, {"cpu", T.Cpu}});
+    Targets.push_back({{"kind", targetKindName(T.Kind)},
+                       {"triple", T.Triple},
+                       {"cpu", T.Cpu},
+                       {"features", T.Features}});
 
   ordered_json Kernels = ordered_json::array();
   for (const KernelInfo &K : Meta.Kernels) {
@@ -439,6 +441,12 @@ Result<BundleMetadata> parseMetadata(std::string_view Text) {
       Info.Kind = T.enumeration("kind", TargetNames);
       Info.Triple = T.string("triple");
       Info.Cpu = T.string("cpu");
+      const json &Features = T.array("features");
+      for (size_t F = 0; F < Features.size(); ++F) {
+        if (!Features[F].is_string())
+          T.fail("features[" + std::to_string(F) + "] is not a string");
+        Info.Features.push_back(Features[F].get<std::string>());
+      }
       if (Meta.findTarget(Info.Kind))
         T.fail("repeats target " + std::string(targetKindName(Info.Kind)));
       Meta.Targets.push_back(std::move(Info));

@@ -104,6 +104,10 @@ struct TargetInfo {
   std::string Triple;
   /// CPU (x86) or SM architecture (PTX); empty where it does not apply.
   std::string Cpu;
+  /// x86: the instruction-set extensions the code may use, among those the
+  /// runtime can test on the host (HostCpu.h), so that a bundle built for a
+  /// newer CPU is refused with their names instead of faulting.
+  std::vector<std::string> Features;
 };
 
 struct BundleMetadata {

@@ -17,6 +17,8 @@ const char *errorCodeName(ErrorCode Code) {
     return "unsupported bundle version";
   case ErrorCode::NotFound:
     return "not found";
+  case ErrorCode::UnsupportedHost:
+    return "unsupported host";
   }
   return "unknown error";
 }

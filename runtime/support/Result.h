@@ -22,6 +22,8 @@ enum class ErrorCode {
   CorruptBundle,
   UnsupportedBundleVersion,
   NotFound,
+  /// The host cannot run what it was given (a CPU lacking an extension).
+  UnsupportedHost,
 };
 
 const char *errorCodeName(ErrorCode Code);

@@ -3,7 +3,7 @@
 
 #include "bundle/Bundle.h"
 #include "common/RandomSplit.h"
-#include "devices/cpu/SharedObject.h"
+#include "devices/cpu/HostCpu.h"
 
 #include <algorithm>
 #include <cmath>
@@ -246,7 +246,7 @@ void CpuKernelTest::check(const KernelRun &R) {
     ASSERT_TRUE(kindMatches(R.Initial.Values[I], K->Args[I]))
         << R.Kernel << ": argument " << I << " (" << K->Args[I].TypeName << " "
         << K->Args[I].Name << ") is given as another kind or size";
-  auto Lib = SharedObject::load(B->variant(TargetKind::X86));
+  auto Lib = loadX86Variant(*B);
   ASSERT_TRUE(Lib.ok()) << Lib.error().message();
   auto Sym = Lib->symbol(K->Symbols.at(TargetKind::X86).Kernel);
   ASSERT_TRUE(Sym.ok()) << Sym.error().message();

@@ -19,7 +19,8 @@ BundleMetadata sampleMetadata() {
   M.SourceFile = "k.cl";
   M.SourceHash = std::string(64, 'a');
   M.CompileOptions = {"-cl-std=CL3.0", "-O3"};
-  M.Targets = {{TargetKind::X86, "x86_64-unknown-linux-gnu", "x86-64-v3"},
+  M.Targets = {{TargetKind::X86, "x86_64-unknown-linux-gnu", "x86-64-v3",
+                {"avx", "avx2", "fma"}},
                {TargetKind::PTX, "nvptx64-nvidia-cuda", "sm_90"}};
   KernelInfo K;
   K.Name = "vadd";
@@ -65,6 +66,9 @@ TEST(Bundle, RoundTrip) {
   ASSERT_TRUE(B.ok()) << B.error().message();
   const BundleMetadata &M = B->metadata();
   EXPECT_EQ(M.Producer, "unit test");
+  ASSERT_NE(M.findTarget(TargetKind::X86), nullptr);
+  EXPECT_EQ(M.findTarget(TargetKind::X86)->Features,
+            (std::vector<std::string>{"avx", "avx2", "fma"}));
   ASSERT_EQ(M.Kernels.size(), 1u);
   const KernelInfo &K = M.Kernels[0];
   EXPECT_EQ(K.Name, "vadd");

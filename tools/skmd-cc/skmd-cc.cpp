@@ -223,7 +223,8 @@ BundleMetadata describeBundle(const CompilerOptions &Opts,
   Meta.CompileOptions = describeOptions(Opts.Frontend);
   for (TargetKind T : Selected) {
     TargetChoice C = chosenTarget(Opts, T);
-    Meta.Targets.push_back({T, C.Triple, C.Cpu});
+    auto TM = unwrap(createTargetMachine(C, Opts.Frontend.OptLevel));
+    Meta.Targets.push_back({T, C.Triple, C.Cpu, checkableCpuFeatures(*TM)});
   }
   return Meta;
 }

@@ -60,6 +60,12 @@ void printBundle(const std::string &Path, const Bundle &B) {
     std::printf("  %-6s %-28s %-10s %8zu bytes\n",
                 std::string(targetKindName(T.Kind)).c_str(), T.Triple.c_str(),
                 T.Cpu.empty() ? "-" : T.Cpu.c_str(), V.size());
+    if (!T.Features.empty()) {
+      std::string Needs;
+      for (const std::string &F : T.Features)
+        Needs += " " + F;
+      std::printf("         needs:%s\n", Needs.c_str());
+    }
   }
 
   std::printf("kernels:\n");

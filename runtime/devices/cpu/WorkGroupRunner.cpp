@@ -98,11 +98,22 @@ Status runWorkGroups(ThreadPool &Pool, skmd_wg_fn Fn,
     Ctx.work_dim = L.WorkDim;
     Ctx.local_mem = W.LocalMem.Data.get();
     Ctx.wi_state = W.WIState.Data.get();
-    for (uint64_t G = First + Begin; G < First + End; ++G) {
-      Ctx.group[0] = G % L.NumGroups[0];
-      Ctx.group[1] = (G / L.NumGroups[0]) % L.NumGroups[1];
-      Ctx.group[2] = G / (L.NumGroups[0] * L.NumGroups[1]);
+    // Divide once per chunk, then step the group id like an odometer:
+    // with small groups, two 64-bit divisions per group cost as much as a
+    // vector_add group's work.
+    uint64_t G = First + Begin;
+    Ctx.group[0] = G % L.NumGroups[0];
+    Ctx.group[1] = (G / L.NumGroups[0]) % L.NumGroups[1];
+    Ctx.group[2] = G / (L.NumGroups[0] * L.NumGroups[1]);
+    for (; G < First + End; ++G) {
       Fn(W.Args.data(), &Ctx);
+      if (++Ctx.group[0] == L.NumGroups[0]) {
+        Ctx.group[0] = 0;
+        if (++Ctx.group[1] == L.NumGroups[1]) {
+          Ctx.group[1] = 0;
+          ++Ctx.group[2];
+        }
+      }
     }
   }, Threads);
   return Status::success();

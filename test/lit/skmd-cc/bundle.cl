@@ -12,6 +12,7 @@
 // CHECK: producer: skmd-cc {{.*}} (LLVM 22.
 // CHECK: variants:
 // CHECK-NEXT: x86 x86_64-unknown-linux-gnu x86-64-v3 {{[0-9]+}} bytes
+// CHECK-NEXT: needs: avx avx2 bmi bmi2 fma popcnt sse4.1 sse4.2
 // CHECK-NEXT: ptx nvptx64-nvidia-cuda sm_90 {{[0-9]+}} bytes
 // CHECK-NEXT: spirv spirv64v1.2-unknown-unknown - {{[0-9]+}} bytes
 // CHECK: kernels:
@@ -33,6 +34,7 @@
 // TWO: variants:
 // TWO-NEXT: spirv
 // TWO-NEXT: x86
+// TWO-NEXT: needs:
 // TWO-NEXT: kernels:
 
 __kernel __attribute__((reqd_work_group_size(256, 1, 1)))

@@ -21,17 +21,23 @@ typedef struct {
 // CHECK-NEXT:   {
 // CHECK-NEXT:     "kind": "x86",
 // CHECK-NEXT:     "triple": "x86_64-unknown-linux-gnu",
-// CHECK-NEXT:     "cpu": "x86-64-v3"
+// CHECK-NEXT:     "cpu": "x86-64-v3",
+// CHECK-NEXT:     "features": [
+// CHECK-NEXT:       "avx",
+// CHECK:            "sse4.2"
+// CHECK-NEXT:     ]
 // CHECK-NEXT:   },
 // CHECK-NEXT:   {
 // CHECK-NEXT:     "kind": "ptx",
 // CHECK-NEXT:     "triple": "nvptx64-nvidia-cuda",
-// CHECK-NEXT:     "cpu": "sm_90"
+// CHECK-NEXT:     "cpu": "sm_90",
+// CHECK-NEXT:     "features": []
 // CHECK-NEXT:   },
 // CHECK-NEXT:   {
 // CHECK-NEXT:     "kind": "spirv",
 // CHECK-NEXT:     "triple": "spirv64v1.2-unknown-unknown",
-// CHECK-NEXT:     "cpu": ""
+// CHECK-NEXT:     "cpu": "",
+// CHECK-NEXT:     "features": []
 // CHECK-NEXT:   }
 // CHECK-NEXT: ],
 // CHECK-NEXT: "kernels": [
