@@ -53,6 +53,9 @@ void initializeTargets() {
     InitializeAllTargets();
     InitializeAllTargetMCs();
     InitializeAllAsmPrinters();
+    // Inline assembly (the x86 variant's cpuid checks) is parsed again when
+    // the object file is written.
+    InitializeAllAsmParsers();
   });
 }
 

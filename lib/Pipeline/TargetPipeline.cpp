@@ -11,7 +11,8 @@
 //           -> skmd-merge-kernel -> (skmd-kernel-args, skmd-access,
 //           skmd-partition for the metadata) [x86: -> link SKMD's x86
 //           builtins -> skmd-implicit-loop-barriers
-//           -> skmd-work-group-function -> scalarizer] -> O<n>
+//           -> skmd-work-group-function -> scalarizer
+//           [-> skmd-cpu-dispatch below AVX-512]] -> O<n>
 //   x86:    SKMD IR -> keep only work-group functions -> x86-64 object
 //           -> ld -shared -> .so
 //   ptx:    SKMD IR -> work-item functions libclc lacks -> link libclc +
@@ -33,6 +34,7 @@
 #include "Plugin/SKMDPlugin.h"
 #include "Support/KernelCloning.h"
 #include "Support/OpenCLKernel.h"
+#include "Transforms/CpuDispatch.h"
 #include "Transforms/ImplicitLoopBarriers.h"
 #include "Transforms/KernelBodyInlining.h"
 #include "Transforms/MergeKernel.h"
@@ -192,7 +194,7 @@ void keepOnlyWorkGroupFunctions(Module &M, TargetMachine &TM) {
   Passes P(TM);
   ModulePassManager MPM;
   MPM.addPass(InternalizePass([](const GlobalValue &GV) {
-    return GV.getName().ends_with("__skmd_wg");
+    return GV.getName().ends_with(WorkGroupFunctionSuffix);
   }));
   MPM.addPass(GlobalDCEPass());
   MPM.run(M, P.MAM);
@@ -301,6 +303,10 @@ addPartitionVariants(Module &M, const CompilerOptions &Opts, TargetKind Target) 
     Split.ScalarizeLoadStore = true;
     Split.ScalarizeVariableInsertExtract = true;
     WG.addPass(createModuleToFunctionPassAdaptor(ScalarizerPass(Split)));
+    // Below AVX-512, a second body of each work-group function for
+    // AVX-512 hosts, chosen when the runtime loads the variant.
+    if (!llvm::is_contained(checkableCpuFeatures(**TM), "avx512f"))
+      WG.addPass(CpuDispatchPass());
     WG.run(M, P.MAM);
     auto Needs = [](const Function &F) {
       auto Num = [&](const char *A) -> uint64_t {

@@ -28,7 +28,7 @@ using namespace llvm;
 namespace skmd {
 
 std::string workGroupFunctionName(StringRef Kernel) {
-  return (Kernel + "__skmd_wg").str();
+  return (Kernel + WorkGroupFunctionSuffix).str();
 }
 
 namespace {

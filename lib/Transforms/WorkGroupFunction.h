@@ -35,6 +35,8 @@ public:
   static bool isRequired() { return true; }
 };
 
+inline constexpr const char *WorkGroupFunctionSuffix = "__skmd_wg";
+
 std::string workGroupFunctionName(llvm::StringRef Kernel);
 
 inline constexpr const char *LocalMemBytesAttr = "skmd-wg-local-mem-bytes";
