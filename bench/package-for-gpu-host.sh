@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Puts what cpu-vs-pocl needs on a GPU host (which has no LLVM) in one
+# folder that the device tool can carry: the binary, libskmd.so, the
+# kernels' sources and bundles (default and x86-64-v4), and the run script.
+#   bench/package-for-gpu-host.sh [folder]   (default: gpu-run/bench)
+# then, through the device tool:  bash gpu-run/bench/run.sh
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-$root/gpu-run/bench}
+build=$root/build
+cmake --build "$build" --target cpu-vs-pocl
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/lib" "$out/kernels" "$out/kernels-x86-64-v4"
+cp "$build/bin/cpu-vs-pocl" "$out/bin/"
+cp "$build/lib/libskmd.so" "$out/lib/"
+cp "$root"/bench/kernels/*.cl "$build"/bench/kernels/*.skmd "$out/kernels/"
+cp "$root"/bench/kernels/*.cl "$build"/bench/kernels-x86-64-v4/*.skmd \
+  "$out/kernels-x86-64-v4/"
+cp "$root/bench/run-on-gpu-host.sh" "$out/run.sh"
+du -sh "$out"
