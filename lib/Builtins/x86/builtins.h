@@ -34,6 +34,15 @@ SKMD_VECTOR_TYPES(uint)
 SKMD_VECTOR_TYPES(long)
 SKMD_VECTOR_TYPES(ulong)
 
+/// The body of a vector function computed lane by lane: a VT whose lane i
+/// is EXPR (which may use i). Scalar lanes are what the work-group loops
+/// want: after inlining, the vectorizer widens them across work-items.
+#define SKMD_LANEWISE(VT, N, EXPR)                                             \
+  VT r_;                                                                       \
+  for (int i = 0; i < N; ++i)                                                  \
+    r_[i] = EXPR;                                                              \
+  return r_;
+
 /// Applies M(type) to a scalar type and each of its vector types.
 #define SKMD_ALL_WIDTHS(M, T) M(T) M(T##2) M(T##3) M(T##4) M(T##8) M(T##16)
 #define SKMD_VECTOR_WIDTHS(M, T) M(T##2, T) M(T##3, T) M(T##4, T) M(T##8, T) M(T##16, T)

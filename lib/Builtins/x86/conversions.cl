@@ -61,10 +61,7 @@ STEPS(double, ulong)
 // The public function for a scalar and every vector width, from a core.
 #define PUBLIC_VEC(D, S, N, NAME, CORE_FN)                                     \
   OVL D##N convert_##D##N##NAME(S##N x) {                                      \
-    D##N r;                                                                    \
-    for (int i = 0; i < N; ++i)                                                \
-      r[i] = CORE_FN(x[i]);                                                    \
-    return r;                                                                  \
+    SKMD_LANEWISE(D##N, N, CORE_FN(x[i]))                                      \
   }
 #define PUBLIC(D, S, NAME, CORE_FN)                                            \
   OVL D convert_##D##NAME(S x) { return CORE_FN(x); }                          \

@@ -65,10 +65,7 @@ TO_HALF(double)
 // vloada_halfN (aligned to the vector size; vloada_half3 steps by 4).
 #define LOAD_N(N, STRIDE, NAME, AS)                                            \
   OVL float##N NAME##N(size_t o, const AS half *p) {                           \
-    float##N r;                                                                \
-    for (int i = 0; i < N; ++i)                                                \
-      r[i] = (float)p[o * STRIDE + i];                                         \
-    return r;                                                                  \
+    SKMD_LANEWISE(float##N, N, (float)p[o * STRIDE + i])                       \
   }
 #define LOADS(AS)                                                              \
   OVL float vload_half(size_t o, const AS half *p) { return (float)p[o]; }     \

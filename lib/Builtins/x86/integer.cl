@@ -70,17 +70,11 @@ INT_VECTOR_WIDTHS(INT_WITH_SCALARS, ulong, ulong, 64)
   }
 #define MUL_HI_VEC(T, WIDE, BITS, N)                                           \
   OVL T##N mul_hi(T##N a, T##N b) {                                            \
-    T##N r;                                                                    \
-    for (int i = 0; i < N; ++i)                                                \
-      r[i] = mul_hi(a[i], b[i]);                                               \
-    return r;                                                                  \
+    SKMD_LANEWISE(T##N, N, mul_hi(a[i], b[i]))                                 \
   }                                                                            \
   OVL T##N mad_hi(T##N a, T##N b, T##N c) { return mul_hi(a, b) + c; }         \
   OVL T##N mad_sat(T##N a, T##N b, T##N c) {                                   \
-    T##N r;                                                                    \
-    for (int i = 0; i < N; ++i)                                                \
-      r[i] = mad_sat(a[i], b[i], c[i]);                                        \
-    return r;                                                                  \
+    SKMD_LANEWISE(T##N, N, mad_sat(a[i], b[i], c[i]))                          \
   }
 #define MUL_HI_ALL(T, WIDE, BITS)                                              \
   MUL_HI(T, WIDE, BITS) MUL_HI_VEC(T, WIDE, BITS, 2)                           \

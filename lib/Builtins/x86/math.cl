@@ -155,19 +155,9 @@ OVL double3 cross(double3 a, double3 b) { return a.yzx * b.zxy - a.zxy * b.yzx; 
 // device) lane by lane; in a work-group loop the vectorizer sees the same
 // scalar calls it would see in C.
 #define LANES_1(NAME, T, N, IMPL)                                              \
-  OVL T##N NAME(T##N x) {                                                      \
-    T##N r;                                                                    \
-    for (int i = 0; i < N; ++i)                                                \
-      r[i] = IMPL(x[i]);                                                       \
-    return r;                                                                  \
-  }
+  OVL T##N NAME(T##N x) { SKMD_LANEWISE(T##N, N, IMPL(x[i])) }
 #define LANES_2(NAME, T, N, IMPL)                                              \
-  OVL T##N NAME(T##N x, T##N y) {                                              \
-    T##N r;                                                                    \
-    for (int i = 0; i < N; ++i)                                                \
-      r[i] = IMPL(x[i], y[i]);                                                 \
-    return r;                                                                  \
-  }
+  OVL T##N NAME(T##N x, T##N y) { SKMD_LANEWISE(T##N, N, IMPL(x[i], y[i])) }
 #define ALL_LANES(M, NAME, T, IMPL)                                            \
   OVL_SCALAR_##M(NAME, T, IMPL) M(NAME, T, 2, IMPL) M(NAME, T, 3, IMPL)        \
   M(NAME, T, 4, IMPL) M(NAME, T, 8, IMPL) M(NAME, T, 16, IMPL)
@@ -278,31 +268,15 @@ SKMD_ALL_WIDTHS(MAGNITUDE, double)
 
 // With an integer operand: pown, rootn, ldexp; and ilogb, nan.
 #define WITH_INT(T, I, N)                                                      \
-  OVL T##N pown(T##N x, I##N n) {                                              \
-    T##N r;                                                                    \
-    for (int i = 0; i < N; ++i)                                                \
-      r[i] = pown(x[i], n[i]);                                                 \
-    return r;                                                                  \
-  }                                                                            \
+  OVL T##N pown(T##N x, I##N n) { SKMD_LANEWISE(T##N, N, pown(x[i], n[i])) }   \
   OVL T##N rootn(T##N x, I##N n) {                                             \
-    T##N r;                                                                    \
-    for (int i = 0; i < N; ++i)                                                \
-      r[i] = rootn(x[i], n[i]);                                                \
-    return r;                                                                  \
+    SKMD_LANEWISE(T##N, N, rootn(x[i], n[i]))                                  \
   }                                                                            \
   OVL T##N ldexp(T##N x, I##N n) {                                             \
-    T##N r;                                                                    \
-    for (int i = 0; i < N; ++i)                                                \
-      r[i] = ldexp(x[i], n[i]);                                                \
-    return r;                                                                  \
+    SKMD_LANEWISE(T##N, N, ldexp(x[i], n[i]))                                  \
   }                                                                            \
   OVL T##N ldexp(T##N x, int n) { return ldexp(x, (I##N)n); }                  \
-  OVL I##N ilogb(T##N x) {                                                     \
-    I##N r;                                                                    \
-    for (int i = 0; i < N; ++i)                                                \
-      r[i] = ilogb(x[i]);                                                      \
-    return r;                                                                  \
-  }
+  OVL I##N ilogb(T##N x) { SKMD_LANEWISE(I##N, N, ilogb(x[i])) }
 // pown in double for float is exact enough (the float result rounds once);
 // double uses pow, exact for the integer exponent's value.
 OVL float pown(float x, int n) { return (float)__builtin_pow(x, (double)n); }

@@ -173,10 +173,7 @@ OVL void wait_group_events(int n, __private event_t *events) {
 // x then y), taking only the mask bits that index them.
 #define SHUFFLE(T, U, N, M)                                                    \
   OVL T##M shuffle(T##N x, U##M mask) {                                        \
-    T##M r;                                                                    \
-    for (int i = 0; i < M; ++i)                                                \
-      r[i] = x[mask[i] % N];                                                   \
-    return r;                                                                  \
+    SKMD_LANEWISE(T##M, M, x[mask[i] % N])                                     \
   }                                                                            \
   OVL T##M shuffle2(T##N x, T##N y, U##M mask) {                               \
     T##M r;                                                                    \
