@@ -305,7 +305,8 @@ addPartitionVariants(Module &M, const CompilerOptions &Opts, TargetKind Target) 
     WG.addPass(createModuleToFunctionPassAdaptor(ScalarizerPass(Split)));
     // Below AVX-512, a second body of each work-group function for
     // AVX-512 hosts, chosen when the runtime loads the variant.
-    if (!llvm::is_contained(checkableCpuFeatures(**TM), "avx512f"))
+    if (Opts.X86Avx512Bodies &&
+        !llvm::is_contained(checkableCpuFeatures(**TM), "avx512f"))
       WG.addPass(CpuDispatchPass());
     WG.run(M, P.MAM);
     auto Needs = [](const Function &F) {

@@ -25,6 +25,9 @@ struct CompilerOptions {
   bool Verbose = false;
   /// Also build the SKMD paper's guard-form variants, for comparison.
   bool GuardVariants = false;
+  /// Below AVX-512, also give each work-group function an AVX-512 body
+  /// chosen at load (skmd-cpu-dispatch).
+  bool X86Avx512Bodies = true;
 };
 
 /// What SKMD's analyses found out about one kernel, for the metadata.

@@ -7,6 +7,8 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
@@ -87,6 +89,7 @@ public:
       demoteValuesLiveAcrossBarriers();
     layOutWorkItemState();
     formRegions();
+    separateStateFromKernelMemory();
     K.addFnAttr(LocalMemBytesAttr, std::to_string(LocalMemBytes));
     K.addFnAttr(StateBytesAttr, std::to_string(StateBytesPerItem));
   }
@@ -318,6 +321,47 @@ private:
         Work.push_back(Succ);
     }
     return false;
+  }
+
+  /// Per-item state is the runtime's memory: no kernel pointer reaches it
+  /// except through the slots themselves. Saying so (scoped no-alias
+  /// metadata) lets the optimizer keep a value saved across a barrier in a
+  /// register between its loads and stores, instead of storing it after
+  /// every update because a __local or __global access might overwrite it
+  /// (the tiled matmul's accumulator, once per product). Accesses whose
+  /// pointers may come from anywhere (loaded from memory, merged from
+  /// unknown sources) are left alone.
+  void separateStateFromKernelMemory() {
+    if (Slots.empty())
+      return;
+    MDBuilder MDB(Ctx);
+    MDNode *Domain = MDB.createAnonymousAliasScopeDomain("skmd.work-group");
+    MDNode *State = MDB.createAnonymousAliasScope(Domain, "wi_state");
+    MDNode *StateList = MDNode::get(Ctx, {State});
+    for (Instruction &I : instructions(*WG)) {
+      Value *Ptr = getLoadStorePointerOperand(&I);
+      if (!Ptr)
+        continue;
+      SmallVector<const Value *, 4> Objects;
+      getUnderlyingObjects(Ptr, Objects, nullptr, /*MaxLookup=*/0);
+      bool InState = false, Known = true;
+      for (const Value *O : Objects) {
+        const auto *Inst = dyn_cast<Instruction>(O);
+        if (O == WIState)
+          InState = true;
+        else if (!isa<GlobalVariable>(O) &&
+                 !(Inst && (Inst->getParent() == Prologue)))
+          Known = false; // Prologue values: arguments, __local, group slots.
+      }
+      if (InState && Objects.size() == 1)
+        I.setMetadata(LLVMContext::MD_alias_scope,
+                      MDNode::concatenate(I.getMetadata(LLVMContext::MD_alias_scope),
+                                          StateList));
+      else if (!InState && Known)
+        I.setMetadata(LLVMContext::MD_noalias,
+                      MDNode::concatenate(I.getMetadata(LLVMContext::MD_noalias),
+                                          StateList));
+    }
   }
 
   /// Whether \p V can be computed again anywhere in the body: it reads no

@@ -62,6 +62,12 @@ cl::opt<std::string> X86Cpu("x86-cpu",
                             cl::desc("CPU for the x86 variant (default "
                                      "x86-64-v3)"),
                             cl::cat(Category));
+cl::opt<bool> X86Avx512Bodies(
+    "x86-avx512-bodies",
+    cl::desc("Below AVX-512, also compile each work-group function for "
+             "x86-64-v4 and pick that body on AVX-512 hosts when loaded "
+             "(default on; =false for the --x86-cpu code alone)"),
+    cl::init(true), cl::cat(Category));
 cl::opt<std::string> LibdevicePath("libdevice",
                                    cl::desc("CUDA libdevice.10.bc (default: "
                                             "found in the CUDA toolkit)"),
@@ -151,6 +157,7 @@ CompilerOptions compilerOptions() {
   Opts.X86BuiltinsPath = X86BuiltinsPath;
   Opts.Verbose = Verbose;
   Opts.GuardVariants = GuardVariants;
+  Opts.X86Avx512Bodies = X86Avx512Bodies;
   return Opts;
 }
 

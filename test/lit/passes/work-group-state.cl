@@ -12,6 +12,10 @@
 // CHECK: define {{.*}} @private_array({{.*}} #[[PRIVATE:[0-9]+]]
 // CHECK-LABEL: define {{.*}}void @two_phase__skmd_wg(
 // CHECK-NOT: call {{.*}}get_local_id
+// Per-item slots have their own alias scope, which the kernel's accesses
+// are declared not to alias: `v` may stay in a register between them.
+// CHECK: load i32, ptr %arrayidx.i.r0{{.*}}!noalias ![[STATE:[0-9]+]]
+// CHECK: store i32 %{{.*}}, ptr %{{.*}}.item, {{.*}}!alias.scope ![[STATE]]
 // CHECK-LABEL: define {{.*}}void @recomputed__skmd_wg(
 // CHECK-NOT: call {{.*}}get_local_id
 __kernel void two_phase(__global const int *in, __global int *out) {

@@ -11,6 +11,10 @@
 // RUN: %skmd-cc --targets=x86 --x86-cpu=x86-64-v4 %s -o %t.v4.skmd
 // RUN: %skmd-info --extract=x86 -o %t.v4.so %t.v4.skmd
 // RUN: llvm-nm -D --defined-only %t.v4.so | FileCheck %s --check-prefix=V4
+// Without the AVX-512 bodies, the x86-64-v3 code alone: plain functions.
+// RUN: %skmd-cc --targets=x86 --x86-avx512-bodies=false %s -o %t.v3.skmd
+// RUN: %skmd-info --extract=x86 -o %t.v3.so %t.v3.skmd
+// RUN: llvm-nm -D --defined-only %t.v3.so | FileCheck %s --check-prefix=V4
 
 // SYMS: i offset__skmd_merge__skmd_wg
 // SYMS-NEXT: i offset__skmd_wg
