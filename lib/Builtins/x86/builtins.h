@@ -43,6 +43,41 @@ SKMD_VECTOR_TYPES(ulong)
     r_[i] = EXPR;                                                              \
   return r_;
 
+// The range of each integer type, and whether it is signed.
+#define MIN_char ((char)-128)
+#define MAX_char ((char)127)
+#define MIN_uchar ((uchar)0)
+#define MAX_uchar ((uchar)255)
+#define MIN_short ((short)-32768)
+#define MAX_short ((short)32767)
+#define MIN_ushort ((ushort)0)
+#define MAX_ushort ((ushort)65535)
+#define MIN_int (-2147483647 - 1)
+#define MAX_int 2147483647
+#define MIN_uint 0u
+#define MAX_uint 4294967295u
+#define MIN_long (-9223372036854775807L - 1)
+#define MAX_long 9223372036854775807L
+#define MIN_ulong 0ul
+#define MAX_ulong 18446744073709551615ul
+
+#define IS_SIGNED(T) ((T)-1 < (T)0)
+
+// One ulp towards +infinity or -infinity, by stepping the bit pattern
+// (BITS: the unsigned type of T's size); directed rounding steps
+// round-to-nearest results this way. step_down is right for +-0 (to the
+// smallest negative denormal); step_up is wrong only for -0, which a
+// wrong-way round-to-nearest never gives when stepping up.
+#define SKMD_ULP_STEPS(T, BITS)                                                \
+  static inline __attribute__((always_inline)) T step_up_##T(T f) {            \
+    BITS b = __builtin_astype(f, BITS);                                        \
+    return __builtin_astype((BITS)(f < 0 ? b - 1 : b + 1), T);                 \
+  }                                                                            \
+  static inline __attribute__((always_inline)) T step_down_##T(T f) {          \
+    BITS b = __builtin_astype(f, BITS);                                        \
+    return __builtin_astype((BITS)(f > 0 ? b - 1 : b + 1), T);                 \
+  }
+
 /// Applies M(type) to a scalar type and each of its vector types.
 #define SKMD_ALL_WIDTHS(M, T) M(T) M(T##2) M(T##3) M(T##4) M(T##8) M(T##16)
 #define SKMD_VECTOR_WIDTHS(M, T) M(T##2, T) M(T##3, T) M(T##4, T) M(T##8, T) M(T##16, T)

@@ -17,40 +17,10 @@
 //===----------------------------------------------------------------------===//
 #include "builtins.h"
 
-#define MIN_char ((char)-128)
-#define MAX_char ((char)127)
-#define MIN_uchar ((uchar)0)
-#define MAX_uchar ((uchar)255)
-#define MIN_short ((short)-32768)
-#define MAX_short ((short)32767)
-#define MIN_ushort ((ushort)0)
-#define MAX_ushort ((ushort)65535)
-#define MIN_int (-2147483647 - 1)
-#define MAX_int 2147483647
-#define MIN_uint 0u
-#define MAX_uint 4294967295u
-#define MIN_long (-9223372036854775807L - 1)
-#define MAX_long 9223372036854775807L
-#define MIN_ulong 0ul
-#define MAX_ulong 18446744073709551615ul
-
-#define IS_SIGNED(T) ((T)-1 < (T)0)
 #define CORE static inline __attribute__((always_inline))
 
-// One ulp towards +infinity or -infinity. step_down is right for +-0 (to
-// the smallest negative denormal); step_up is wrong only for -0, which a
-// wrong-way round-to-nearest never gives when stepping up.
-#define STEPS(T, BITS)                                                         \
-  CORE T step_up_##T(T f) {                                                    \
-    BITS b = __builtin_astype(f, BITS);                                        \
-    return __builtin_astype(f < 0 ? b - 1 : b + 1, T);                         \
-  }                                                                            \
-  CORE T step_down_##T(T f) {                                                  \
-    BITS b = __builtin_astype(f, BITS);                                        \
-    return __builtin_astype(f > 0 ? b - 1 : b + 1, T);                         \
-  }
-STEPS(float, uint)
-STEPS(double, ulong)
+SKMD_ULP_STEPS(float, uint)
+SKMD_ULP_STEPS(double, ulong)
 
 #define ROUND_(x) __builtin_elementwise_trunc(x)
 #define ROUND__rtz(x) __builtin_elementwise_trunc(x)

@@ -15,14 +15,7 @@
 
 #define CORE static inline __attribute__((overloadable, always_inline))
 
-CORE half step_up(half h) {
-  ushort b = __builtin_astype(h, ushort);
-  return __builtin_astype((ushort)(h < 0 ? b - 1 : b + 1), half);
-}
-CORE half step_down(half h) {
-  ushort b = __builtin_astype(h, ushort);
-  return __builtin_astype((ushort)(h > 0 ? b - 1 : b + 1), half);
-}
+SKMD_ULP_STEPS(half, ushort)
 
 // double -> half in one rounding, without the __truncdfhf2 runtime call
 // that LLVM would emit: round to float by "round to odd" (truncate, then
@@ -45,18 +38,18 @@ CORE half nearest_half(double x) { return (half)to_float_odd(x); }
   CORE half to_half_rtz(T x) {                                                 \
     half h = nearest_half(x);                                                  \
     if (x > 0 && (T)h > x)                                                     \
-      return step_down(h);                                                     \
+      return step_down_half(h);                                                     \
     if (x < 0 && (T)h < x)                                                     \
-      return step_up(h);                                                       \
+      return step_up_half(h);                                                       \
     return h;                                                                  \
   }                                                                            \
   CORE half to_half_rtp(T x) {                                                 \
     half h = nearest_half(x);                                                  \
-    return (T)h < x ? step_up(h) : h;                                          \
+    return (T)h < x ? step_up_half(h) : h;                                          \
   }                                                                            \
   CORE half to_half_rtn(T x) {                                                 \
     half h = nearest_half(x);                                                  \
-    return (T)h > x ? step_down(h) : h;                                        \
+    return (T)h > x ? step_down_half(h) : h;                                        \
   }
 TO_HALF(float)
 TO_HALF(double)

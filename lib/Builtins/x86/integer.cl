@@ -65,7 +65,7 @@ INT_VECTOR_WIDTHS(INT_WITH_SCALARS, ulong, ulong, 64)
   OVL T mad_hi(T a, T b, T c) { return mul_hi(a, b) + c; }                     \
   OVL T mad_sat(T a, T b, T c) {                                               \
     WIDE p = (WIDE)a * (WIDE)b + (WIDE)c;                                      \
-    WIDE lo = (WIDE)MIN_OF(T), hi = (WIDE)MAX_OF(T);                           \
+    WIDE lo = (WIDE)MIN_##T, hi = (WIDE)MAX_##T;                               \
     return (T)(p < lo ? lo : p > hi ? hi : p);                                 \
   }
 #define MUL_HI_VEC(T, WIDE, BITS, N)                                           \
@@ -80,11 +80,6 @@ INT_VECTOR_WIDTHS(INT_WITH_SCALARS, ulong, ulong, 64)
   MUL_HI(T, WIDE, BITS) MUL_HI_VEC(T, WIDE, BITS, 2)                           \
   MUL_HI_VEC(T, WIDE, BITS, 3) MUL_HI_VEC(T, WIDE, BITS, 4)                    \
   MUL_HI_VEC(T, WIDE, BITS, 8) MUL_HI_VEC(T, WIDE, BITS, 16)
-#define MIN_OF(T) (IS_SIGNED_TYPE(T) ? -(((WIDEST)1 << (sizeof(T) * 8 - 1))) : 0)
-#define MAX_OF(T)                                                              \
-  (IS_SIGNED_TYPE(T) ? (((WIDEST)1 << (sizeof(T) * 8 - 1)) - 1)                \
-                     : (((WIDEST)1 << (sizeof(T) * 8)) - 1))
-#define IS_SIGNED_TYPE(T) ((T)-1 < (T)0)
 typedef __int128 WIDEST;
 typedef unsigned __int128 UWIDEST;
 MUL_HI_ALL(char, short, 8)

@@ -3,31 +3,30 @@
 
 namespace skmd {
 
+// What x86-64-v2, v3 and v4 add, as LLVM names them; each is also a name
+// __builtin_cpu_supports knows (it takes only string literals, hence a
+// list that both functions below expand).
+#define SKMD_CHECKABLE_X86_FEATURES(X)                                         \
+  X("popcnt") X("sse4.1") X("sse4.2") X("avx") X("avx2") X("fma") X("bmi")     \
+  X("bmi2") X("avx512f") X("avx512bw") X("avx512cd") X("avx512dq")             \
+  X("avx512vl")
+
 const std::vector<std::string_view> &checkableX86Features() {
-  // What x86-64-v2, v3 and v4 add, as LLVM names them; each is also a name
-  // __builtin_cpu_supports knows.
+#define SKMD_NAME(N) N,
   static const std::vector<std::string_view> Names = {
-      "popcnt", "sse4.1", "sse4.2", "avx", "avx2", "fma", "bmi", "bmi2",
-      "avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"};
+      SKMD_CHECKABLE_X86_FEATURES(SKMD_NAME)};
+#undef SKMD_NAME
   return Names;
 }
 
 bool hostHasX86Feature(std::string_view F) {
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  if (F == "popcnt") return __builtin_cpu_supports("popcnt");
-  if (F == "sse4.1") return __builtin_cpu_supports("sse4.1");
-  if (F == "sse4.2") return __builtin_cpu_supports("sse4.2");
-  if (F == "avx") return __builtin_cpu_supports("avx");
-  if (F == "avx2") return __builtin_cpu_supports("avx2");
-  if (F == "fma") return __builtin_cpu_supports("fma");
-  if (F == "bmi") return __builtin_cpu_supports("bmi");
-  if (F == "bmi2") return __builtin_cpu_supports("bmi2");
-  if (F == "avx512f") return __builtin_cpu_supports("avx512f");
-  if (F == "avx512bw") return __builtin_cpu_supports("avx512bw");
-  if (F == "avx512cd") return __builtin_cpu_supports("avx512cd");
-  if (F == "avx512dq") return __builtin_cpu_supports("avx512dq");
-  if (F == "avx512vl") return __builtin_cpu_supports("avx512vl");
+#define SKMD_CHECK(N)                                                          \
+  if (F == N)                                                                  \
+    return __builtin_cpu_supports(N);
+  SKMD_CHECKABLE_X86_FEATURES(SKMD_CHECK)
+#undef SKMD_CHECK
 #endif
   return false;
 }
