@@ -11,7 +11,8 @@
 //           -> skmd-merge-kernel -> (skmd-kernel-args, skmd-access,
 //           skmd-partition for the metadata) [x86: -> link SKMD's x86
 //           builtins -> skmd-implicit-loop-barriers
-//           -> skmd-work-group-function -> scalarizer
+//           -> skmd-work-group-function -> skmd-work-item-loop-versioning
+//           -> scalarizer
 //           [-> skmd-cpu-dispatch below AVX-512]] -> O<n>
 //   x86:    SKMD IR -> keep only work-group functions -> x86-64 object
 //           -> ld -shared -> .so
@@ -40,6 +41,7 @@
 #include "Transforms/MergeKernel.h"
 #include "Transforms/PartitionReadyKernel.h"
 #include "Transforms/WorkGroupFunction.h"
+#include "Transforms/WorkItemLoopVersioning.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Demangle/Demangle.h"
@@ -295,6 +297,9 @@ addPartitionVariants(Module &M, const CompilerOptions &Opts, TargetKind Target) 
     ModulePassManager WG;
     WG.addPass(ImplicitLoopBarriersPass());
     WG.addPass(WorkGroupFunctionPass());
+    // Full groups away from the range's edges run a copy of each
+    // work-item loop without the guards' masks.
+    WG.addPass(WorkItemLoopVersioningPass());
     // The loop vectorizer takes only scalar instructions: float4 code in a
     // work-item loop would stay 4-wide SSE, one work-item at a time. Split
     // into scalars, the loop widens across work-items instead (float4

@@ -245,6 +245,70 @@ TEST_F(CpuDevice, HistogramWithLocalAndGlobalAtomics) {
   check(R);
 }
 
+// Guards that hold for some items of a group and not others, or wrap,
+// must take the work-item loop that tests every item (versioning decides
+// per row); groups away from the edges take the copy without the tests.
+TEST_F(CpuDevice, SobelBordersWithPartialGroups) {
+  const uint32_t W = 37, H = 21;
+  auto In = dyadicFloats(W * H, Rng);
+  KernelRun R("guards", "border_2d",
+              launch({(W + 7) / 8, (H + 3) / 4, 1}, {8, 4, 1}, 2));
+  R.buffer(In).buffer(std::vector<float>(W * H)).scalar(W).scalar(H);
+  R.Reference = [&](Args &Out) {
+    View<float> O = Out.buffer<float>(1);
+    for (uint32_t Y = 0; Y < H; ++Y)
+      for (uint32_t X = 0; X < W; ++X) {
+        uint32_t At = Y * W + X;
+        O[At] = X == 0 || Y == 0 || X == W - 1 || Y == H - 1
+                    ? -1.0f
+                    : In[At - 1] + In[At + 1] + In[At - W] + In[At + W];
+      }
+  };
+  check(R);
+}
+
+TEST_F(CpuDevice, GuardOnAnIdThatWrapsInsideAGroup) {
+  // x runs 0xFFFFFFE0..0xFFFFFFFF, 0..31 in group 0: x < limit is true at
+  // both ends of the group and false in the middle.
+  const uint32_t N = 256, Start = 0xFFFFFFE0u, Limit = 0xFFFFFFF0u;
+  KernelRun R("guards", "wrapping_id", launch({N / 64, 1, 1}, {64, 1, 1}, 1));
+  R.buffer(std::vector<uint32_t>(N, 2)).scalar(Start).scalar(Limit);
+  R.Reference = [&](Args &Out) {
+    for (uint32_t I = 0; I < N; ++I)
+      if (uint32_t(Start + I) < Limit)
+        Out.buffer<uint32_t>(0)[I] = 1;
+  };
+  check(R);
+}
+
+TEST_F(CpuDevice, SignedWindowGuard) {
+  const int N = 256, Shift = 40, Width = 150;
+  KernelRun R("guards", "signed_window", launch({N / 64, 1, 1}, {64, 1, 1}, 1));
+  R.buffer(std::vector<int32_t>(N, -7)).scalar(Shift).scalar(Width);
+  R.Reference = [&](Args &Out) {
+    for (int I = 0; I < N; ++I)
+      if (int X = I - Shift; X >= 0 && X < Width)
+        Out.buffer<int32_t>(0)[I] = X;
+  };
+  check(R);
+}
+
+TEST_F(CpuDevice, StridedInequalityAnd64BitGuards) {
+  const uint32_t N = 320, Limit = 500, Skip = 77;
+  const uint64_t Bound = 1000;
+  KernelRun R("guards", "strided", launch({N / 32, 1, 1}, {32, 1, 1}, 1));
+  R.buffer(std::vector<uint32_t>(N)).buffer(std::vector<uint32_t>(N));
+  R.buffer(std::vector<uint32_t>(N)).scalar(Limit).scalar(Bound).scalar(Skip);
+  R.Reference = [&](Args &Out) {
+    for (uint64_t I = 0; I < N; ++I) {
+      Out.buffer<uint32_t>(0)[I] = 3 * I < Limit ? 1 : 0;
+      Out.buffer<uint32_t>(1)[I] = I != Skip ? 10 : 0;
+      Out.buffer<uint32_t>(2)[I] = I * 5 + 2 <= Bound ? 100 : 0;
+    }
+  };
+  check(R);
+}
+
 TEST(CpuDeviceErrors, BadLaunchesAreRefused) {
   ThreadPool Pool(2);
   auto Fn = [](void *const *, const skmd_wg_ctx *) {};
