@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Puts what cpu-vs-pocl needs on a GPU host (which has no LLVM) in one
 # folder that the device tool can carry: the binary, libskmd.so, the
-# kernels' sources and bundles (default and x86-64-v4), and the run script.
+# kernels' sources and bundles (default, x86-64-v4, AVX2 alone), and the run script.
 #   bench/package-for-gpu-host.sh [folder]   (default: gpu-run/bench)
 # then, through the device tool:  bash gpu-run/bench/run.sh
 set -euo pipefail
@@ -10,11 +10,14 @@ out=${1:-$root/gpu-run/bench}
 build=$root/build
 cmake --build "$build" --target cpu-vs-pocl
 rm -rf "$out"
-mkdir -p "$out/bin" "$out/lib" "$out/kernels" "$out/kernels-x86-64-v4"
+mkdir -p "$out/bin" "$out/lib" "$out/kernels" "$out/kernels-x86-64-v4" \
+  "$out/kernels-x86-64-v3-only"
 cp "$build/bin/cpu-vs-pocl" "$out/bin/"
 cp "$build/lib/libskmd.so" "$out/lib/"
 cp "$root"/bench/kernels/*.cl "$build"/bench/kernels/*.skmd "$out/kernels/"
-cp "$root"/bench/kernels/*.cl "$build"/bench/kernels-x86-64-v4/*.skmd \
-  "$out/kernels-x86-64-v4/"
+for variant in x86-64-v4 x86-64-v3-only; do
+  cp "$root"/bench/kernels/*.cl "$build"/bench/kernels-$variant/*.skmd \
+    "$out/kernels-$variant/"
+done
 cp "$root/bench/run-on-gpu-host.sh" "$out/run.sh"
 du -sh "$out"
