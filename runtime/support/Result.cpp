@@ -19,6 +19,12 @@ const char *errorCodeName(ErrorCode Code) {
     return "not found";
   case ErrorCode::UnsupportedHost:
     return "unsupported host";
+  case ErrorCode::OutOfMemory:
+    return "out of memory";
+  case ErrorCode::DeviceFailed:
+    return "device failed";
+  case ErrorCode::NoDevice:
+    return "no such device";
   }
   return "unknown error";
 }

@@ -24,6 +24,11 @@ enum class ErrorCode {
   NotFound,
   /// The host cannot run what it was given (a CPU lacking an extension).
   UnsupportedHost,
+  OutOfMemory,
+  /// A device failed during a launch (its groups were re-run on the CPU).
+  DeviceFailed,
+  /// No device of the kind asked for, or its driver is missing.
+  NoDevice,
 };
 
 const char *errorCodeName(ErrorCode Code);

@@ -4,6 +4,8 @@
 #include "bundle/Bundle.h"
 #include "common/RandomSplit.h"
 #include "devices/cpu/HostCpu.h"
+#include "devices/discrete/HostDiscreteDevice.h"
+#include "launch/Launcher.h"
 
 #include <algorithm>
 #include <cmath>
@@ -232,6 +234,43 @@ Status runGroups(ThreadPool &Pool, skmd_wg_fn Fn, const KernelInfo &K,
                        Count);
 }
 
+/// The runtime's devices for the differential runs: the CPU and two
+/// HostDiscrete devices, opened once per test binary.
+struct RuntimeDevices {
+  std::unique_ptr<CpuDevice> Cpu = CpuDevice::create(2);
+  std::unique_ptr<HostDiscreteDevice> D0 = HostDiscreteDevice::create(0),
+                                      D1 = HostDiscreteDevice::create(1);
+  Launcher Run{{Cpu.get(), D0.get(), D1.get()}, *Cpu};
+};
+
+RuntimeDevices &runtimeDevices() {
+  static RuntimeDevices Devices;
+  return Devices;
+}
+
+std::vector<HostArg> hostArgs(Args &Memory) {
+  std::vector<HostArg> Out(Memory.Values.size());
+  for (size_t I = 0; I < Out.size(); ++I) {
+    ArgValue &A = Memory.Values[I];
+    switch (A.K) {
+    case ArgValue::Buffer:
+      Out[I].K = HostArg::Buffer;
+      Out[I].Data = A.Bytes.data();
+      Out[I].Bytes = A.Bytes.size();
+      break;
+    case ArgValue::Local:
+      Out[I].K = HostArg::Local;
+      Out[I].LocalBytes = A.LocalBytes;
+      break;
+    case ArgValue::Scalar:
+      Out[I].K = HostArg::Scalar;
+      Out[I].Value.assign(A.Bytes.data(), A.Bytes.data() + A.Bytes.size());
+      break;
+    }
+  }
+  return Out;
+}
+
 } // namespace
 
 void CpuKernelTest::check(const KernelRun &R) {
@@ -282,6 +321,40 @@ void CpuKernelTest::check(const KernelRun &R) {
       ASSERT_TRUE(S.ok()) << S.error().message();
     }
     Expect(Split, std::to_string(Pieces.size()) + " pieces in random order");
+    if (HasFatalFailure())
+      return;
+  }
+
+  // Through the launcher, as a user's launch runs: pieces on the CPU and
+  // two HostDiscrete devices (copies in and out, merges), or the whole
+  // range on one HostDiscrete device for kernels that cannot be split.
+  RuntimeDevices &Devices = runtimeDevices();
+  LoadedKernel Loaded;
+  Loaded.Source = &*B;
+  Loaded.Info = K;
+  NDRange Range;
+  Range.WorkDim = L.WorkDim;
+  Range.NumGroups = L.NumGroups;
+  Range.LocalSize = L.LocalSize;
+  Range.GlobalOffset = L.GlobalOffset;
+  for (int Trial = 0; Trial < 3; ++Trial) {
+    std::vector<Piece> Plan;
+    if (K->Partitionable) {
+      for (auto [First, Count] : randomPieces(Total, 4, Rng))
+        Plan.push_back(
+            {std::uniform_int_distribution<unsigned>(0, 2)(Rng), First, Count});
+    } else {
+      Plan.push_back({1u + Trial % 2, 0, Total});
+    }
+    Args Launched = R.Initial;
+    LaunchReport Report;
+    Status S = Devices.Run.run(Loaded, hostArgs(Launched), Range, Plan, Report);
+    ASSERT_TRUE(S.ok()) << S.error().message();
+    std::string How;
+    for (const PieceReport &P : Report.Pieces)
+      How += (How.empty() ? "" : ", ") + P.Device + " [" + std::to_string(P.First) +
+             ", " + std::to_string(P.First + P.Count) + ")";
+    Expect(Launched, "launcher: " + How);
     if (HasFatalFailure())
       return;
   }

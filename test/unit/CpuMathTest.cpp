@@ -435,8 +435,14 @@ TEST_F(CpuMath, DoubleFunctionsOnDouble2) {
        Ten},
       {7, "rsqrt", [](long double X, long double) { return 1 / std::sqrt(X); },
        2, Positive},
-      {8, "sqrt", [](long double X, long double) { return std::sqrt(X); }, 0,
-       Positive},
+      // In double: IEEE's sqrt is correctly rounded there, while a long
+      // double root rounded again to double is off by one ulp about once
+      // in 2^11 (double rounding).
+      {8, "sqrt",
+       [](long double X, long double) -> long double {
+         return std::sqrt(double(X));
+       },
+       0, Positive},
   };
   // clang-format on
   const uint32_t N = 1024, L = 64; // double2 elements

@@ -1,0 +1,165 @@
+/*===- skmd.h - SKMD's C API ------------------------------------------------===*
+ *
+ * Runs one OpenCL C kernel, compiled ahead of time by skmd-cc into a bundle,
+ * on every device of the machine at once.
+ *
+ *   skmd_context ctx;
+ *   skmd_init(NULL, &ctx);                       // every device found
+ *   skmd_program prog;
+ *   skmd_load_bundle(ctx, "vector_add.skmd", &prog);
+ *   skmd_kernel k;
+ *   skmd_get_kernel(prog, "vector_add", &k);
+ *   skmd_buffer a, b, c;
+ *   skmd_wrap_buffer(ctx, host_a, n * 4, &a);    // ... b, c
+ *   skmd_set_arg_buffer(k, 0, a);                // ... 1, 2
+ *   skmd_set_arg_scalar(k, 3, &n, sizeof n);
+ *   size_t global[1] = {n}, local[1] = {256};
+ *   skmd_launch(k, 1, NULL, global, local, NULL, NULL);
+ *
+ * Every function returns a status; on failure skmd_last_error() gives a
+ * message naming the problem, for the calling thread. Nothing here aborts
+ * the process. Handles are released with their skmd_release_* function;
+ * releasing a context releases what was made from it.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef SKMD_SKMD_H
+#define SKMD_SKMD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SKMD_VERSION_MAJOR 0
+#define SKMD_VERSION_MINOR 1
+
+typedef enum skmd_status {
+  SKMD_SUCCESS = 0,
+  SKMD_ERROR_INVALID_ARGUMENT = 1,
+  SKMD_ERROR_IO = 2,
+  SKMD_ERROR_CORRUPT_BUNDLE = 3,
+  SKMD_ERROR_UNSUPPORTED_BUNDLE_VERSION = 4,
+  SKMD_ERROR_NOT_FOUND = 5,
+  SKMD_ERROR_UNSUPPORTED_HOST = 6,
+  SKMD_ERROR_OUT_OF_MEMORY = 7,
+  /* A device failed during the launch; its groups were re-run on the CPU,
+     so every output buffer is complete. The message names the device. */
+  SKMD_ERROR_DEVICE_FAILED = 8,
+  /* A device asked for is not there, or its driver is missing. */
+  SKMD_ERROR_NO_DEVICE = 9,
+} skmd_status;
+
+typedef struct skmd_context_s *skmd_context;
+typedef struct skmd_program_s *skmd_program;
+typedef struct skmd_kernel_s *skmd_kernel;
+typedef struct skmd_buffer_s *skmd_buffer;
+typedef struct skmd_event_s *skmd_event;
+
+/* The message of the calling thread's last failure ("" if none). */
+const char *skmd_last_error(void);
+/* A status's name, e.g. "SKMD_ERROR_NO_DEVICE". */
+const char *skmd_status_name(skmd_status status);
+
+/* Devices: NULL or "" for every device found (the CPU and each GPU), else
+   a comma-separated list of kinds: cpu, discrete (a host-memory device
+   with private copies, for testing), cuda (every GPU) or cuda:N. The
+   environment variable SKMD_DEVICES, when set, is used for NULL. */
+skmd_status skmd_init(const char *devices, skmd_context *out);
+void skmd_release_context(skmd_context ctx);
+
+typedef enum skmd_device_kind {
+  SKMD_DEVICE_CPU = 0,
+  SKMD_DEVICE_HOST_DISCRETE = 1,
+  SKMD_DEVICE_CUDA = 2,
+  SKMD_DEVICE_OPENCL = 3,
+} skmd_device_kind;
+
+typedef struct skmd_device_info {
+  char name[32];         /* as plans name it: cpu, gpu0, discrete1 */
+  char description[128]; /* what it is */
+  skmd_device_kind kind;
+  uint64_t memory_bytes;
+  uint32_t compute_units;
+  double link_gbps; /* host-to-device bandwidth where measured, else 0 */
+} skmd_device_info;
+
+size_t skmd_device_count(skmd_context ctx);
+skmd_status skmd_get_device_info(skmd_context ctx, size_t index,
+                                 skmd_device_info *out);
+
+/* Loads a bundle written by skmd-cc; checks it whole (format, version,
+   checksums, metadata) before returning. */
+skmd_status skmd_load_bundle(skmd_context ctx, const char *path,
+                             skmd_program *out);
+skmd_status skmd_load_bundle_bytes(skmd_context ctx, const void *bytes,
+                                   size_t size, skmd_program *out);
+void skmd_release_program(skmd_program prog);
+
+skmd_status skmd_get_kernel(skmd_program prog, const char *name,
+                            skmd_kernel *out);
+void skmd_release_kernel(skmd_kernel k);
+/* The number of arguments the kernel takes. */
+size_t skmd_kernel_arg_count(skmd_kernel k);
+
+/* Host memory the caller owns, as a buffer; it must stay valid while a
+   launch uses it. */
+skmd_status skmd_wrap_buffer(skmd_context ctx, void *host, size_t bytes,
+                             skmd_buffer *out);
+void skmd_release_buffer(skmd_buffer buf);
+/* Page-locked host memory, which GPUs copy at full speed; NULL on failure.
+   Free with skmd_free_host. */
+void *skmd_alloc_host(skmd_context ctx, size_t bytes);
+void skmd_free_host(skmd_context ctx, void *ptr);
+
+skmd_status skmd_set_arg_buffer(skmd_kernel k, unsigned index, skmd_buffer buf);
+/* A value argument: size must be the argument's size in the kernel. */
+skmd_status skmd_set_arg_scalar(skmd_kernel k, unsigned index,
+                                const void *value, size_t size);
+/* A __local pointer argument: its size in bytes. */
+skmd_status skmd_set_arg_local(skmd_kernel k, unsigned index, size_t bytes);
+
+/* What a launch did, per device piece. */
+typedef struct skmd_piece_report {
+  char device[32];
+  uint64_t first_group, group_count;
+  double input_ms, kernel_ms, output_ms, merge_ms;
+  uint64_t bytes_in, bytes_out;
+  int failed; /* the device failed; the CPU re-ran its groups */
+} skmd_piece_report;
+
+typedef struct skmd_launch_report {
+  uint64_t total_groups;
+  size_t piece_count;        /* pieces filled in, at most 16 */
+  skmd_piece_report pieces[16];
+  double total_ms;
+} skmd_launch_report;
+
+/* Runs the kernel over an N-D range (global sizes must be multiples of
+   local ones; global_offset may be NULL). plan: NULL for the default
+   (proportional), or a plan string (see docs/runtime.md: cpu, gpu0, even,
+   manual:cpu=0.3,gpu0=0.7). report may be NULL. Returns when every output
+   is in the user's buffers. */
+skmd_status skmd_launch(skmd_kernel k, uint32_t work_dim,
+                        const size_t *global_offset, const size_t *global_size,
+                        const size_t *local_size, const char *plan,
+                        skmd_launch_report *report);
+
+/* The same, returning at once; skmd_wait finishes it. The kernel's
+   arguments are captured at the call; the buffers must not be touched
+   until skmd_wait returns. */
+skmd_status skmd_launch_async(skmd_kernel k, uint32_t work_dim,
+                              const size_t *global_offset,
+                              const size_t *global_size,
+                              const size_t *local_size, const char *plan,
+                              skmd_event *out);
+/* Waits for the launch, fills report (may be NULL) and releases the
+   event. Returns the launch's status. */
+skmd_status skmd_wait(skmd_event ev, skmd_launch_report *report);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SKMD_SKMD_H */

@@ -1,0 +1,478 @@
+//===- Api.cpp - SKMD's C API over the launcher ---------------------------===//
+//
+// Handles own C++ objects; every entry point catches what could escape
+// (std::bad_alloc included) and turns it into a status and a message, so no
+// exception crosses into C.
+//
+//===----------------------------------------------------------------------===//
+#include "skmd/skmd.h"
+
+#include "api/Devices.h"
+#include "launch/Launcher.h"
+#include "partitioner/Plan.h"
+
+#include <cstring>
+#include <future>
+#include <mutex>
+#include <new>
+#include <set>
+
+using namespace skmd;
+
+struct skmd_context_s {
+  std::vector<std::unique_ptr<Device>> Devices;
+  CpuDevice *Cpu = nullptr;
+  std::unique_ptr<Launcher> Run;
+  /// One launch at a time: devices (the CPU's pool first) are not shared
+  /// between launches.
+  std::mutex LaunchLock;
+  std::set<skmd_program> Programs;
+  std::set<skmd_buffer> Buffers;
+};
+
+struct skmd_program_s {
+  skmd_context Ctx;
+  std::unique_ptr<Bundle> Source;
+  std::set<skmd_kernel> Kernels;
+};
+
+struct skmd_kernel_s {
+  skmd_program Program;
+  LoadedKernel Loaded;
+  std::vector<HostArg> Args;
+};
+
+struct skmd_buffer_s {
+  skmd_context Ctx;
+  void *Host;
+  size_t Bytes;
+};
+
+struct skmd_event_s {
+  std::future<Status> Done;
+  LaunchReport Report;
+  uint64_t TotalGroups = 0;
+};
+
+namespace {
+
+thread_local std::string LastError;
+
+skmd_status statusOf(ErrorCode Code) {
+  switch (Code) {
+  case ErrorCode::Success:
+    return SKMD_SUCCESS;
+  case ErrorCode::InvalidArgument:
+    return SKMD_ERROR_INVALID_ARGUMENT;
+  case ErrorCode::IOError:
+    return SKMD_ERROR_IO;
+  case ErrorCode::CorruptBundle:
+    return SKMD_ERROR_CORRUPT_BUNDLE;
+  case ErrorCode::UnsupportedBundleVersion:
+    return SKMD_ERROR_UNSUPPORTED_BUNDLE_VERSION;
+  case ErrorCode::NotFound:
+    return SKMD_ERROR_NOT_FOUND;
+  case ErrorCode::UnsupportedHost:
+    return SKMD_ERROR_UNSUPPORTED_HOST;
+  case ErrorCode::OutOfMemory:
+    return SKMD_ERROR_OUT_OF_MEMORY;
+  case ErrorCode::DeviceFailed:
+    return SKMD_ERROR_DEVICE_FAILED;
+  case ErrorCode::NoDevice:
+    return SKMD_ERROR_NO_DEVICE;
+  }
+  return SKMD_ERROR_INVALID_ARGUMENT;
+}
+
+skmd_status fail(skmd_status S, std::string Message) {
+  LastError = std::move(Message);
+  return S;
+}
+
+skmd_status fail(const Failure &F) { return fail(statusOf(F.code()), F.message()); }
+
+skmd_status ok() {
+  LastError.clear();
+  return SKMD_SUCCESS;
+}
+
+/// Runs \p Body, turning exceptions into statuses.
+template <typename F> skmd_status guarded(F &&Body) {
+  try {
+    return Body();
+  } catch (const std::bad_alloc &) {
+    return fail(SKMD_ERROR_OUT_OF_MEMORY, "out of host memory");
+  } catch (const std::exception &E) {
+    return fail(SKMD_ERROR_INVALID_ARGUMENT, std::string("internal error: ") + E.what());
+  }
+}
+
+void copyName(char *Dst, size_t Size, const std::string &Src) {
+  std::snprintf(Dst, Size, "%s", Src.c_str());
+}
+
+void fillReport(const LaunchReport &R, uint64_t Total, skmd_launch_report *Out) {
+  if (!Out)
+    return;
+  std::memset(Out, 0, sizeof *Out);
+  Out->total_groups = Total;
+  Out->total_ms = R.TotalMs;
+  size_t N = std::min<size_t>(R.Pieces.size(), sizeof Out->pieces / sizeof Out->pieces[0]);
+  Out->piece_count = N;
+  for (size_t I = 0; I < N; ++I) {
+    const PieceReport &P = R.Pieces[I];
+    skmd_piece_report &Q = Out->pieces[I];
+    copyName(Q.device, sizeof Q.device, P.Device);
+    Q.first_group = P.First;
+    Q.group_count = P.Count;
+    Q.input_ms = P.InputMs;
+    Q.kernel_ms = P.KernelMs;
+    Q.output_ms = P.OutputMs;
+    Q.merge_ms = P.MergeMs;
+    Q.bytes_in = P.BytesIn;
+    Q.bytes_out = P.BytesOut;
+    Q.failed = !P.Failure.empty();
+  }
+}
+
+/// The launch's geometry in groups, or an error naming the dimension.
+Result<NDRange> ndRange(uint32_t WorkDim, const size_t *Offset,
+                        const size_t *Global, const size_t *Local) {
+  if (WorkDim < 1 || WorkDim > 3)
+    return Failure(ErrorCode::InvalidArgument,
+                   "work_dim is " + std::to_string(WorkDim) + "; it must be 1, 2 or 3");
+  if (!Global || !Local)
+    return Failure(ErrorCode::InvalidArgument,
+                   "global_size and local_size are required");
+  NDRange R;
+  R.WorkDim = WorkDim;
+  for (uint32_t D = 0; D < WorkDim; ++D) {
+    if (Local[D] == 0 || Global[D] == 0 || Global[D] % Local[D])
+      return Failure(ErrorCode::InvalidArgument,
+                     "dimension " + std::to_string(D) + ": global size " +
+                         std::to_string(Global[D]) +
+                         " must be a nonzero multiple of local size " +
+                         std::to_string(Local[D]));
+    R.NumGroups[D] = Global[D] / Local[D];
+    R.LocalSize[D] = Local[D];
+    R.GlobalOffset[D] = Offset ? Offset[D] : 0;
+  }
+  return R;
+}
+
+/// Runs a launch with the context's devices, the lock held.
+Status launchNow(skmd_kernel K, const std::vector<HostArg> &Args,
+                 const NDRange &Range, const std::string &Plan,
+                 LaunchReport &Report) {
+  skmd_context Ctx = K->Program->Ctx;
+  std::lock_guard<std::mutex> Hold(Ctx->LaunchLock);
+  std::vector<const DeviceInfo *> Infos;
+  for (auto &D : Ctx->Devices)
+    Infos.push_back(&D->info());
+  auto Pieces = makePlan(Plan, Infos, Range.totalGroups(), K->Loaded.Info->Partitionable);
+  if (!Pieces)
+    return Pieces.error();
+  return Ctx->Run->run(K->Loaded, Args, Range, *Pieces, Report);
+}
+
+} // namespace
+
+extern "C" {
+
+const char *skmd_last_error(void) { return LastError.c_str(); }
+
+const char *skmd_status_name(skmd_status S) {
+  switch (S) {
+  case SKMD_SUCCESS:
+    return "SKMD_SUCCESS";
+  case SKMD_ERROR_INVALID_ARGUMENT:
+    return "SKMD_ERROR_INVALID_ARGUMENT";
+  case SKMD_ERROR_IO:
+    return "SKMD_ERROR_IO";
+  case SKMD_ERROR_CORRUPT_BUNDLE:
+    return "SKMD_ERROR_CORRUPT_BUNDLE";
+  case SKMD_ERROR_UNSUPPORTED_BUNDLE_VERSION:
+    return "SKMD_ERROR_UNSUPPORTED_BUNDLE_VERSION";
+  case SKMD_ERROR_NOT_FOUND:
+    return "SKMD_ERROR_NOT_FOUND";
+  case SKMD_ERROR_UNSUPPORTED_HOST:
+    return "SKMD_ERROR_UNSUPPORTED_HOST";
+  case SKMD_ERROR_OUT_OF_MEMORY:
+    return "SKMD_ERROR_OUT_OF_MEMORY";
+  case SKMD_ERROR_DEVICE_FAILED:
+    return "SKMD_ERROR_DEVICE_FAILED";
+  case SKMD_ERROR_NO_DEVICE:
+    return "SKMD_ERROR_NO_DEVICE";
+  }
+  return "SKMD_ERROR_UNKNOWN";
+}
+
+skmd_status skmd_init(const char *Spec, skmd_context *Out) {
+  return guarded([&] {
+    if (!Out)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_init: out is NULL");
+    *Out = nullptr;
+    std::string Devices = Spec ? Spec : "";
+    if (!Spec)
+      if (const char *Env = std::getenv("SKMD_DEVICES"))
+        Devices = Env;
+    auto Found = openDevices(Devices);
+    if (!Found)
+      return fail(Found.error());
+    auto Ctx = std::make_unique<skmd_context_s>();
+    Ctx->Devices = std::move(Found->Devices);
+    Ctx->Cpu = Found->Cpu;
+    std::vector<Device *> Raw;
+    for (auto &D : Ctx->Devices)
+      Raw.push_back(D.get());
+    Ctx->Run = std::make_unique<Launcher>(Raw, *Ctx->Cpu);
+    *Out = Ctx.release();
+    return ok();
+  });
+}
+
+void skmd_release_context(skmd_context Ctx) {
+  if (!Ctx)
+    return;
+  for (skmd_program P : std::set<skmd_program>(Ctx->Programs))
+    skmd_release_program(P);
+  for (skmd_buffer B : Ctx->Buffers)
+    delete B;
+  delete Ctx;
+}
+
+size_t skmd_device_count(skmd_context Ctx) { return Ctx ? Ctx->Devices.size() : 0; }
+
+skmd_status skmd_get_device_info(skmd_context Ctx, size_t Index,
+                                 skmd_device_info *Out) {
+  if (!Ctx || !Out)
+    return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_get_device_info: NULL argument");
+  if (Index >= Ctx->Devices.size())
+    return fail(SKMD_ERROR_INVALID_ARGUMENT,
+                "device " + std::to_string(Index) + " of " +
+                    std::to_string(Ctx->Devices.size()));
+  const DeviceInfo &I = Ctx->Devices[Index]->info();
+  std::memset(Out, 0, sizeof *Out);
+  copyName(Out->name, sizeof Out->name, I.Name);
+  copyName(Out->description, sizeof Out->description, I.Description);
+  Out->kind = skmd_device_kind(I.Kind);
+  Out->memory_bytes = I.MemoryBytes;
+  Out->compute_units = I.ComputeUnits;
+  Out->link_gbps = I.LinkGBps;
+  return ok();
+}
+
+static skmd_status adoptBundle(skmd_context Ctx, Result<Bundle> B,
+                               skmd_program *Out) {
+  if (!B)
+    return fail(B.error());
+  auto P = std::make_unique<skmd_program_s>();
+  P->Ctx = Ctx;
+  P->Source = std::make_unique<Bundle>(std::move(*B));
+  *Out = P.release();
+  Ctx->Programs.insert(*Out);
+  return ok();
+}
+
+skmd_status skmd_load_bundle(skmd_context Ctx, const char *Path, skmd_program *Out) {
+  return guarded([&] {
+    if (!Ctx || !Path || !Out)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_load_bundle: NULL argument");
+    return adoptBundle(Ctx, Bundle::fromFile(Path), Out);
+  });
+}
+
+skmd_status skmd_load_bundle_bytes(skmd_context Ctx, const void *Bytes,
+                                   size_t Size, skmd_program *Out) {
+  return guarded([&] {
+    if (!Ctx || !Bytes || !Out)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT,
+                  "skmd_load_bundle_bytes: NULL argument");
+    auto *P = static_cast<const uint8_t *>(Bytes);
+    return adoptBundle(Ctx, Bundle::fromBytes(std::vector<uint8_t>(P, P + Size)), Out);
+  });
+}
+
+void skmd_release_program(skmd_program P) {
+  if (!P)
+    return;
+  for (skmd_kernel K : P->Kernels)
+    delete K;
+  P->Ctx->Programs.erase(P);
+  delete P;
+}
+
+skmd_status skmd_get_kernel(skmd_program P, const char *Name, skmd_kernel *Out) {
+  return guarded([&] {
+    if (!P || !Name || !Out)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_get_kernel: NULL argument");
+    const BundleMetadata &Meta = P->Source->metadata();
+    const KernelInfo *Info = Meta.findKernel(Name);
+    if (!Info) {
+      std::string Names;
+      for (const KernelInfo &K : Meta.Kernels)
+        Names += (Names.empty() ? "" : ", ") + K.Name;
+      return fail(SKMD_ERROR_NOT_FOUND, "the bundle (" + Meta.SourceFile +
+                                            ") has no kernel '" + Name +
+                                            "'; it has: " + Names);
+    }
+    auto K = std::make_unique<skmd_kernel_s>();
+    K->Program = P;
+    K->Loaded.Source = P->Source.get();
+    K->Loaded.Info = Info;
+    K->Args.resize(Info->Args.size());
+    *Out = K.release();
+    P->Kernels.insert(*Out);
+    return ok();
+  });
+}
+
+void skmd_release_kernel(skmd_kernel K) {
+  if (!K)
+    return;
+  K->Program->Kernels.erase(K);
+  delete K;
+}
+
+size_t skmd_kernel_arg_count(skmd_kernel K) { return K ? K->Args.size() : 0; }
+
+skmd_status skmd_wrap_buffer(skmd_context Ctx, void *Host, size_t Bytes,
+                             skmd_buffer *Out) {
+  return guarded([&] {
+    if (!Ctx || !Out || (!Host && Bytes))
+      return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_wrap_buffer: NULL argument");
+    *Out = new skmd_buffer_s{Ctx, Host, Bytes};
+    Ctx->Buffers.insert(*Out);
+    return ok();
+  });
+}
+
+void skmd_release_buffer(skmd_buffer B) {
+  if (!B)
+    return;
+  B->Ctx->Buffers.erase(B);
+  delete B;
+}
+
+void *skmd_alloc_host(skmd_context Ctx, size_t Bytes) {
+  if (!Ctx)
+    return nullptr;
+  // Page-aligned: what a GPU driver can pin in place.
+  size_t Rounded = (std::max<size_t>(Bytes, 1) + 4095) / 4096 * 4096;
+  return std::aligned_alloc(4096, Rounded);
+}
+
+void skmd_free_host(skmd_context, void *Ptr) { std::free(Ptr); }
+
+static skmd_status checkIndex(skmd_kernel K, unsigned Index, const char *Fn) {
+  if (!K)
+    return fail(SKMD_ERROR_INVALID_ARGUMENT, std::string(Fn) + ": kernel is NULL");
+  if (Index >= K->Args.size())
+    return fail(SKMD_ERROR_INVALID_ARGUMENT,
+                std::string(Fn) + ": kernel '" + K->Loaded.Info->Name + "' has " +
+                    std::to_string(K->Args.size()) + " arguments, not " +
+                    std::to_string(Index + 1));
+  return SKMD_SUCCESS;
+}
+
+skmd_status skmd_set_arg_buffer(skmd_kernel K, unsigned Index, skmd_buffer B) {
+  if (skmd_status S = checkIndex(K, Index, "skmd_set_arg_buffer"))
+    return S;
+  if (!B)
+    return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_set_arg_buffer: buffer is NULL");
+  HostArg &A = K->Args[Index];
+  A = HostArg();
+  A.K = HostArg::Buffer;
+  A.Data = B->Host;
+  A.Bytes = B->Bytes;
+  return ok();
+}
+
+skmd_status skmd_set_arg_scalar(skmd_kernel K, unsigned Index, const void *Value,
+                                size_t Size) {
+  return guarded([&] {
+    if (skmd_status S = checkIndex(K, Index, "skmd_set_arg_scalar"))
+      return S;
+    if (!Value)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_set_arg_scalar: value is NULL");
+    const KernelArg &Want = K->Loaded.Info->Args[Index];
+    if (Want.Kind != ArgKind::Scalar)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT,
+                  "argument " + std::to_string(Index) + " ('" + Want.Name +
+                      "') of kernel '" + K->Loaded.Info->Name + "' is a " +
+                      std::string(argKindName(Want.Kind)) + ", not a value");
+    if (Size != Want.Size)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT,
+                  "argument " + std::to_string(Index) + " ('" + Want.Name +
+                      "', " + Want.TypeName + ") is " + std::to_string(Want.Size) +
+                      " bytes, " + std::to_string(Size) + " given");
+    HostArg &A = K->Args[Index];
+    A = HostArg();
+    A.K = HostArg::Scalar;
+    auto *P = static_cast<const uint8_t *>(Value);
+    A.Value.assign(P, P + Size);
+    return ok();
+  });
+}
+
+skmd_status skmd_set_arg_local(skmd_kernel K, unsigned Index, size_t Bytes) {
+  if (skmd_status S = checkIndex(K, Index, "skmd_set_arg_local"))
+    return S;
+  HostArg &A = K->Args[Index];
+  A = HostArg();
+  A.K = HostArg::Local;
+  A.LocalBytes = Bytes;
+  return ok();
+}
+
+skmd_status skmd_launch(skmd_kernel K, uint32_t WorkDim, const size_t *Offset,
+                        const size_t *Global, const size_t *Local,
+                        const char *Plan, skmd_launch_report *Report) {
+  return guarded([&] {
+    if (!K)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_launch: kernel is NULL");
+    auto Range = ndRange(WorkDim, Offset, Global, Local);
+    if (!Range)
+      return fail(Range.error());
+    LaunchReport R;
+    Status S = launchNow(K, K->Args, *Range, Plan ? Plan : "", R);
+    fillReport(R, Range->totalGroups(), Report);
+    return S ? ok() : fail(S.error());
+  });
+}
+
+skmd_status skmd_launch_async(skmd_kernel K, uint32_t WorkDim,
+                              const size_t *Offset, const size_t *Global,
+                              const size_t *Local, const char *Plan,
+                              skmd_event *Out) {
+  return guarded([&] {
+    if (!K || !Out)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_launch_async: NULL argument");
+    auto Range = ndRange(WorkDim, Offset, Global, Local);
+    if (!Range)
+      return fail(Range.error());
+    auto Ev = std::make_unique<skmd_event_s>();
+    Ev->TotalGroups = Range->totalGroups();
+    skmd_event_s *E = Ev.get();
+    Ev->Done = std::async(std::launch::async,
+                          [K, E, Args = K->Args, R = *Range,
+                           P = std::string(Plan ? Plan : "")] {
+                            return launchNow(K, Args, R, P, E->Report);
+                          });
+    *Out = Ev.release();
+    return ok();
+  });
+}
+
+skmd_status skmd_wait(skmd_event Ev, skmd_launch_report *Report) {
+  return guarded([&] {
+    if (!Ev)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_wait: event is NULL");
+    std::unique_ptr<skmd_event_s> Own(Ev);
+    Status S = Own->Done.get();
+    fillReport(Own->Report, Own->TotalGroups, Report);
+    return S ? ok() : fail(S.error());
+  });
+}
+
+} // extern "C"

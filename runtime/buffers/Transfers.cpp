@@ -1,0 +1,260 @@
+//===- Transfers.cpp - Which bytes each device needs ----------------------===//
+#include "buffers/Transfers.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace skmd {
+
+namespace {
+
+std::string argName(const KernelInfo &K, unsigned I) {
+  return "argument " + std::to_string(I) + " ('" + K.Args[I].Name + "')";
+}
+
+bool isBufferKind(ArgKind Kind) {
+  return Kind == ArgKind::GlobalBuffer || Kind == ArgKind::ConstantBuffer;
+}
+
+/// OpenCL's unsigned scalar types, by the names the metadata records.
+bool isUnsignedType(const std::string &Type) {
+  return Type.rfind("u", 0) == 0 || Type == "size_t" || Type == "bool";
+}
+
+/// The accesses of \p Arg that read (or write).
+ArgFootprint accessesThat(const ArgFootprint &Arg, bool Writes) {
+  ArgFootprint Only = Arg;
+  Only.Accesses.clear();
+  for (const Access &A : Arg.Accesses)
+    if (Writes ? A.Writes : A.Reads)
+      Only.Accesses.push_back(A);
+  return Only;
+}
+
+/// The bytes \p Arg's accesses touch over [First, First + Count), and
+/// whether every byte of that set is surely written once (no guard, boxes
+/// that tile it exactly).
+struct Touched {
+  IntervalSet Bytes;
+  bool Dense = false;
+};
+
+Result<Touched> touched(const KernelInfo &K, const ArgFootprint &Arg,
+                        const LaunchValues &LV, uint64_t First, uint64_t Count) {
+  Touched T;
+  if (Arg.Accesses.empty() || Count == 0)
+    return T;
+  auto Boxes = rangeFootprint(K.Footprint, Arg, LV, int64_t(First), int64_t(Count));
+  if (!Boxes)
+    return Boxes.error();
+  int64_t Sum = 0;
+  for (const ByteBox &B : *Boxes) {
+    T.Bytes.add(B);
+    int64_t N = B.Inner;
+    for (auto [Stride, Times] : B.Dims)
+      N *= Times;
+    Sum += N;
+  }
+  T.Dense = Sum == T.Bytes.bytes() &&
+            std::none_of(Arg.Accesses.begin(), Arg.Accesses.end(),
+                         [](const Access &A) { return A.Guarded; });
+  return T;
+}
+
+bool overlaps(const IntervalSet &A, const IntervalSet &B) {
+  const auto &X = A.intervals(), &Y = B.intervals();
+  size_t I = 0, J = 0;
+  while (I < X.size() && J < Y.size()) {
+    if (X[I].second <= Y[J].first)
+      ++I;
+    else if (Y[J].second <= X[I].first)
+      ++J;
+    else
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
+Status checkArgs(const KernelInfo &K, const std::vector<HostArg> &Args) {
+  if (Args.size() != K.Args.size())
+    return Failure(ErrorCode::InvalidArgument,
+                   "kernel '" + K.Name + "' takes " + std::to_string(K.Args.size()) +
+                       " arguments, " + std::to_string(Args.size()) + " given");
+  for (unsigned I = 0; I < Args.size(); ++I) {
+    const KernelArg &Want = K.Args[I];
+    const HostArg &Got = Args[I];
+    std::string Where = "kernel '" + K.Name + "', " + argName(K, I) + " of type " +
+                        Want.TypeName;
+    if (Got.K == HostArg::Unset)
+      return Failure(ErrorCode::InvalidArgument, Where + " is not set");
+    if (Want.Kind == ArgKind::Sampler)
+      return Failure(ErrorCode::InvalidArgument,
+                     Where + ": samplers are not supported");
+    if (isBufferKind(Want.Kind) && Got.K != HostArg::Buffer)
+      return Failure(ErrorCode::InvalidArgument, Where + " needs a buffer");
+    if (Want.Kind == ArgKind::LocalBuffer && Got.K != HostArg::Local)
+      return Failure(ErrorCode::InvalidArgument,
+                     Where + " is a __local pointer: give its size");
+    if (Want.Kind == ArgKind::Scalar) {
+      if (Got.K != HostArg::Scalar)
+        return Failure(ErrorCode::InvalidArgument, Where + " needs a value");
+      if (Got.Value.size() != Want.Size)
+        return Failure(ErrorCode::InvalidArgument,
+                       Where + " is " + std::to_string(Want.Size) + " bytes, " +
+                           std::to_string(Got.Value.size()) + " given");
+    }
+    if (Got.K == HostArg::Buffer && Got.Bytes && !Got.Data)
+      return Failure(ErrorCode::InvalidArgument, Where + ": the buffer is null");
+    if (Got.K == HostArg::Local && Got.LocalBytes == 0)
+      return Failure(ErrorCode::InvalidArgument,
+                     Where + ": a __local buffer needs a nonzero size");
+  }
+  return Status::success();
+}
+
+LaunchValues launchValues(const KernelInfo &K, const std::vector<HostArg> &Args,
+                          const NDRange &Range) {
+  LaunchValues LV;
+  for (unsigned D = 0; D < 3; ++D) {
+    LV.LocalSize[D] = int64_t(Range.LocalSize[D]);
+    LV.NumGroups[D] = int64_t(Range.NumGroups[D]);
+    LV.GlobalOffset[D] = int64_t(Range.GlobalOffset[D]);
+  }
+  for (unsigned I = 0; I < K.Args.size(); ++I) {
+    std::optional<int64_t> V;
+    const std::vector<uint8_t> &Bytes = Args[I].Value;
+    if (K.Args[I].Kind == ArgKind::Scalar && I < Args.size() &&
+        (Bytes.size() == 1 || Bytes.size() == 2 || Bytes.size() == 4 ||
+         Bytes.size() == 8) &&
+        K.Args[I].TypeName.find_first_of("*[") == std::string::npos &&
+        K.Args[I].TypeName.find("float") == std::string::npos &&
+        K.Args[I].TypeName.find("double") == std::string::npos &&
+        K.Args[I].TypeName.find("half") == std::string::npos) {
+      uint64_t Raw = 0;
+      std::memcpy(&Raw, Bytes.data(), Bytes.size());
+      unsigned Bits = unsigned(Bytes.size() * 8);
+      if (Bits < 64 && !isUnsignedType(K.Args[I].TypeName) &&
+          (Raw >> (Bits - 1)) & 1)
+        Raw |= ~uint64_t(0) << Bits;
+      V = int64_t(Raw);
+    }
+    LV.Args.push_back(V);
+  }
+  return LV;
+}
+
+Status checkBufferSizes(const KernelInfo &K, const std::vector<HostArg> &Args,
+                        const NDRange &Range) {
+  LaunchValues LV = launchValues(K, Args, Range);
+  for (const ArgFootprint &Arg : K.Footprint.Args) {
+    if (Arg.Kind != FootprintKind::Affine || Arg.ArgIndex >= Args.size())
+      continue;
+    ArgFootprint Sure = Arg;
+    Sure.Accesses.clear();
+    for (const Access &A : Arg.Accesses)
+      if (!A.Guarded)
+        Sure.Accesses.push_back(A);
+    auto T = touched(K, Sure, LV, 0, Range.totalGroups());
+    if (!T)
+      return Failure(T.error().code(), "kernel '" + K.Name + "', " +
+                                           argName(K, Arg.ArgIndex) + ": " +
+                                           T.error().message());
+    const auto &I = T->Bytes.intervals();
+    if (I.empty())
+      continue;
+    uint64_t Have = Args[Arg.ArgIndex].Bytes;
+    if (I.front().first < 0 || uint64_t(I.back().second) > Have)
+      return Failure(ErrorCode::InvalidArgument,
+                     "kernel '" + K.Name + "', " + argName(K, Arg.ArgIndex) +
+                         ": the launch accesses bytes [" +
+                         std::to_string(I.front().first) + ", " +
+                         std::to_string(I.back().second) + ") but the buffer has " +
+                         std::to_string(Have) + " bytes");
+  }
+  return Status::success();
+}
+
+Result<std::vector<std::vector<BufferMove>>>
+planMoves(const KernelInfo &K, const std::vector<HostArg> &Args,
+          const NDRange &Range, const std::vector<Piece> &Pieces,
+          const std::vector<bool> &SharesHostMemory, bool HasMerge) {
+  LaunchValues LV = launchValues(K, Args, Range);
+  std::vector<std::vector<BufferMove>> Moves(Pieces.size());
+  for (unsigned AI = 0; AI < K.Args.size(); ++AI) {
+    if (!isBufferKind(K.Args[AI].Kind))
+      continue;
+    const KernelArg &Info = K.Args[AI];
+    int64_t Size = int64_t(Args[AI].Bytes);
+    const ArgFootprint *F = K.Footprint.find(AI);
+    bool Whole = !F || F->Kind == FootprintKind::Whole;
+
+    // Every piece's reads and writes, to see whose writes may meet.
+    std::vector<Touched> Reads(Pieces.size()), Writes(Pieces.size());
+    if (!Whole)
+      for (size_t P = 0; P < Pieces.size(); ++P) {
+        auto R = touched(K, accessesThat(*F, false), LV, Pieces[P].First,
+                         Pieces[P].Count);
+        auto W = touched(K, accessesThat(*F, true), LV, Pieces[P].First,
+                         Pieces[P].Count);
+        if (!R || !W)
+          return Failure(ErrorCode::InvalidArgument,
+                         "kernel '" + K.Name + "', " + argName(K, AI) + ": " +
+                             (R ? W.error() : R.error()).message());
+        Reads[P] = std::move(*R);
+        Writes[P] = std::move(*W);
+        Reads[P].Bytes.clamp(0, Size);
+        Writes[P].Bytes.clamp(0, Size);
+      }
+
+    for (size_t P = 0; P < Pieces.size(); ++P) {
+      if (SharesHostMemory[P])
+        continue;
+      BufferMove M;
+      M.Arg = AI;
+      if (!Info.Read && !Info.Written) {
+        // Passed but never dereferenced: nothing to allocate or move.
+      } else if (Whole && Pieces.size() == 1) {
+        // The only device: all of it goes in and, if written, comes back.
+        M.In.add(0, Size);
+        if (Info.Written)
+          M.Out.add(0, Size);
+        M.Hi = Size;
+      } else if (Whole) {
+        if (Info.Read)
+          M.In.add(0, Size);
+        M.Merge = Info.Written;
+        M.Hi = Size;
+      } else {
+        bool Alone = true;
+        for (size_t Q = 0; Q < Pieces.size() && Alone; ++Q)
+          Alone = Q == P || !overlaps(Writes[P].Bytes, Writes[Q].Bytes);
+        M.In = Reads[P].Bytes;
+        if (Alone) {
+          M.Out = Writes[P].Bytes;
+          if (!Writes[P].Dense)
+            M.In.add(Writes[P].Bytes);
+        } else {
+          M.Merge = true;
+        }
+        IntervalSet Hull = M.In;
+        Hull.add(Writes[P].Bytes);
+        if (!Hull.intervals().empty()) {
+          M.Lo = Hull.intervals().front().first;
+          M.Hi = Hull.intervals().back().second;
+        }
+      }
+      if (M.Merge && !HasMerge)
+        return Failure(ErrorCode::InvalidArgument,
+                       "kernel '" + K.Name + "' cannot be split across devices: "
+                       "the writes to " + argName(K, AI) +
+                           " of different devices may overlap and the kernel "
+                           "has no merge kernel");
+      Moves[P].push_back(std::move(M));
+    }
+  }
+  return Moves;
+}
+
+} // namespace skmd

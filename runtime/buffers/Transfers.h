@@ -1,0 +1,84 @@
+//===- Transfers.h - Which bytes each device needs ---------------*- C++ -*-===//
+//
+// From the bundle's footprints, for each piece of a launch (a device and
+// its range of groups) and each buffer argument:
+//
+//   affine, and its writes overlap no other piece's:
+//     copy in the bytes it reads (and the bytes it writes, unless every one
+//     of them is written, so that the bytes it skips come back unchanged);
+//     copy out the bytes it writes.
+//   affine, but its writes may overlap another piece's (the footprint is
+//   an over-approximation, e.g. boxes of a strided kernel):
+//     copy in what it reads; bring its copy back to the host, where the
+//     merge kernel, run over its groups, stores exactly the bytes those
+//     groups wrote.
+//   unknown ("whole"): the whole buffer goes in if the kernel reads it,
+//     and the merge kernel takes the results.
+//
+// Each device allocates the hull of what it needs and receives the address
+// the buffer's byte 0 would have, so kernels index as on the host.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_BUFFERS_TRANSFERS_H
+#define SKMD_BUFFERS_TRANSFERS_H
+
+#include "bundle/Metadata.h"
+#include "devices/Device.h"
+#include "footprint/Footprint.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace skmd {
+
+/// An argument as the user set it.
+struct HostArg {
+  enum Kind { Unset, Buffer, Scalar, Local } K = Unset;
+  void *Data = nullptr; ///< Buffer
+  uint64_t Bytes = 0;   ///< Buffer
+  std::vector<uint8_t> Value; ///< Scalar
+  uint64_t LocalBytes = 0;    ///< Local
+};
+
+/// One device's share of a launch.
+struct Piece {
+  unsigned Device = 0;
+  uint64_t First = 0, Count = 0;
+};
+
+/// What moves for one buffer argument of one piece.
+struct BufferMove {
+  unsigned Arg = 0;
+  /// The device allocation holds bytes [Lo, Hi) of the buffer.
+  int64_t Lo = 0, Hi = 0;
+  IntervalSet In;  ///< Copied to the device before the kernel.
+  IntervalSet Out; ///< Copied back to the user's buffer.
+  /// The device's [Lo, Hi) comes back to a host copy that the merge kernel
+  /// reads.
+  bool Merge = false;
+};
+
+/// Checks the arguments against the kernel's signature: the count, each
+/// one set and of the right kind and size. Errors name the argument.
+Status checkArgs(const KernelInfo &K, const std::vector<HostArg> &Args);
+
+/// The launch values footprints are evaluated with.
+LaunchValues launchValues(const KernelInfo &K, const std::vector<HostArg> &Args,
+                          const NDRange &Range);
+
+/// Checks that no buffer is smaller than the bytes the launch surely
+/// touches (accesses not under a condition).
+Status checkBufferSizes(const KernelInfo &K, const std::vector<HostArg> &Args,
+                        const NDRange &Range);
+
+/// The moves of every piece whose device does not share host memory
+/// (empty for the others). \p HasMerge: whether the kernel has a merge
+/// kernel; without one, writes that may overlap are an error.
+Result<std::vector<std::vector<BufferMove>>>
+planMoves(const KernelInfo &K, const std::vector<HostArg> &Args,
+          const NDRange &Range, const std::vector<Piece> &Pieces,
+          const std::vector<bool> &SharesHostMemory, bool HasMerge);
+
+} // namespace skmd
+
+#endif // SKMD_BUFFERS_TRANSFERS_H

@@ -1,0 +1,128 @@
+//===- Device.h - What the launcher needs from a device ----------*- C++ -*-===//
+//
+// A device runs one variant of a bundle (x86, PTX or SPIR-V) on memory it
+// owns. The launcher (runtime/launch) decides which groups each device runs
+// and which bytes move; a device only allocates, copies, and runs the
+// partition-ready kernel over a range of flattened groups. Devices that
+// compute on the host's own memory (the CPU) say so and are handed the
+// user's buffers directly.
+//
+// Every call may fail; a failure is a Status naming the device and what
+// went wrong, and the launcher recovers from it (docs/design.md, "Device
+// failures").
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_DEVICES_DEVICE_H
+#define SKMD_DEVICES_DEVICE_H
+
+#include "bundle/Bundle.h"
+#include "support/Result.h"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace skmd {
+
+enum class DeviceKind { Cpu, HostDiscrete, Cuda, OpenCL };
+std::string_view deviceKindName(DeviceKind Kind);
+
+struct DeviceInfo {
+  /// How plans and reports name it: cpu, discrete0, gpu0, ...
+  std::string Name;
+  /// What it is, for people: "AMD EPYC (2 threads)", "NVIDIA H100 80GB HBM3".
+  std::string Description;
+  DeviceKind Kind = DeviceKind::Cpu;
+  /// The bundle variant it runs.
+  TargetKind Variant = TargetKind::X86;
+  uint64_t MemoryBytes = 0;
+  unsigned ComputeUnits = 0;
+  /// Host-to-device bandwidth, GB/s, where known (0: not measured).
+  double LinkGBps = 0;
+  /// Computes on the host's memory: no copies, the user's buffers are its
+  /// buffers.
+  bool SharesHostMemory = false;
+};
+
+/// Launch geometry in groups: the real N-D grid every device's range
+/// refers to.
+struct NDRange {
+  uint32_t WorkDim = 1;
+  std::array<uint64_t, 3> GlobalOffset{0, 0, 0};
+  std::array<uint64_t, 3> NumGroups{1, 1, 1};
+  std::array<uint64_t, 3> LocalSize{1, 1, 1};
+  uint64_t totalGroups() const {
+    return NumGroups[0] * NumGroups[1] * NumGroups[2];
+  }
+};
+
+/// An argument as a device's kernel takes it.
+struct DeviceArg {
+  enum Kind { Buffer, Scalar, Local } K = Scalar;
+  /// Buffer: the address the kernel indexes from (offset 0 of the user's
+  /// buffer, which may lie before the device's allocation when only part
+  /// of the buffer is on the device).
+  uint64_t Address = 0;
+  /// Scalar: the value's bytes.
+  std::vector<uint8_t> Bytes;
+  /// Local: the size of the __local buffer.
+  uint64_t LocalBytes = 0;
+};
+
+/// A kernel's entry points, loaded on one device.
+class DeviceKernel {
+public:
+  virtual ~DeviceKernel() = default;
+  /// Whether this device can run the kernel's merge kernel.
+  virtual bool hasMerge() const = 0;
+};
+
+/// Device memory: an address kernels take, and its size.
+struct DeviceMemory {
+  uint64_t Address = 0;
+  uint64_t Bytes = 0;
+};
+
+class Device {
+public:
+  explicit Device(DeviceInfo Info) : Info(std::move(Info)) {}
+  virtual ~Device() = default;
+  Device(const Device &) = delete;
+  Device &operator=(const Device &) = delete;
+
+  const DeviceInfo &info() const { return Info; }
+
+  /// Loads \p Kernel of \p B (its partition-ready form and merge kernel)
+  /// from the variant this device runs.
+  virtual Result<std::unique_ptr<DeviceKernel>>
+  loadKernel(const Bundle &B, const KernelInfo &Kernel) = 0;
+
+  virtual Result<DeviceMemory> allocate(uint64_t Bytes) = 0;
+  virtual void release(DeviceMemory Memory) = 0;
+  virtual Status copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
+                        uint64_t Bytes) = 0;
+  virtual Status copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
+                         uint64_t Bytes) = 0;
+
+  /// Runs the flattened groups [First, First + Count) of \p Range; returns
+  /// when they are done.
+  virtual Status run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
+                     const NDRange &Range, uint64_t First, uint64_t Count) = 0;
+
+  /// Runs the merge kernel over [First, First + Count): \p Args are the
+  /// kernel's, and \p Copies, one per written buffer in argument order,
+  /// hold this device's results at the same offsets. Only devices that
+  /// share host memory merge.
+  virtual Status merge(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
+                       const std::vector<uint64_t> &Copies,
+                       const NDRange &Range, uint64_t First, uint64_t Count);
+
+protected:
+  DeviceInfo Info;
+};
+
+} // namespace skmd
+
+#endif // SKMD_DEVICES_DEVICE_H

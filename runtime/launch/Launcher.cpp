@@ -1,0 +1,334 @@
+//===- Launcher.cpp - One kernel on several devices at once ---------------===//
+#include "launch/Launcher.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+namespace skmd {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point T) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - T).count();
+}
+
+/// Whether SKMD_INJECT_FAULT names this device and step.
+bool faultInjected(const std::string &Device, const char *Step) {
+  const char *Spec = std::getenv("SKMD_INJECT_FAULT");
+  return Spec && std::string(Spec) == Device + ":" + Step;
+}
+
+Status injected(const std::string &Device, const char *Step) {
+  return Failure(ErrorCode::DeviceFailed,
+                 "fault injected by SKMD_INJECT_FAULT=" + Device + ":" + Step);
+}
+
+} // namespace
+
+std::vector<DeviceArg> hostDeviceArgs(const std::vector<HostArg> &Args) {
+  std::vector<DeviceArg> Out(Args.size());
+  for (size_t I = 0; I < Args.size(); ++I)
+    switch (Args[I].K) {
+    case HostArg::Buffer:
+      Out[I].K = DeviceArg::Buffer;
+      Out[I].Address = reinterpret_cast<uint64_t>(Args[I].Data);
+      break;
+    case HostArg::Scalar:
+      Out[I].K = DeviceArg::Scalar;
+      Out[I].Bytes = Args[I].Value;
+      break;
+    case HostArg::Local:
+      Out[I].K = DeviceArg::Local;
+      Out[I].LocalBytes = Args[I].LocalBytes;
+      break;
+    case HostArg::Unset:
+      break;
+    }
+  return Out;
+}
+
+/// One piece on a device that does not share host memory, from its thread.
+struct Launcher::PieceRun {
+  Piece P;
+  std::vector<BufferMove> Moves;
+  PieceReport Report;
+  Status Outcome;
+  /// Per move: the device allocation, and the host staging the results
+  /// come back to (holding bytes [Lo, Hi) of the buffer).
+  std::vector<DeviceMemory> Memory;
+  std::vector<std::vector<uint8_t>> Staging;
+};
+
+Launcher::Launcher(std::vector<Device *> Devices, CpuDevice &Cpu)
+    : Devices(std::move(Devices)), Cpu(Cpu) {
+  for (unsigned I = 0; I < this->Devices.size(); ++I)
+    if (this->Devices[I] == &Cpu)
+      CpuIndex = I;
+}
+
+Status Launcher::load(LoadedKernel &Kernel, unsigned Device) {
+  if (Kernel.OnDevice.size() < Devices.size())
+    Kernel.OnDevice.resize(Devices.size());
+  if (Kernel.OnDevice[Device])
+    return Status::success();
+  auto K = Devices[Device]->loadKernel(*Kernel.Source, *Kernel.Info);
+  if (!K)
+    return K.error();
+  Kernel.OnDevice[Device] = std::move(*K);
+  return Status::success();
+}
+
+void Launcher::runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                           const NDRange &Range, PieceRun &Run) {
+  Device &D = *Devices[Run.P.Device];
+  const std::string &Name = D.info().Name;
+  auto Fail = [&](Status S, const char *Step) {
+    Run.Outcome = Failure(ErrorCode::DeviceFailed,
+                          Name + " failed in " + Step + ": " + S.error().message());
+  };
+
+  // Copy in: allocate the hull of each buffer's bytes, copy what it reads.
+  auto T = Clock::now();
+  std::vector<DeviceArg> DevArgs = hostDeviceArgs(Args);
+  Run.Memory.resize(Run.Moves.size());
+  for (size_t I = 0; I < Run.Moves.size(); ++I) {
+    const BufferMove &M = Run.Moves[I];
+    auto Mem = D.allocate(uint64_t(M.Hi - M.Lo));
+    if (!Mem)
+      return Fail(Mem.error(), "copy-in");
+    Run.Memory[I] = *Mem;
+    DevArgs[M.Arg].Address = Mem->Address - uint64_t(M.Lo);
+    auto *Host = static_cast<const char *>(Args[M.Arg].Data);
+    for (auto [Lo, Hi] : M.In.intervals()) {
+      if (Status S = D.copyIn(*Mem, uint64_t(Lo - M.Lo), Host + Lo,
+                              uint64_t(Hi - Lo));
+          !S)
+        return Fail(S, "copy-in");
+      Run.Report.BytesIn += uint64_t(Hi - Lo);
+    }
+  }
+  if (faultInjected(Name, "copy-in"))
+    return Fail(injected(Name, "copy-in"), "copy-in");
+  Run.Report.InputMs = msSince(T);
+
+  T = Clock::now();
+  if (Status S = faultInjected(Name, "kernel")
+                     ? injected(Name, "kernel")
+                     : D.run(*Kernel.OnDevice[Run.P.Device], DevArgs, Range,
+                             Run.P.First, Run.P.Count);
+      !S)
+    return Fail(S, "kernel");
+  Run.Report.KernelMs = msSince(T);
+
+  // Copy out into staging; the user's buffers see it only if all of it
+  // arrived.
+  T = Clock::now();
+  Run.Staging.resize(Run.Moves.size());
+  for (size_t I = 0; I < Run.Moves.size(); ++I) {
+    const BufferMove &M = Run.Moves[I];
+    if (M.Merge) {
+      Run.Staging[I].resize(uint64_t(M.Hi - M.Lo));
+      if (Status S = D.copyOut(Run.Staging[I].data(), Run.Memory[I], 0,
+                               uint64_t(M.Hi - M.Lo));
+          !S)
+        return Fail(S, "copy-out");
+      Run.Report.BytesOut += uint64_t(M.Hi - M.Lo);
+      continue;
+    }
+    if (M.Out.intervals().empty())
+      continue;
+    Run.Staging[I].resize(uint64_t(M.Hi - M.Lo));
+    for (auto [Lo, Hi] : M.Out.intervals()) {
+      if (Status S = D.copyOut(Run.Staging[I].data() + (Lo - M.Lo), Run.Memory[I],
+                               uint64_t(Lo - M.Lo), uint64_t(Hi - Lo));
+          !S)
+        return Fail(S, "copy-out");
+      Run.Report.BytesOut += uint64_t(Hi - Lo);
+    }
+  }
+  if (faultInjected(Name, "copy-out"))
+    return Fail(injected(Name, "copy-out"), "copy-out");
+  Run.Report.OutputMs = msSince(T);
+}
+
+Status Launcher::run(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                     const NDRange &Range, const std::vector<Piece> &Pieces,
+                     LaunchReport &Report) {
+  auto Start = Clock::now();
+  Report = LaunchReport();
+  const KernelInfo &K = *Kernel.Info;
+  if (Status S = checkArgs(K, Args); !S)
+    return S;
+  if (Range.totalGroups() == 0)
+    return Failure(ErrorCode::InvalidArgument, "the launch has no work-groups");
+  if (Status S = checkBufferSizes(K, Args, Range); !S)
+    return S;
+
+  // The pieces must cover every group once.
+  std::vector<Piece> Sorted = Pieces;
+  std::sort(Sorted.begin(), Sorted.end(),
+            [](const Piece &A, const Piece &B) { return A.First < B.First; });
+  uint64_t Next = 0;
+  for (const Piece &P : Sorted) {
+    if (P.Device >= Devices.size())
+      return Failure(ErrorCode::InvalidArgument,
+                     "the plan names device " + std::to_string(P.Device) +
+                         " of " + std::to_string(Devices.size()));
+    if (P.First != Next || P.Count == 0)
+      return Failure(ErrorCode::InvalidArgument,
+                     "the plan's pieces do not cover groups [0, " +
+                         std::to_string(Range.totalGroups()) + ") once each");
+    Next = P.First + P.Count;
+  }
+  if (Next != Range.totalGroups())
+    return Failure(ErrorCode::InvalidArgument,
+                   "the plan covers " + std::to_string(Next) + " of the " +
+                       std::to_string(Range.totalGroups()) + " groups");
+  if (Pieces.size() > 1 && !K.Partitionable) {
+    std::string Why;
+    for (const std::string &R : K.NotPartitionableReasons)
+      Why += (Why.empty() ? "" : "; ") + R;
+    return Failure(ErrorCode::InvalidArgument,
+                   "kernel '" + K.Name + "' cannot be split across devices (" +
+                       Why + "); give it one device");
+  }
+
+  // Everything the plan runs on must be loaded before anything runs.
+  std::vector<bool> Shares;
+  bool Others = false;
+  for (const Piece &P : Pieces) {
+    Shares.push_back(Devices[P.Device]->info().SharesHostMemory);
+    Others |= !Shares.back();
+    if (Status S = load(Kernel, P.Device); !S)
+      return S;
+  }
+  if (Status S = load(Kernel, CpuIndex); !S)
+    return S;
+  bool HasMerge = Kernel.OnDevice[CpuIndex]->hasMerge();
+  auto Moves = planMoves(K, Args, Range, Pieces, Shares, HasMerge);
+  if (!Moves)
+    return Moves.error();
+
+  // The devices with their own memory start first, each on a thread; the
+  // CPU's pieces run here meanwhile, with a core left to those threads.
+  std::vector<PieceRun> Runs;
+  Runs.reserve(Pieces.size());
+  for (size_t I = 0; I < Pieces.size(); ++I) {
+    PieceRun R;
+    R.P = Pieces[I];
+    R.Moves = std::move((*Moves)[I]);
+    R.Report.Device = Devices[Pieces[I].Device]->info().Name;
+    R.Report.First = Pieces[I].First;
+    R.Report.Count = Pieces[I].Count;
+    Runs.push_back(std::move(R));
+  }
+  // One thread per device, which runs that device's pieces in turn.
+  std::vector<std::thread> Threads;
+  for (unsigned D = 0; D < Devices.size(); ++D) {
+    std::vector<PieceRun *> Mine;
+    for (size_t I = 0; I < Runs.size(); ++I)
+      if (!Shares[I] && Runs[I].P.Device == D)
+        Mine.push_back(&Runs[I]);
+    if (!Mine.empty())
+      Threads.emplace_back([&, Mine] {
+        for (PieceRun *R : Mine)
+          runOnDevice(Kernel, Args, Range, *R);
+      });
+  }
+  Cpu.limitThreads(Others ? ThreadPool::computeThreads(Cpu.threads(), true) : 0);
+  std::vector<DeviceArg> HostArgs = hostDeviceArgs(Args);
+  Status CpuOutcome;
+  for (PieceRun &R : Runs) {
+    if (!Devices[R.P.Device]->info().SharesHostMemory)
+      continue;
+    auto T = Clock::now();
+    Device &D = *Devices[R.P.Device];
+    if (Status S = D.run(*Kernel.OnDevice[R.P.Device], HostArgs, Range,
+                         R.P.First, R.P.Count);
+        !S && CpuOutcome)
+      CpuOutcome = S;
+    R.Report.KernelMs = msSince(T);
+  }
+  for (std::thread &T : Threads)
+    T.join();
+  Cpu.limitThreads(0);
+
+  // Results into the user's buffers: copies, merges, and re-runs of the
+  // groups of devices that failed.
+  std::string Failed;
+  for (PieceRun &R : Runs) {
+    if (Shares[&R - Runs.data()])
+      continue;
+    for (DeviceMemory M : R.Memory)
+      if (M.Address)
+        Devices[R.P.Device]->release(M);
+    auto T = Clock::now();
+    if (!R.Outcome) {
+      R.Report.Failure = R.Outcome.error().message();
+      if (Status S = Cpu.run(*Kernel.OnDevice[CpuIndex], HostArgs, Range,
+                             R.P.First, R.P.Count);
+          !S)
+        return Failure(ErrorCode::DeviceFailed,
+                       R.Report.Failure + "; re-running its groups on the CPU "
+                       "failed too: " + S.error().message() +
+                           ". The written buffers are incomplete.");
+      Failed += (Failed.empty() ? "" : "; ") + R.Report.Failure +
+                "; its groups [" + std::to_string(R.P.First) + ", " +
+                std::to_string(R.P.First + R.P.Count) + ") were re-run on the CPU";
+      R.Report.MergeMs = msSince(T);
+      continue;
+    }
+    std::vector<uint64_t> Copies;
+    bool Merge = false;
+    for (size_t I = 0; I < R.Moves.size(); ++I) {
+      const BufferMove &M = R.Moves[I];
+      auto *Host = static_cast<char *>(Args[M.Arg].Data);
+      for (auto [Lo, Hi] : M.Out.intervals())
+        std::memcpy(Host + Lo, R.Staging[I].data() + (Lo - M.Lo), uint64_t(Hi - Lo));
+      Merge |= M.Merge;
+    }
+    if (Merge) {
+      // One copy per written buffer, in argument order; a copy indexes
+      // like the buffer.
+      for (unsigned A = 0; A < K.Args.size(); ++A) {
+        if (!K.Args[A].Written ||
+            (K.Args[A].Kind != ArgKind::GlobalBuffer &&
+             K.Args[A].Kind != ArgKind::ConstantBuffer))
+          continue;
+        uint64_t Address = 0;
+        for (size_t I = 0; I < R.Moves.size(); ++I)
+          if (R.Moves[I].Arg == A) {
+            const BufferMove &M = R.Moves[I];
+            Address = M.Merge ? reinterpret_cast<uint64_t>(R.Staging[I].data()) -
+                                    uint64_t(M.Lo)
+                              // Copied back already: the merge rewrites the
+                              // same values from the user's buffer.
+                              : reinterpret_cast<uint64_t>(Args[A].Data);
+          }
+        Copies.push_back(Address);
+      }
+      if (Status S = Cpu.merge(*Kernel.OnDevice[CpuIndex], HostArgs, Copies, Range,
+                               R.P.First, R.P.Count);
+          !S)
+        return S;
+    }
+    R.Report.MergeMs = msSince(T);
+  }
+
+  for (PieceRun &R : Runs)
+    Report.Pieces.push_back(std::move(R.Report));
+  Report.TotalMs = msSince(Start);
+  if (!CpuOutcome)
+    return CpuOutcome;
+  if (!Failed.empty())
+    return Failure(ErrorCode::DeviceFailed,
+                   Failed + "; every output is complete");
+  return Status::success();
+}
+
+} // namespace skmd

@@ -1,0 +1,91 @@
+//===- Launcher.h - One kernel on several devices at once --------*- C++ -*-===//
+//
+// Runs a launch given as pieces (a device and its range of groups):
+//
+//   1. checks the arguments and buffer sizes against the kernel;
+//   2. plans the bytes each piece moves (buffers/Transfers.h);
+//   3. every device that does not share host memory runs on a thread of
+//      its own: allocate, copy in, run its groups, copy out into host
+//      staging; meanwhile the CPU runs its piece on the user's buffers;
+//   4. as each device finishes, its results reach the user's buffers: a
+//      copy of the bytes it wrote, or the merge kernel run on the CPU over
+//      its groups.
+//
+// Device failures: a device that fails (in a copy or the kernel) has
+// written nothing to the user's buffers (its results go through staging,
+// which only a successful device's are copied from). Its groups are then
+// run again on the CPU, so when launch() returns, every output is complete
+// and correct; the launch still reports ErrorCode::DeviceFailed, naming the
+// device, the step and the groups re-run.
+//
+// SKMD_INJECT_FAULT=<device>:<step> (step: copy-in, kernel, copy-out)
+// makes that device fail at that step, to test this path.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_LAUNCH_LAUNCHER_H
+#define SKMD_LAUNCH_LAUNCHER_H
+
+#include "buffers/Transfers.h"
+#include "devices/Device.h"
+#include "devices/cpu/CpuDevice.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace skmd {
+
+/// What one piece took.
+struct PieceReport {
+  std::string Device;
+  uint64_t First = 0, Count = 0;
+  double InputMs = 0, KernelMs = 0, OutputMs = 0, MergeMs = 0;
+  uint64_t BytesIn = 0, BytesOut = 0;
+  /// Set when the device failed and the CPU re-ran its groups.
+  std::string Failure;
+};
+
+struct LaunchReport {
+  std::vector<PieceReport> Pieces;
+  double TotalMs = 0;
+};
+
+/// A kernel loaded on the devices a launch may use.
+struct LoadedKernel {
+  const Bundle *Source = nullptr;
+  const KernelInfo *Info = nullptr;
+  /// Per device (same order as the launcher's devices); null where the
+  /// kernel is not loaded yet. Launcher::run loads what a plan needs.
+  std::vector<std::unique_ptr<DeviceKernel>> OnDevice;
+};
+
+class Launcher {
+public:
+  /// \p Devices: every device of the context, the CPU among them (it
+  /// merges, and re-runs the groups of a device that fails).
+  Launcher(std::vector<Device *> Devices, CpuDevice &Cpu);
+
+  /// Runs \p Pieces; fills \p Report even when it fails. A failure before
+  /// any device ran (bad arguments, a plan the kernel cannot take) leaves
+  /// every buffer untouched.
+  Status run(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+             const NDRange &Range, const std::vector<Piece> &Pieces,
+             LaunchReport &Report);
+
+private:
+  struct PieceRun;
+  void runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                   const NDRange &Range, PieceRun &Run);
+  Status load(LoadedKernel &Kernel, unsigned Device);
+
+  std::vector<Device *> Devices;
+  CpuDevice &Cpu;
+  unsigned CpuIndex = 0;
+};
+
+/// The device arguments for a device on the user's own memory.
+std::vector<DeviceArg> hostDeviceArgs(const std::vector<HostArg> &Args);
+
+} // namespace skmd
+
+#endif // SKMD_LAUNCH_LAUNCHER_H

@@ -1,0 +1,134 @@
+//===- Plan.cpp - Which groups each device runs ---------------------------===//
+#include "partitioner/Plan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace skmd {
+
+namespace {
+
+double throughputWeight(const DeviceInfo &D) {
+  double Units = std::max(1u, D.ComputeUnits);
+  return D.Kind == DeviceKind::Cuda || D.Kind == DeviceKind::OpenCL ? 32 * Units
+                                                                      : Units;
+}
+
+std::string deviceNames(const std::vector<const DeviceInfo *> &Devices) {
+  std::string S;
+  for (const DeviceInfo *D : Devices)
+    S += (S.empty() ? "" : ", ") + D->Name;
+  return S;
+}
+
+} // namespace
+
+std::vector<Piece> splitByWeights(const std::vector<double> &Weights,
+                                  uint64_t Total) {
+  double Sum = std::accumulate(Weights.begin(), Weights.end(), 0.0);
+  std::vector<uint64_t> Counts(Weights.size());
+  std::vector<std::pair<double, size_t>> Remainders;
+  uint64_t Given = 0;
+  for (size_t I = 0; I < Weights.size(); ++I) {
+    double Exact = Sum > 0 ? double(Total) * Weights[I] / Sum : 0;
+    Counts[I] = uint64_t(std::floor(Exact));
+    Given += Counts[I];
+    Remainders.push_back({Exact - double(Counts[I]), I});
+  }
+  std::stable_sort(Remainders.begin(), Remainders.end(),
+                   [](auto &A, auto &B) { return A.first > B.first; });
+  for (size_t I = 0; Given < Total; I = (I + 1) % Remainders.size(), ++Given)
+    ++Counts[Remainders[I].second];
+  std::vector<Piece> Pieces;
+  uint64_t First = 0;
+  for (size_t I = 0; I < Counts.size(); ++I)
+    if (Counts[I]) {
+      Pieces.push_back({unsigned(I), First, Counts[I]});
+      First += Counts[I];
+    }
+  return Pieces;
+}
+
+Result<std::vector<Piece>> makePlan(const std::string &Plan,
+                                    const std::vector<const DeviceInfo *> &Devices,
+                                    uint64_t TotalGroups, bool Splittable) {
+  if (Devices.empty())
+    return Failure(ErrorCode::NoDevice, "no devices to run on");
+  auto Find = [&](const std::string &Name) -> int {
+    for (size_t I = 0; I < Devices.size(); ++I)
+      if (Devices[I]->Name == Name)
+        return int(I);
+    return -1;
+  };
+  std::vector<double> Proportional;
+  for (const DeviceInfo *D : Devices)
+    Proportional.push_back(throughputWeight(*D));
+
+  if (Plan.empty() || Plan == "proportional") {
+    if (Splittable)
+      return splitByWeights(Proportional, TotalGroups);
+    size_t Best = size_t(std::max_element(Proportional.begin(), Proportional.end()) -
+                         Proportional.begin());
+    return std::vector<Piece>{{unsigned(Best), 0, TotalGroups}};
+  }
+  if (int I = Find(Plan); I >= 0)
+    return std::vector<Piece>{{unsigned(I), 0, TotalGroups}};
+
+  auto Unsplittable = [&]() -> Failure {
+    return Failure(ErrorCode::InvalidArgument,
+                   "plan '" + Plan + "' splits the groups, but the kernel cannot "
+                   "be split across devices; name one device");
+  };
+  if (Plan == "even") {
+    if (!Splittable && Devices.size() > 1)
+      return Unsplittable();
+    return splitByWeights(std::vector<double>(Devices.size(), 1.0), TotalGroups);
+  }
+  if (Plan.rfind("manual:", 0) == 0) {
+    std::vector<double> Weights(Devices.size(), 0.0);
+    std::string Spec = Plan.substr(7);
+    size_t Pos = 0;
+    unsigned Named = 0;
+    while (Pos <= Spec.size()) {
+      size_t Comma = Spec.find(',', Pos);
+      std::string Item = Spec.substr(Pos, Comma == std::string::npos ? std::string::npos
+                                                                     : Comma - Pos);
+      size_t Eq = Item.find('=');
+      if (Eq == std::string::npos)
+        return Failure(ErrorCode::InvalidArgument,
+                       "plan '" + Plan + "': '" + Item +
+                           "' is not device=share (e.g. manual:cpu=0.3,gpu0=0.7)");
+      std::string Name = Item.substr(0, Eq);
+      int I = Find(Name);
+      if (I < 0)
+        return Failure(ErrorCode::NoDevice, "plan '" + Plan + "': no device '" +
+                                                Name + "' (devices: " +
+                                                deviceNames(Devices) + ")");
+      char *End = nullptr;
+      std::string Value = Item.substr(Eq + 1);
+      double W = std::strtod(Value.c_str(), &End);
+      if (Value.empty() || *End != '\0' || !(W >= 0) || std::isinf(W))
+        return Failure(ErrorCode::InvalidArgument,
+                       "plan '" + Plan + "': share '" + Value + "' of " + Name +
+                           " is not a non-negative number");
+      Weights[size_t(I)] += W;
+      Named += W > 0;
+      if (Comma == std::string::npos)
+        break;
+      Pos = Comma + 1;
+    }
+    if (Named == 0)
+      return Failure(ErrorCode::InvalidArgument,
+                     "plan '" + Plan + "' gives no device a share");
+    if (!Splittable && Named > 1)
+      return Unsplittable();
+    return splitByWeights(Weights, TotalGroups);
+  }
+  return Failure(ErrorCode::InvalidArgument,
+                 "unknown plan '" + Plan + "': use proportional, even, "
+                 "manual:<device>=<share>,..., or a device name (" +
+                     deviceNames(Devices) + ")");
+}
+
+} // namespace skmd
