@@ -1,0 +1,318 @@
+//===- RuntimeApiTest.cpp - The C API, plans, faults and bad input --------===//
+//
+// Through include/skmd/skmd.h, as a user calls it, with the CPU and two
+// HostDiscrete devices: partitioned launches against the CPU alone, every
+// plan form, injected device failures (outputs complete, the error names
+// the device), and the refusals of bad input.
+//
+//===----------------------------------------------------------------------===//
+#include "skmd/skmd.h"
+
+#include "bundle/BundleFormat.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::string corpus(const std::string &Name) {
+  return std::string(SKMD_CORPUS_DIR) + "/" + Name + ".skmd";
+}
+
+std::vector<uint8_t> readFile(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(In), {});
+}
+
+/// A context on cpu + 2 HostDiscrete devices, with vector_add loaded.
+class Api : public ::testing::Test {
+protected:
+  void SetUp() override {
+    unsetenv("SKMD_INJECT_FAULT");
+    ASSERT_EQ(skmd_init("cpu,discrete,discrete", &Ctx), SKMD_SUCCESS)
+        << skmd_last_error();
+    ASSERT_EQ(skmd_load_bundle(Ctx, corpus("vector_add").c_str(), &Prog),
+              SKMD_SUCCESS)
+        << skmd_last_error();
+    ASSERT_EQ(skmd_get_kernel(Prog, "vector_add", &K), SKMD_SUCCESS)
+        << skmd_last_error();
+    std::mt19937 Rng(7);
+    std::uniform_real_distribution<float> D(-1, 1);
+    A.resize(N);
+    B.resize(N);
+    for (uint32_t I = 0; I < N; ++I) {
+      A[I] = D(Rng);
+      B[I] = D(Rng);
+    }
+  }
+  void TearDown() override {
+    unsetenv("SKMD_INJECT_FAULT");
+    skmd_release_context(Ctx);
+  }
+
+  /// Sets vector_add's arguments, C zeroed.
+  void setArgs() {
+    C.assign(N, 0.0f);
+    skmd_buffer BA, BB, BC;
+    ASSERT_EQ(skmd_wrap_buffer(Ctx, A.data(), N * 4, &BA), SKMD_SUCCESS);
+    ASSERT_EQ(skmd_wrap_buffer(Ctx, B.data(), N * 4, &BB), SKMD_SUCCESS);
+    ASSERT_EQ(skmd_wrap_buffer(Ctx, C.data(), N * 4, &BC), SKMD_SUCCESS);
+    ASSERT_EQ(skmd_set_arg_buffer(K, 0, BA), SKMD_SUCCESS);
+    ASSERT_EQ(skmd_set_arg_buffer(K, 1, BB), SKMD_SUCCESS);
+    ASSERT_EQ(skmd_set_arg_buffer(K, 2, BC), SKMD_SUCCESS);
+    ASSERT_EQ(skmd_set_arg_scalar(K, 3, &N, sizeof N), SKMD_SUCCESS);
+  }
+
+  skmd_status launch(const char *Plan, skmd_launch_report *R = nullptr) {
+    size_t Global = (N + 63) / 64 * 64, Local = 64;
+    return skmd_launch(K, 1, nullptr, &Global, &Local, Plan, R);
+  }
+
+  void expectSums() {
+    for (uint32_t I = 0; I < N; ++I)
+      ASSERT_EQ(C[I], A[I] + B[I]) << "element " << I;
+  }
+
+  const uint32_t N = 100003;
+  std::vector<float> A, B, C;
+  skmd_context Ctx = nullptr;
+  skmd_program Prog = nullptr;
+  skmd_kernel K = nullptr;
+};
+
+TEST_F(Api, ListsTheDevicesAskedFor) {
+  ASSERT_EQ(skmd_device_count(Ctx), 3u);
+  const char *Names[] = {"cpu", "discrete0", "discrete1"};
+  for (size_t I = 0; I < 3; ++I) {
+    skmd_device_info Info;
+    ASSERT_EQ(skmd_get_device_info(Ctx, I, &Info), SKMD_SUCCESS);
+    EXPECT_STREQ(Info.name, Names[I]);
+    EXPECT_GT(Info.compute_units, 0u);
+  }
+  skmd_device_info Info;
+  EXPECT_EQ(skmd_get_device_info(Ctx, 3, &Info), SKMD_ERROR_INVALID_ARGUMENT);
+}
+
+TEST_F(Api, EveryPlanGivesTheSameResult) {
+  for (const char *Plan : std::vector<const char *>{"cpu", "discrete0", "discrete1", "even", "proportional",
+                           "manual:cpu=1,discrete0=2,discrete1=3",
+                           "manual:discrete1=1,discrete0=1", nullptr}) {
+    SCOPED_TRACE(Plan ? Plan : "(default)");
+    setArgs();
+    skmd_launch_report R;
+    ASSERT_EQ(launch(Plan, &R), SKMD_SUCCESS) << skmd_last_error();
+    expectSums();
+    uint64_t Covered = 0;
+    for (size_t I = 0; I < R.piece_count; ++I) {
+      EXPECT_EQ(R.pieces[I].failed, 0);
+      Covered += R.pieces[I].group_count;
+      if (std::strncmp(R.pieces[I].device, "discrete", 8) == 0)
+        EXPECT_GT(R.pieces[I].bytes_in, 0u);
+    }
+    EXPECT_EQ(Covered, R.total_groups);
+  }
+}
+
+TEST_F(Api, DiscreteDevicesMoveOnlyTheirBytes) {
+  setArgs();
+  skmd_launch_report R;
+  ASSERT_EQ(launch("manual:cpu=1,discrete0=1", &R), SKMD_SUCCESS)
+      << skmd_last_error();
+  expectSums();
+  ASSERT_EQ(R.piece_count, 2u);
+  const skmd_piece_report &D = R.pieces[1];
+  EXPECT_STREQ(D.device, "discrete0");
+  // Its groups' items, up to n: a and b in (4 bytes each), c out (4).
+  // c goes in too: its store is under `if (i < n)`, and the footprint does
+  // not say which items skip it, so the bytes skipped must come back as
+  // they were.
+  uint64_t Items = std::min<uint64_t>(N - D.first_group * 64, D.group_count * 64);
+  EXPECT_EQ(D.bytes_in, 12 * Items);
+  EXPECT_EQ(D.bytes_out, 4 * Items);
+}
+
+TEST_F(Api, AsyncLaunchAndWait) {
+  setArgs();
+  skmd_event Ev;
+  size_t Global = (N + 63) / 64 * 64, Local = 64;
+  ASSERT_EQ(skmd_launch_async(K, 1, nullptr, &Global, &Local, "even", &Ev),
+            SKMD_SUCCESS);
+  skmd_launch_report R;
+  ASSERT_EQ(skmd_wait(Ev, &R), SKMD_SUCCESS) << skmd_last_error();
+  EXPECT_EQ(R.piece_count, 3u);
+  expectSums();
+}
+
+TEST_F(Api, AFailingDeviceIsNamedAndTheOutputIsComplete) {
+  for (const char *Step : {"copy-in", "kernel", "copy-out"}) {
+    SCOPED_TRACE(Step);
+    setenv("SKMD_INJECT_FAULT", (std::string("discrete1:") + Step).c_str(), 1);
+    setArgs();
+    skmd_launch_report R;
+    ASSERT_EQ(launch("even", &R), SKMD_ERROR_DEVICE_FAILED);
+    std::string Message = skmd_last_error();
+    EXPECT_NE(Message.find("discrete1 failed in " + std::string(Step)),
+              std::string::npos)
+        << Message;
+    EXPECT_NE(Message.find("re-run on the CPU"), std::string::npos) << Message;
+    EXPECT_NE(Message.find("every output is complete"), std::string::npos)
+        << Message;
+    expectSums();
+    ASSERT_EQ(R.piece_count, 3u);
+    EXPECT_EQ(R.pieces[0].failed, 0);
+    EXPECT_EQ(R.pieces[1].failed, 0);
+    EXPECT_EQ(R.pieces[2].failed, 1);
+  }
+}
+
+TEST_F(Api, BadArgumentsAreRefusedAndTouchNothing) {
+  setArgs();
+  std::vector<float> Before = C;
+  size_t Global = (N + 63) / 64 * 64, Local = 64;
+
+  EXPECT_EQ(skmd_set_arg_scalar(K, 4, &N, sizeof N), SKMD_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(skmd_last_error()).find("has 4 arguments"),
+            std::string::npos)
+      << skmd_last_error();
+  uint64_t Wide = N;
+  EXPECT_EQ(skmd_set_arg_scalar(K, 3, &Wide, sizeof Wide),
+            SKMD_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(skmd_last_error()).find("is 4 bytes, 8 given"),
+            std::string::npos)
+      << skmd_last_error();
+  EXPECT_EQ(skmd_set_arg_scalar(K, 0, &N, sizeof N), SKMD_ERROR_INVALID_ARGUMENT);
+
+  size_t Odd = Global + 1;
+  EXPECT_EQ(skmd_launch(K, 1, nullptr, &Odd, &Local, nullptr, nullptr),
+            SKMD_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(skmd_launch(K, 4, nullptr, &Global, &Local, nullptr, nullptr),
+            SKMD_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(launch("manual:gpu7=1"), SKMD_ERROR_NO_DEVICE);
+  EXPECT_NE(std::string(skmd_last_error()).find("no device 'gpu7'"),
+            std::string::npos)
+      << skmd_last_error();
+  EXPECT_EQ(launch("fastest"), SKMD_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(skmd_last_error()).find("unknown plan 'fastest'"),
+            std::string::npos)
+      << skmd_last_error();
+  EXPECT_EQ(C, Before);
+
+  // A fresh kernel: nothing set.
+  skmd_kernel Fresh;
+  ASSERT_EQ(skmd_get_kernel(Prog, "vector_add", &Fresh), SKMD_SUCCESS);
+  EXPECT_EQ(skmd_launch(Fresh, 1, nullptr, &Global, &Local, nullptr, nullptr),
+            SKMD_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(skmd_last_error()).find("argument 0 ('a')"),
+            std::string::npos)
+      << skmd_last_error();
+  EXPECT_NE(std::string(skmd_last_error()).find("is not set"), std::string::npos);
+}
+
+TEST_F(Api, ABufferSmallerThanTheFootprintIsRefused) {
+  skmd_program Stencil;
+  ASSERT_EQ(skmd_load_bundle(Ctx, corpus("stencil").c_str(), &Stencil),
+            SKMD_SUCCESS);
+  skmd_kernel Blur;
+  ASSERT_EQ(skmd_get_kernel(Stencil, "blur3", &Blur), SKMD_SUCCESS);
+  // out[i + 1] for i < 1024 needs 1026 floats of `in` and of `out`.
+  std::vector<float> In(1025, 1.0f), Out(1026, 0.0f);
+  skmd_buffer BI, BO;
+  ASSERT_EQ(skmd_wrap_buffer(Ctx, In.data(), In.size() * 4, &BI), SKMD_SUCCESS);
+  ASSERT_EQ(skmd_wrap_buffer(Ctx, Out.data(), Out.size() * 4, &BO), SKMD_SUCCESS);
+  skmd_set_arg_buffer(Blur, 0, BI);
+  skmd_set_arg_buffer(Blur, 1, BO);
+  size_t Global = 1024, Local = 64;
+  EXPECT_EQ(skmd_launch(Blur, 1, nullptr, &Global, &Local, "even", nullptr),
+            SKMD_ERROR_INVALID_ARGUMENT);
+  std::string Message = skmd_last_error();
+  EXPECT_NE(Message.find("argument 0 ('in')"), std::string::npos) << Message;
+  EXPECT_NE(Message.find("accesses bytes [0, 4104) but the buffer has 4100 bytes"),
+            std::string::npos)
+      << Message;
+  EXPECT_TRUE(std::all_of(Out.begin(), Out.end(), [](float F) { return F == 0; }));
+}
+
+TEST_F(Api, AKernelThatCannotBeSplitRunsWholeOrIsRefused) {
+  skmd_program Atomics;
+  ASSERT_EQ(skmd_load_bundle(Ctx, corpus("builtins_mix").c_str(), &Atomics),
+            SKMD_SUCCESS);
+  skmd_kernel Histogram;
+  ASSERT_EQ(skmd_get_kernel(Atomics, "histogram", &Histogram), SKMD_SUCCESS)
+      << skmd_last_error();
+  ASSERT_EQ(skmd_kernel_arg_count(Histogram), 3u);
+  const uint32_t Count = 4096;
+  std::vector<uint32_t> Data(Count), Bins(16, 0);
+  for (uint32_t I = 0; I < Count; ++I)
+    Data[I] = I * 7919u;
+  skmd_buffer BD, BB;
+  skmd_wrap_buffer(Ctx, Data.data(), Count * 4, &BD);
+  skmd_wrap_buffer(Ctx, Bins.data(), 16 * 4, &BB);
+  skmd_set_arg_buffer(Histogram, 0, BD);
+  skmd_set_arg_buffer(Histogram, 1, BB);
+  skmd_set_arg_scalar(Histogram, 2, &Count, 4);
+  size_t Global = Count, Local = 64;
+  EXPECT_EQ(skmd_launch(Histogram, 1, nullptr, &Global, &Local, "even", nullptr),
+            SKMD_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(skmd_last_error()).find("cannot be split"),
+            std::string::npos)
+      << skmd_last_error();
+  // The default plan runs it whole on one device.
+  skmd_launch_report R;
+  ASSERT_EQ(skmd_launch(Histogram, 1, nullptr, &Global, &Local, nullptr, &R),
+            SKMD_SUCCESS)
+      << skmd_last_error();
+  EXPECT_EQ(R.piece_count, 1u);
+  std::vector<uint32_t> Want(16, 0);
+  for (uint32_t D : Data)
+    ++Want[D % 16];
+  EXPECT_EQ(Bins, Want);
+}
+
+TEST(ApiErrors, BadBundlesAndDevicesAreNamed) {
+  skmd_context Ctx;
+  EXPECT_EQ(skmd_init("cpu,tpu", &Ctx), SKMD_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(skmd_last_error()).find("unknown device 'tpu'"),
+            std::string::npos)
+      << skmd_last_error();
+  ASSERT_EQ(skmd_init("cpu", &Ctx), SKMD_SUCCESS);
+
+  skmd_program P;
+  EXPECT_EQ(skmd_load_bundle(Ctx, "/nonexistent/k.skmd", &P), SKMD_ERROR_IO);
+  EXPECT_NE(std::string(skmd_last_error()).find("/nonexistent/k.skmd"),
+            std::string::npos)
+      << skmd_last_error();
+
+  std::vector<uint8_t> Bytes = readFile(corpus("vector_add"));
+  ASSERT_GT(Bytes.size(), 64u);
+  std::vector<uint8_t> Newer = Bytes;
+  uint16_t Major = skmd::bundle::FormatMajor + 1;
+  std::memcpy(Newer.data() + skmd::bundle::OffMajor, &Major, 2);
+  EXPECT_EQ(skmd_load_bundle_bytes(Ctx, Newer.data(), Newer.size(), &P),
+            SKMD_ERROR_UNSUPPORTED_BUNDLE_VERSION)
+      << skmd_last_error();
+
+  std::vector<uint8_t> Corrupt = Bytes;
+  Corrupt[Corrupt.size() - 10] ^= 0xff;
+  EXPECT_EQ(skmd_load_bundle_bytes(Ctx, Corrupt.data(), Corrupt.size(), &P),
+            SKMD_ERROR_CORRUPT_BUNDLE)
+      << skmd_last_error();
+
+  ASSERT_EQ(skmd_load_bundle_bytes(Ctx, Bytes.data(), Bytes.size(), &P),
+            SKMD_SUCCESS);
+  skmd_kernel K;
+  EXPECT_EQ(skmd_get_kernel(P, "vector_sub", &K), SKMD_ERROR_NOT_FOUND);
+  EXPECT_NE(std::string(skmd_last_error()).find("has no kernel 'vector_sub'; it has: vector_add"),
+            std::string::npos)
+      << skmd_last_error();
+  skmd_release_context(Ctx);
+}
+
+} // namespace
