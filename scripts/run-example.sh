@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The main job, end to end on a fresh machine: installs what is missing,
 # builds SKMD, compiles the example kernels into bundles and shows what each
-# holds (variants, kernels, arguments), then runs two of them on the CPU
-# device with a correctness check.
+# holds (variants, kernels, arguments), then runs the tiled matmul across
+# the devices with skmd-run: partition, times, bytes moved, check.
 #   scripts/run-example.sh [kernel.cl ...]   (default: examples/*.cl)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,8 +19,15 @@ for cl in "${kernels[@]}"; do
   "$root/build/bin/skmd-info" "$bundle"
 done
 
-# Until the multi-device runtime lands, the devices run one at a time: the
-# CPU device runs the tiled matmul and n-body from their bundles on every
-# core and is checked against PoCL (when installed) and a C++ reference.
-echo "== cpu-vs-pocl --scale=16 --only=matmul_tiled,nbody"
-"$root/build/bin/cpu-vs-pocl" --scale=16 --only=matmul_tiled,nbody
+# The main job: the tiled matmul (1024x1024) across every device present,
+# checked bit for bit against the CPU alone, then split three ways over the
+# CPU and two HostDiscrete devices (private copies, as a GPU has) to show
+# the transfers.
+matmul=(build/examples/matmul_tiled.skmd matmul_tiled --global=1024,1024
+        --local=16,16 --arg=1048576 --arg=1048576:random:2 --arg=1048576:zero
+        --arg=1024 --check)
+cd "$root"
+echo "== skmd-run ${matmul[*]}"
+build/bin/skmd-run "${matmul[@]}"
+echo "== skmd-run ... --devices=cpu,discrete,discrete --plan=even"
+build/bin/skmd-run "${matmul[@]}" --devices=cpu,discrete,discrete --plan=even

@@ -103,6 +103,26 @@ void skmd_release_kernel(skmd_kernel k);
 /* The number of arguments the kernel takes. */
 size_t skmd_kernel_arg_count(skmd_kernel k);
 
+typedef enum skmd_arg_kind {
+  SKMD_ARG_GLOBAL_BUFFER = 0,
+  SKMD_ARG_CONSTANT_BUFFER = 1,
+  SKMD_ARG_LOCAL = 2,  /* __local pointer: give its size */
+  SKMD_ARG_SCALAR = 3, /* passed by value (also vectors and structs) */
+  SKMD_ARG_SAMPLER = 4,
+} skmd_arg_kind;
+
+typedef struct skmd_arg_info {
+  char name[64];
+  char type_name[64]; /* as written, e.g. "float4*" */
+  skmd_arg_kind kind;
+  size_t size;         /* bytes of a value argument */
+  size_t element_size; /* bytes of the pointee of a pointer, 0 for void */
+  int read, written;   /* whether the kernel reads / writes the buffer */
+} skmd_arg_info;
+
+skmd_status skmd_get_kernel_arg_info(skmd_kernel k, unsigned index,
+                                     skmd_arg_info *out);
+
 /* Host memory the caller owns, as a buffer; it must stay valid while a
    launch uses it. */
 skmd_status skmd_wrap_buffer(skmd_context ctx, void *host, size_t bytes,
@@ -125,6 +145,8 @@ typedef struct skmd_piece_report {
   char device[32];
   uint64_t first_group, group_count;
   double input_ms, kernel_ms, output_ms, merge_ms;
+  /* When each step began, in ms from the launch's start (for traces). */
+  double input_at_ms, kernel_at_ms, output_at_ms, merge_at_ms;
   uint64_t bytes_in, bytes_out;
   int failed; /* the device failed; the CPU re-ran its groups */
 } skmd_piece_report;

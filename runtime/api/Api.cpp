@@ -129,6 +129,10 @@ void fillReport(const LaunchReport &R, uint64_t Total, skmd_launch_report *Out) 
     Q.kernel_ms = P.KernelMs;
     Q.output_ms = P.OutputMs;
     Q.merge_ms = P.MergeMs;
+    Q.input_at_ms = P.InputAt;
+    Q.kernel_at_ms = P.KernelAt;
+    Q.output_at_ms = P.OutputAt;
+    Q.merge_at_ms = P.MergeAt;
     Q.bytes_in = P.BytesIn;
     Q.bytes_out = P.BytesOut;
     Q.failed = !P.Failure.empty();
@@ -173,6 +177,29 @@ Status launchNow(skmd_kernel K, const std::vector<HostArg> &Args,
   if (!Pieces)
     return Pieces.error();
   return Ctx->Run->run(K->Loaded, Args, Range, *Pieces, Report);
+}
+
+skmd_status checkIndex(skmd_kernel K, unsigned Index, const char *Fn) {
+  if (!K)
+    return fail(SKMD_ERROR_INVALID_ARGUMENT, std::string(Fn) + ": kernel is NULL");
+  if (Index >= K->Args.size())
+    return fail(SKMD_ERROR_INVALID_ARGUMENT,
+                std::string(Fn) + ": kernel '" + K->Loaded.Info->Name + "' has " +
+                    std::to_string(K->Args.size()) + " arguments, not " +
+                    std::to_string(Index + 1));
+  return SKMD_SUCCESS;
+}
+
+skmd_status adoptBundle(skmd_context Ctx, Result<Bundle> B,
+                               skmd_program *Out) {
+  if (!B)
+    return fail(B.error());
+  auto P = std::make_unique<skmd_program_s>();
+  P->Ctx = Ctx;
+  P->Source = std::make_unique<Bundle>(std::move(*B));
+  *Out = P.release();
+  Ctx->Programs.insert(*Out);
+  return ok();
 }
 
 } // namespace
@@ -262,17 +289,6 @@ skmd_status skmd_get_device_info(skmd_context Ctx, size_t Index,
   return ok();
 }
 
-static skmd_status adoptBundle(skmd_context Ctx, Result<Bundle> B,
-                               skmd_program *Out) {
-  if (!B)
-    return fail(B.error());
-  auto P = std::make_unique<skmd_program_s>();
-  P->Ctx = Ctx;
-  P->Source = std::make_unique<Bundle>(std::move(*B));
-  *Out = P.release();
-  Ctx->Programs.insert(*Out);
-  return ok();
-}
 
 skmd_status skmd_load_bundle(skmd_context Ctx, const char *Path, skmd_program *Out) {
   return guarded([&] {
@@ -336,6 +352,40 @@ void skmd_release_kernel(skmd_kernel K) {
 
 size_t skmd_kernel_arg_count(skmd_kernel K) { return K ? K->Args.size() : 0; }
 
+skmd_status skmd_get_kernel_arg_info(skmd_kernel K, unsigned Index,
+                                     skmd_arg_info *Out) {
+  if (skmd_status S = checkIndex(K, Index, "skmd_get_kernel_arg_info"))
+    return S;
+  if (!Out)
+    return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_get_kernel_arg_info: out is NULL");
+  const KernelArg &A = K->Loaded.Info->Args[Index];
+  std::memset(Out, 0, sizeof *Out);
+  copyName(Out->name, sizeof Out->name, A.Name);
+  copyName(Out->type_name, sizeof Out->type_name, A.TypeName);
+  switch (A.Kind) {
+  case ArgKind::GlobalBuffer:
+    Out->kind = SKMD_ARG_GLOBAL_BUFFER;
+    break;
+  case ArgKind::ConstantBuffer:
+    Out->kind = SKMD_ARG_CONSTANT_BUFFER;
+    break;
+  case ArgKind::LocalBuffer:
+    Out->kind = SKMD_ARG_LOCAL;
+    break;
+  case ArgKind::Scalar:
+    Out->kind = SKMD_ARG_SCALAR;
+    break;
+  case ArgKind::Sampler:
+    Out->kind = SKMD_ARG_SAMPLER;
+    break;
+  }
+  Out->size = A.Size;
+  Out->element_size = A.ElementSize;
+  Out->read = A.Read;
+  Out->written = A.Written;
+  return ok();
+}
+
 skmd_status skmd_wrap_buffer(skmd_context Ctx, void *Host, size_t Bytes,
                              skmd_buffer *Out) {
   return guarded([&] {
@@ -364,16 +414,6 @@ void *skmd_alloc_host(skmd_context Ctx, size_t Bytes) {
 
 void skmd_free_host(skmd_context, void *Ptr) { std::free(Ptr); }
 
-static skmd_status checkIndex(skmd_kernel K, unsigned Index, const char *Fn) {
-  if (!K)
-    return fail(SKMD_ERROR_INVALID_ARGUMENT, std::string(Fn) + ": kernel is NULL");
-  if (Index >= K->Args.size())
-    return fail(SKMD_ERROR_INVALID_ARGUMENT,
-                std::string(Fn) + ": kernel '" + K->Loaded.Info->Name + "' has " +
-                    std::to_string(K->Args.size()) + " arguments, not " +
-                    std::to_string(Index + 1));
-  return SKMD_SUCCESS;
-}
 
 skmd_status skmd_set_arg_buffer(skmd_kernel K, unsigned Index, skmd_buffer B) {
   if (skmd_status S = checkIndex(K, Index, "skmd_set_arg_buffer"))

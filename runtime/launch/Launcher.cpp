@@ -54,6 +54,7 @@ std::vector<DeviceArg> hostDeviceArgs(const std::vector<HostArg> &Args) {
 
 /// One piece on a device that does not share host memory, from its thread.
 struct Launcher::PieceRun {
+  Clock::time_point Start; ///< The launch's.
   Piece P;
   std::vector<BufferMove> Moves;
   PieceReport Report;
@@ -92,8 +93,12 @@ void Launcher::runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
                           Name + " failed in " + Step + ": " + S.error().message());
   };
 
+  auto At = [&](Clock::time_point T) {
+    return std::chrono::duration<double, std::milli>(T - Run.Start).count();
+  };
   // Copy in: allocate the hull of each buffer's bytes, copy what it reads.
   auto T = Clock::now();
+  Run.Report.InputAt = At(T);
   std::vector<DeviceArg> DevArgs = hostDeviceArgs(Args);
   Run.Memory.resize(Run.Moves.size());
   for (size_t I = 0; I < Run.Moves.size(); ++I) {
@@ -117,6 +122,7 @@ void Launcher::runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
   Run.Report.InputMs = msSince(T);
 
   T = Clock::now();
+  Run.Report.KernelAt = At(T);
   if (Status S = faultInjected(Name, "kernel")
                      ? injected(Name, "kernel")
                      : D.run(*Kernel.OnDevice[Run.P.Device], DevArgs, Range,
@@ -128,6 +134,7 @@ void Launcher::runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
   // Copy out into staging; the user's buffers see it only if all of it
   // arrived.
   T = Clock::now();
+  Run.Report.OutputAt = At(T);
   Run.Staging.resize(Run.Moves.size());
   for (size_t I = 0; I < Run.Moves.size(); ++I) {
     const BufferMove &M = Run.Moves[I];
@@ -220,6 +227,7 @@ Status Launcher::run(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
   Runs.reserve(Pieces.size());
   for (size_t I = 0; I < Pieces.size(); ++I) {
     PieceRun R;
+    R.Start = Start;
     R.P = Pieces[I];
     R.Moves = std::move((*Moves)[I]);
     R.Report.Device = Devices[Pieces[I].Device]->info().Name;
@@ -247,6 +255,7 @@ Status Launcher::run(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
     if (!Devices[R.P.Device]->info().SharesHostMemory)
       continue;
     auto T = Clock::now();
+    R.Report.KernelAt = std::chrono::duration<double, std::milli>(T - Start).count();
     Device &D = *Devices[R.P.Device];
     if (Status S = D.run(*Kernel.OnDevice[R.P.Device], HostArgs, Range,
                          R.P.First, R.P.Count);
@@ -268,6 +277,7 @@ Status Launcher::run(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
       if (M.Address)
         Devices[R.P.Device]->release(M);
     auto T = Clock::now();
+    R.Report.MergeAt = std::chrono::duration<double, std::milli>(T - Start).count();
     if (!R.Outcome) {
       R.Report.Failure = R.Outcome.error().message();
       if (Status S = Cpu.run(*Kernel.OnDevice[CpuIndex], HostArgs, Range,

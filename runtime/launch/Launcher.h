@@ -40,6 +40,8 @@ struct PieceReport {
   std::string Device;
   uint64_t First = 0, Count = 0;
   double InputMs = 0, KernelMs = 0, OutputMs = 0, MergeMs = 0;
+  /// When each step began, in ms from the launch's start (for traces).
+  double InputAt = 0, KernelAt = 0, OutputAt = 0, MergeAt = 0;
   uint64_t BytesIn = 0, BytesOut = 0;
   /// Set when the device failed and the CPU re-ran its groups.
   std::string Failure;

@@ -2,6 +2,7 @@
 #
 # Substitutions:
 #   %skmd-cc     the compiler          %skmd-info  the bundle reader
+#   %skmd-run    runs a kernel of a bundle
 #   %opt         opt with the SKMD pass plugin loaded
 #   %examples    the examples/ folder
 # Features: spirv-tools, ptxas (where the CUDA toolkit is installed).
@@ -29,6 +30,7 @@ for var in ["HOME", "TMPDIR", "CUDA_HOME"]:
 opt = os.path.join(config.llvm_tools_dir, "opt")
 config.substitutions.append(("%skmd-cc", os.path.join(config.skmd_tools_dir, "skmd-cc")))
 config.substitutions.append(("%skmd-info", os.path.join(config.skmd_tools_dir, "skmd-info")))
+config.substitutions.append(("%skmd-run", os.path.join(config.skmd_tools_dir, "skmd-run")))
 config.substitutions.append(("%opt", "%s -load-pass-plugin=%s" % (opt, config.skmd_plugin)))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%examples", os.path.join(config.skmd_src_root, "examples")))

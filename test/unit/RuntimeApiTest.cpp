@@ -316,3 +316,30 @@ TEST(ApiErrors, BadBundlesAndDevicesAreNamed) {
 }
 
 } // namespace
+
+#include "skmd/skmd.hpp"
+
+namespace {
+
+TEST(CppLayer, LaunchesAndThrowsWithTheMessage) {
+  skmd::Context Ctx("cpu,discrete");
+  EXPECT_EQ(Ctx.devices().size(), 2u);
+  skmd::Program Prog = Ctx.load(corpus("vector_add"));
+  skmd::Kernel K = Prog.kernel("vector_add");
+  const uint32_t N = 1000;
+  std::vector<float> A(N, 1.5f), B(N, 2.0f), C(N, 0.0f);
+  skmd::Buffer BA = Ctx.wrap(A), BB = Ctx.wrap(B), BC = Ctx.wrap(C);
+  K.arg(0, BA).arg(1, BB).arg(2, BC).arg(3, N);
+  skmd_launch_report R = K.launch({1024}, {64}, "even");
+  EXPECT_EQ(R.piece_count, 2u);
+  EXPECT_TRUE(std::all_of(C.begin(), C.end(), [](float F) { return F == 3.5f; }));
+  try {
+    Prog.kernel("nope");
+    FAIL() << "no exception";
+  } catch (const skmd::Error &E) {
+    EXPECT_EQ(E.status(), SKMD_ERROR_NOT_FOUND);
+    EXPECT_NE(std::string(E.what()).find("has no kernel 'nope'"), std::string::npos);
+  }
+}
+
+} // namespace
