@@ -8,9 +8,11 @@
 #include "skmd/skmd.h"
 
 #include "api/Devices.h"
+#include "devices/cuda/CudaDevice.h"
 #include "launch/Launcher.h"
 #include "partitioner/Plan.h"
 
+#include <algorithm>
 #include <cstring>
 #include <future>
 #include <mutex>
@@ -28,6 +30,8 @@ struct skmd_context_s {
   std::mutex LaunchLock;
   std::set<skmd_program> Programs;
   std::set<skmd_buffer> Buffers;
+  /// Pinned memory from skmd_alloc_host, freed with the driver.
+  std::set<void *> Pinned;
 };
 
 struct skmd_program_s {
@@ -407,12 +411,29 @@ void skmd_release_buffer(skmd_buffer B) {
 void *skmd_alloc_host(skmd_context Ctx, size_t Bytes) {
   if (!Ctx)
     return nullptr;
-  // Page-aligned: what a GPU driver can pin in place.
+  bool Gpus = std::any_of(Ctx->Devices.begin(), Ctx->Devices.end(), [](auto &D) {
+    return D->info().Kind == DeviceKind::Cuda;
+  });
+  if (Gpus) {
+    void *P = CudaDevice::allocPinned(Bytes);
+    if (P)
+      Ctx->Pinned.insert(P);
+    return P;
+  }
+  // No GPU to copy to: page-aligned memory does as well.
   size_t Rounded = (std::max<size_t>(Bytes, 1) + 4095) / 4096 * 4096;
   return std::aligned_alloc(4096, Rounded);
 }
 
-void skmd_free_host(skmd_context, void *Ptr) { std::free(Ptr); }
+void skmd_free_host(skmd_context Ctx, void *Ptr) {
+  if (!Ptr)
+    return;
+  if (Ctx && Ctx->Pinned.erase(Ptr)) {
+    CudaDevice::freePinned(Ptr);
+    return;
+  }
+  std::free(Ptr);
+}
 
 
 skmd_status skmd_set_arg_buffer(skmd_kernel K, unsigned Index, skmd_buffer B) {

@@ -1,5 +1,6 @@
 //===- Devices.cpp - Opening the devices a context asks for ---------------===//
 #include "api/Devices.h"
+#include "devices/cuda/CudaDevice.h"
 #include "devices/discrete/HostDiscreteDevice.h"
 
 #include <cstdlib>
@@ -42,9 +43,22 @@ Result<OpenedDevices> openDevices(const std::string &Spec) {
   auto Cpu = CpuDevice::create();
   Out.Cpu = Cpu.get();
   Out.Devices.push_back(std::move(Cpu));
-  if (Spec.empty() || Spec == "all")
+  auto AddGpus = [&](const std::vector<int> &Ordinals) -> Status {
+    auto Gpus = CudaDevice::open(Ordinals);
+    if (!Gpus)
+      return Gpus.error();
+    for (auto &G : *Gpus)
+      Out.Devices.push_back(std::move(G));
+    return Status::success();
+  };
+  if (Spec.empty() || Spec == "all") {
+    // Every GPU the CUDA driver sees; none (and no error) without one.
+    (void)AddGpus({});
     return Out;
+  }
   unsigned Discrete = 0;
+  std::vector<int> Ordinals;
+  bool AllGpus = false;
   for (const std::string &Item : splitList(Spec)) {
     if (Item == "cpu")
       continue;
@@ -52,15 +66,27 @@ Result<OpenedDevices> openDevices(const std::string &Spec) {
       Out.Devices.push_back(HostDiscreteDevice::create(Discrete++, discreteThreads()));
       continue;
     }
-    if (Item == "cuda" || Item.rfind("cuda:", 0) == 0)
-      return Failure(ErrorCode::NoDevice,
-                     "device '" + Item + "': this build of SKMD has no CUDA "
-                     "device support yet");
+    if (Item == "cuda") {
+      AllGpus = true;
+      continue;
+    }
+    if (Item.rfind("cuda:", 0) == 0) {
+      char *End = nullptr;
+      long N = std::strtol(Item.c_str() + 5, &End, 10);
+      if (Item.size() == 5 || *End || N < 0)
+        return Failure(ErrorCode::InvalidArgument,
+                       "device '" + Item + "': cuda:N takes a GPU number");
+      Ordinals.push_back(int(N));
+      continue;
+    }
     return Failure(ErrorCode::InvalidArgument,
                    "unknown device '" + Item +
                        "' in the device list '" + Spec +
                        "' (kinds: cpu, discrete, cuda, cuda:N)");
   }
+  if (AllGpus || !Ordinals.empty())
+    if (Status S = AddGpus(AllGpus ? std::vector<int>{} : Ordinals); !S)
+      return S.error();
   return Out;
 }
 

@@ -106,6 +106,10 @@ public:
   virtual Status copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
                          uint64_t Bytes) = 0;
 
+  /// Waits until every copy issued so far has arrived (copies to a device
+  /// may run behind the call that issued them).
+  virtual Status finishCopies() { return Status::success(); }
+
   /// Runs the flattened groups [First, First + Count) of \p Range; returns
   /// when they are done.
   virtual Status run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,

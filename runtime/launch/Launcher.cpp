@@ -117,6 +117,8 @@ void Launcher::runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
       Run.Report.BytesIn += uint64_t(Hi - Lo);
     }
   }
+  if (Status S = D.finishCopies(); !S)
+    return Fail(S, "copy-in");
   if (faultInjected(Name, "copy-in"))
     return Fail(injected(Name, "copy-in"), "copy-in");
   Run.Report.InputMs = msSince(T);
@@ -131,13 +133,27 @@ void Launcher::runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
     return Fail(S, "kernel");
   Run.Report.KernelMs = msSince(T);
 
-  // Copy out into staging; the user's buffers see it only if all of it
-  // arrived.
+  // Copy out. A buffer the kernel also reads goes into staging, which
+  // reaches the user's buffer only if the whole device succeeded: its old
+  // contents are inputs of the CPU's re-run should the device fail. A
+  // buffer it only writes goes straight to the user's: a re-run rewrites
+  // the same bytes.
   T = Clock::now();
   Run.Report.OutputAt = At(T);
   Run.Staging.resize(Run.Moves.size());
   for (size_t I = 0; I < Run.Moves.size(); ++I) {
     const BufferMove &M = Run.Moves[I];
+    if (!M.Merge && !Kernel.Info->Args[M.Arg].Read) {
+      auto *Host = static_cast<char *>(Args[M.Arg].Data);
+      for (auto [Lo, Hi] : M.Out.intervals()) {
+        if (Status S = D.copyOut(Host + Lo, Run.Memory[I], uint64_t(Lo - M.Lo),
+                                 uint64_t(Hi - Lo));
+            !S)
+          return Fail(S, "copy-out");
+        Run.Report.BytesOut += uint64_t(Hi - Lo);
+      }
+      continue;
+    }
     if (M.Merge) {
       Run.Staging[I].resize(uint64_t(M.Hi - M.Lo));
       if (Status S = D.copyOut(Run.Staging[I].data(), Run.Memory[I], 0,
@@ -298,8 +314,9 @@ Status Launcher::run(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
     for (size_t I = 0; I < R.Moves.size(); ++I) {
       const BufferMove &M = R.Moves[I];
       auto *Host = static_cast<char *>(Args[M.Arg].Data);
-      for (auto [Lo, Hi] : M.Out.intervals())
-        std::memcpy(Host + Lo, R.Staging[I].data() + (Lo - M.Lo), uint64_t(Hi - Lo));
+      if (!R.Staging[I].empty() && !M.Merge)
+        for (auto [Lo, Hi] : M.Out.intervals())
+          std::memcpy(Host + Lo, R.Staging[I].data() + (Lo - M.Lo), uint64_t(Hi - Lo));
       Merge |= M.Merge;
     }
     if (Merge) {

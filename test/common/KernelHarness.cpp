@@ -4,7 +4,7 @@
 #include "bundle/Bundle.h"
 #include "common/RandomSplit.h"
 #include "devices/cpu/HostCpu.h"
-#include "devices/discrete/HostDiscreteDevice.h"
+#include "api/Devices.h"
 #include "launch/Launcher.h"
 
 #include <algorithm>
@@ -234,13 +234,24 @@ Status runGroups(ThreadPool &Pool, skmd_wg_fn Fn, const KernelInfo &K,
                        Count);
 }
 
-/// The runtime's devices for the differential runs: the CPU and two
-/// HostDiscrete devices, opened once per test binary.
+/// The runtime's devices for the differential runs, opened once per test
+/// binary: SKMD_TEST_DEVICES (a device list as skmd_init takes, e.g.
+/// cpu,cuda on a GPU host), by default the CPU and two HostDiscrete
+/// devices.
 struct RuntimeDevices {
-  std::unique_ptr<CpuDevice> Cpu = CpuDevice::create(2);
-  std::unique_ptr<HostDiscreteDevice> D0 = HostDiscreteDevice::create(0),
-                                      D1 = HostDiscreteDevice::create(1);
-  Launcher Run{{Cpu.get(), D0.get(), D1.get()}, *Cpu};
+  RuntimeDevices() {
+    const char *Env = std::getenv("SKMD_TEST_DEVICES");
+    auto Opened = openDevices(Env ? Env : "cpu,discrete,discrete");
+    if (!Opened)
+      failHarness("SKMD_TEST_DEVICES: " + Opened.error().message());
+    Devices = std::move(Opened->Devices);
+    std::vector<Device *> Raw;
+    for (auto &D : Devices)
+      Raw.push_back(D.get());
+    Run = std::make_unique<Launcher>(Raw, *Opened->Cpu);
+  }
+  std::vector<std::unique_ptr<Device>> Devices;
+  std::unique_ptr<Launcher> Run;
 };
 
 RuntimeDevices &runtimeDevices() {
@@ -275,7 +286,7 @@ std::vector<HostArg> hostArgs(Args &Memory) {
 
 void CpuKernelTest::check(const KernelRun &R) {
   auto B =
-      Bundle::fromFile(std::string(SKMD_CORPUS_DIR) + "/" + R.Bundle + ".skmd");
+      Bundle::fromFile(corpusDir() + "/" + R.Bundle + ".skmd");
   ASSERT_TRUE(B.ok()) << B.error().message();
   const KernelInfo *K = B->metadata().findKernel(R.Kernel);
   ASSERT_NE(K, nullptr) << R.Bundle << " has no kernel " << R.Kernel;
@@ -337,18 +348,25 @@ void CpuKernelTest::check(const KernelRun &R) {
   Range.NumGroups = L.NumGroups;
   Range.LocalSize = L.LocalSize;
   Range.GlobalOffset = L.GlobalOffset;
+  // The devices whose variant the bundle has (no PTX for kernels only the
+  // x86 library supports), the CPU first.
+  std::vector<unsigned> Usable;
+  for (unsigned D = 0; D < Devices.Devices.size(); ++D)
+    if (!B->variant(Devices.Devices[D]->info().Variant).empty())
+      Usable.push_back(D);
   for (int Trial = 0; Trial < 3; ++Trial) {
     std::vector<Piece> Plan;
     if (K->Partitionable) {
       for (auto [First, Count] : randomPieces(Total, 4, Rng))
-        Plan.push_back(
-            {std::uniform_int_distribution<unsigned>(0, 2)(Rng), First, Count});
+        Plan.push_back({Usable[std::uniform_int_distribution<size_t>(
+                            0, Usable.size() - 1)(Rng)],
+                        First, Count});
     } else {
-      Plan.push_back({1u + Trial % 2, 0, Total});
+      Plan.push_back({Usable[(Trial + 1) % Usable.size()], 0, Total});
     }
     Args Launched = R.Initial;
     LaunchReport Report;
-    Status S = Devices.Run.run(Loaded, hostArgs(Launched), Range, Plan, Report);
+    Status S = Devices.Run->run(Loaded, hostArgs(Launched), Range, Plan, Report);
     ASSERT_TRUE(S.ok()) << S.error().message();
     std::string How;
     for (const PieceReport &P : Report.Pieces)
@@ -395,6 +413,11 @@ std::vector<float> dyadicFloats(size_t N, std::mt19937 &Rng, int Bits) {
   for (float &X : V)
     X = float(D(Rng)) / float(Scale);
   return V;
+}
+
+std::string corpusDir() {
+  const char *Env = std::getenv("SKMD_CORPUS_DIR");
+  return Env ? Env : SKMD_CORPUS_DIR;
 }
 
 } // namespace skmd::test

@@ -116,6 +116,10 @@ private:
 
 [[noreturn]] void failHarness(const std::string &Why);
 
+/// Where the corpus bundles are: SKMD_CORPUS_DIR from the environment (to
+/// run the tests on a GPU host), else where the build put them.
+std::string corpusDir();
+
 /// A typed, bounds-checked window on a buffer.
 template <typename T> class View {
 public:

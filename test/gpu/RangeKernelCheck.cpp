@@ -14,7 +14,7 @@
 // Exit status: 0 all equal, 1 a mismatch or error, 77 no CUDA driver/GPU.
 //
 //===----------------------------------------------------------------------===//
-#include "CudaDriver.h"
+#include "devices/cuda/CudaDriver.h"
 #include "common/RandomSplit.h"
 #include "bundle/Bundle.h"
 
@@ -26,7 +26,7 @@
 #include <vector>
 
 using namespace skmd;
-using namespace skmd::test;
+using skmd::test::randomPieces;
 
 namespace {
 
@@ -71,7 +71,7 @@ std::vector<Case> cases() {
 
 class Checker {
 public:
-  Checker(CudaDriver &D) : D(D) {}
+  Checker(const CudaDriver &D) : D(D) {}
 
   bool ok(CUresult R, const char *What) {
     if (R == 0)
@@ -242,7 +242,7 @@ public:
   }
 
 private:
-  CudaDriver &D;
+  const CudaDriver &D;
   bool Failed = false;
 };
 
@@ -253,15 +253,16 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: range-kernel-check <bundle dir>\n");
     return 2;
   }
-  CudaDriver D;
   std::string Error;
-  if (!CudaDriver::load(D, Error)) {
+  const CudaDriver *Driver = CudaDriver::get(Error);
+  if (!Driver) {
     std::printf("skipped: %s\n", Error.c_str());
     return 77;
   }
+  const CudaDriver &D = *Driver;
   CUdevice Dev;
   CUcontext Ctx;
-  if (D.cuInit(0) != 0 || D.cuDeviceGet(&Dev, 0) != 0) {
+  if (D.cuDeviceGet(&Dev, 0) != 0) {
     std::printf("skipped: no CUDA device\n");
     return 77;
   }

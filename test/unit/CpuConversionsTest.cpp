@@ -87,19 +87,6 @@ template <typename To> To saturate(double Y) {
   return static_cast<To>(Y);
 }
 
-double roundIn(int Mode, double X) {
-  switch (Mode) {
-  case FE_TOWARDZERO:
-    return std::trunc(X);
-  case FE_UPWARD:
-    return std::ceil(X);
-  case FE_DOWNWARD:
-    return std::floor(X);
-  default:
-    return std::nearbyint(X);
-  }
-}
-
 TEST_F(CpuConversions, FloatToIntInEveryModeAndSaturated) {
   const size_t N = 4096;
   KernelRun R = conversionRun("float_to_int", N);

@@ -7,6 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "bundle/Bundle.h"
+#include "common/KernelHarness.h"
+
+using skmd::test::corpusDir;
 
 #include <gtest/gtest.h>
 
@@ -19,11 +22,12 @@ namespace {
 
 std::vector<std::string> corpusBundles() {
   std::vector<std::string> Out;
-  if (DIR *D = opendir(SKMD_CORPUS_DIR)) {
+  std::string Dir = corpusDir();
+  if (DIR *D = opendir(Dir.c_str())) {
     while (dirent *E = readdir(D)) {
       std::string Name = E->d_name;
       if (Name.size() > 5 && Name.substr(Name.size() - 5) == ".skmd")
-        Out.push_back(std::string(SKMD_CORPUS_DIR) + "/" + Name);
+        Out.push_back(Dir + "/" + Name);
     }
     closedir(D);
   }
@@ -50,7 +54,7 @@ LaunchValues randomLaunch(const KernelInfo &K, std::mt19937_64 &Rng) {
 
 TEST(FootprintCorpus, RangeEqualsUnionOfGroups) {
   std::vector<std::string> Bundles = corpusBundles();
-  ASSERT_GE(Bundles.size(), 9u) << "the corpus was not built into " SKMD_CORPUS_DIR;
+  ASSERT_GE(Bundles.size(), 9u) << "the corpus was not built into " << corpusDir();
   std::mt19937_64 Rng(20261122);
   unsigned Checked = 0;
   for (const std::string &Path : Bundles) {

@@ -1,0 +1,275 @@
+//===- CudaDevice.cpp - An NVIDIA GPU through the CUDA driver API ---------===//
+#include "devices/cuda/CudaDevice.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+namespace skmd {
+
+namespace {
+
+/// Staging: 4 pinned chunks of 8 MiB per GPU, copied by 4 host threads
+/// (SKMD_STAGING_THREADS overrides), enough to keep a PCIe 5 link busy.
+constexpr uint64_t StagingChunkBytes = 8ull << 20;
+constexpr unsigned StagingChunks = 4;
+
+unsigned stagingThreads() {
+  if (const char *Env = std::getenv("SKMD_STAGING_THREADS"))
+    if (int N = std::atoi(Env); N > 0)
+      return unsigned(N);
+  return 4;
+}
+
+class CudaKernel : public DeviceKernel {
+public:
+  CudaKernel(const CudaDriver &D, CUmodule Module, CUfunction Range,
+             unsigned StaticShared)
+      : D(D), Module(Module), Range(Range), StaticShared(StaticShared) {}
+  ~CudaKernel() override { D.cuModuleUnload(Module); }
+  bool hasMerge() const override { return false; }
+
+  const CudaDriver &D;
+  CUmodule Module;
+  CUfunction Range;
+  unsigned StaticShared;
+};
+
+} // namespace
+
+CudaDevice::CudaDevice(DeviceInfo Info, const CudaDriver &D, CUdevice Dev,
+                       CUcontext Ctx, CUstream Stream)
+    : Device(std::move(Info)), D(D), Dev(Dev), Ctx(Ctx), Stream(Stream),
+      Staging(D, StagingChunkBytes, StagingChunks, stagingThreads()) {}
+
+CudaDevice::~CudaDevice() {
+  if (D.cuCtxSetCurrent(Ctx) == 0) {
+    D.cuStreamDestroy(Stream);
+  }
+  D.cuDevicePrimaryCtxRelease(Dev);
+}
+
+Status CudaDevice::check(CUresult R, const std::string &What) const {
+  if (R == 0)
+    return Status::success();
+  return Failure(ErrorCode::DeviceFailed, Info.Name + ": " + What + ": " + D.describe(R));
+}
+
+Status CudaDevice::enter() { return check(D.cuCtxSetCurrent(Ctx), "cuCtxSetCurrent"); }
+
+Result<std::vector<std::unique_ptr<CudaDevice>>>
+CudaDevice::open(const std::vector<int> &Ordinals) {
+  std::string Error;
+  const CudaDriver *D = CudaDriver::get(Error);
+  if (!D)
+    return Failure(ErrorCode::NoDevice, "cuda: " + Error);
+  int Count = 0;
+  if (CUresult R = D->cuDeviceGetCount(&Count))
+    return Failure(ErrorCode::NoDevice, "cuda: cuDeviceGetCount: " + D->describe(R));
+  std::vector<int> Wanted = Ordinals;
+  if (Wanted.empty())
+    for (int I = 0; I < Count; ++I)
+      Wanted.push_back(I);
+  if (Wanted.empty())
+    return Failure(ErrorCode::NoDevice, "cuda: the driver sees no GPU");
+  std::vector<std::unique_ptr<CudaDevice>> Out;
+  for (int Ordinal : Wanted) {
+    if (Ordinal < 0 || Ordinal >= Count)
+      return Failure(ErrorCode::NoDevice, "cuda:" + std::to_string(Ordinal) +
+                                              ": the driver sees " +
+                                              std::to_string(Count) + " GPU(s)");
+    CUdevice Dev;
+    CUcontext Ctx;
+    CUstream Stream;
+    char Name[256] = {0};
+    int SMs = 0;
+    size_t Memory = 0;
+    auto Fail = [&](CUresult R, const char *What) {
+      return Failure(ErrorCode::NoDevice, "cuda:" + std::to_string(Ordinal) + ": " +
+                                              What + ": " + D->describe(R));
+    };
+    if (CUresult R = D->cuDeviceGet(&Dev, Ordinal))
+      return Fail(R, "cuDeviceGet");
+    D->cuDeviceGetName(Name, sizeof Name - 1, Dev);
+    D->cuDeviceGetAttribute(&SMs, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, Dev);
+    D->cuDeviceTotalMem(&Memory, Dev);
+    if (CUresult R = D->cuDevicePrimaryCtxRetain(&Ctx, Dev))
+      return Fail(R, "cuDevicePrimaryCtxRetain");
+    if (CUresult R = D->cuCtxSetCurrent(Ctx)) {
+      D->cuDevicePrimaryCtxRelease(Dev);
+      return Fail(R, "cuCtxSetCurrent");
+    }
+    if (CUresult R = D->cuStreamCreate(&Stream, CU_STREAM_NON_BLOCKING)) {
+      D->cuDevicePrimaryCtxRelease(Dev);
+      return Fail(R, "cuStreamCreate");
+    }
+    DeviceInfo I;
+    I.Name = "gpu" + std::to_string(Out.size());
+    I.Description = Name;
+    I.Kind = DeviceKind::Cuda;
+    I.Variant = TargetKind::PTX;
+    I.MemoryBytes = Memory;
+    I.ComputeUnits = unsigned(SMs);
+    I.SharesHostMemory = false;
+    Out.push_back(std::unique_ptr<CudaDevice>(
+        new CudaDevice(std::move(I), *D, Dev, Ctx, Stream)));
+  }
+  return Out;
+}
+
+Result<std::unique_ptr<DeviceKernel>>
+CudaDevice::loadKernel(const Bundle &B, const KernelInfo &Kernel) {
+  auto Symbols = Kernel.Symbols.find(TargetKind::PTX);
+  std::string_view PTX = B.variant(TargetKind::PTX);
+  if (Symbols == Kernel.Symbols.end() || PTX.empty() || PTX.back() != '\0')
+    return Failure(ErrorCode::NotFound,
+                   Info.Name + ": the bundle has no PTX variant of kernel '" +
+                       Kernel.Name + "' (rebuild it with skmd-cc --targets=...,ptx)");
+  if (Status S = enter(); !S)
+    return S.error();
+  // The JIT's own words on failure (an architecture newer than the GPU, a
+  // resource limit).
+  char Log[4096] = {0};
+  int Options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *Values[] = {Log, reinterpret_cast<void *>(uintptr_t(sizeof Log))};
+  CUmodule Module;
+  if (CUresult R = D.cuModuleLoadDataEx(&Module, PTX.data(), 2, Options, Values))
+    return Failure(ErrorCode::UnsupportedHost,
+                   Info.Name + ": the PTX of '" + Kernel.Name + "' does not load (" +
+                       D.describe(R) + ")" + (Log[0] ? std::string(": ") + Log : ""));
+  CUfunction Range;
+  if (CUresult R = D.cuModuleGetFunction(&Range, Module, Symbols->second.Range.c_str())) {
+    D.cuModuleUnload(Module);
+    return Failure(ErrorCode::CorruptBundle, Info.Name + ": the PTX has no " +
+                                                 Symbols->second.Range + ": " +
+                                                 D.describe(R));
+  }
+  int Shared = 0;
+  D.cuFuncGetAttribute(&Shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, Range);
+  return std::unique_ptr<DeviceKernel>(
+      new CudaKernel(D, Module, Range, unsigned(std::max(Shared, 0))));
+}
+
+Result<DeviceMemory> CudaDevice::allocate(uint64_t Bytes) {
+  if (Status S = enter(); !S)
+    return S.error();
+  CUdeviceptr P = 0;
+  if (CUresult R = D.cuMemAlloc(&P, std::max<uint64_t>(Bytes, 1)))
+    return Failure(R == 2 ? ErrorCode::OutOfMemory : ErrorCode::DeviceFailed,
+                   Info.Name + ": cannot allocate " + std::to_string(Bytes) +
+                       " bytes: " + D.describe(R));
+  return DeviceMemory{P, Bytes};
+}
+
+void CudaDevice::release(DeviceMemory Memory) {
+  if (enter())
+    D.cuMemFree(Memory.Address);
+}
+
+Status CudaDevice::copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
+                          uint64_t Bytes) {
+  if (DstOffset + Bytes > Dst.Bytes)
+    return Failure(ErrorCode::InvalidArgument,
+                   Info.Name + ": copy past the end of a device allocation");
+  if (Status S = enter(); !S)
+    return S;
+  Status S = Staging.toDevice(Dst.Address + DstOffset, Src, Bytes, Stream);
+  return S ? S : Failure(ErrorCode::DeviceFailed, Info.Name + ": " + S.error().message());
+}
+
+Status CudaDevice::copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
+                           uint64_t Bytes) {
+  if (SrcOffset + Bytes > Src.Bytes)
+    return Failure(ErrorCode::InvalidArgument,
+                   Info.Name + ": copy past the end of a device allocation");
+  if (Status S = enter(); !S)
+    return S;
+  Status S = Staging.toHost(Dst, Src.Address + SrcOffset, Bytes, Stream);
+  return S ? S : Failure(ErrorCode::DeviceFailed, Info.Name + ": " + S.error().message());
+}
+
+Status CudaDevice::finishCopies() {
+  if (Status S = enter(); !S)
+    return S;
+  return check(D.cuStreamSynchronize(Stream), "copies to the device");
+}
+
+Status CudaDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
+                       const NDRange &Range, uint64_t First, uint64_t Count) {
+  auto &K = static_cast<CudaKernel &>(Kernel);
+  if (Status S = enter(); !S)
+    return S;
+  // Parameters: the kernel's, then the real grid (first group, groups per
+  // dimension, global offset) that the partition-ready kernel takes.
+  // At most one word per argument and the 7 grid words: reserved, so the
+  // pointers into it stay valid.
+  std::vector<uint64_t> Words;
+  Words.reserve(Args.size() + 7);
+  std::vector<void *> Params;
+  uint64_t Dynamic = 0;
+  uint64_t SharedBase = (uint64_t(K.StaticShared) + 15) / 16 * 16;
+  for (const DeviceArg &A : Args) {
+    switch (A.K) {
+    case DeviceArg::Buffer:
+      Words.push_back(A.Address);
+      Params.push_back(&Words.back());
+      break;
+    case DeviceArg::Scalar:
+      Params.push_back(const_cast<uint8_t *>(A.Bytes.data()));
+      break;
+    case DeviceArg::Local:
+      // An address in the shared window: the dynamic part starts after
+      // the kernel's static __local variables.
+      Words.push_back(SharedBase + Dynamic);
+      Params.push_back(&Words.back());
+      Dynamic += (A.LocalBytes + 15) / 16 * 16;
+      break;
+    }
+  }
+  Words.push_back(First);
+  Params.push_back(&Words.back());
+  for (uint64_t N : Range.NumGroups) {
+    Words.push_back(N);
+    Params.push_back(&Words.back());
+  }
+  for (uint64_t O : Range.GlobalOffset) {
+    Words.push_back(O);
+    Params.push_back(&Words.back());
+  }
+  if (Count > 0x7fffffffull)
+    return Failure(ErrorCode::InvalidArgument,
+                   Info.Name + ": more than 2^31-1 groups in one launch");
+  if (Status S = check(D.cuLaunchKernel(K.Range, unsigned(Count), 1, 1,
+                                        unsigned(Range.LocalSize[0]),
+                                        unsigned(Range.LocalSize[1]),
+                                        unsigned(Range.LocalSize[2]), unsigned(Dynamic),
+                                        Stream, Params.data(), nullptr),
+                       "cuLaunchKernel");
+      !S)
+    return S;
+  return check(D.cuStreamSynchronize(Stream), "the kernel");
+}
+
+} // namespace skmd
+
+namespace skmd {
+
+void *CudaDevice::allocPinned(uint64_t Bytes) {
+  std::string Error;
+  const CudaDriver *D = CudaDriver::get(Error);
+  void *P = nullptr;
+  if (!D || D->cuMemHostAlloc(&P, std::max<uint64_t>(Bytes, 1), CU_MEMHOSTALLOC_PORTABLE))
+    return nullptr;
+  notePinned(P, Bytes);
+  return P;
+}
+
+void CudaDevice::freePinned(void *P) {
+  std::string Error;
+  if (const CudaDriver *D = CudaDriver::get(Error)) {
+    forgetPinned(P);
+    D->cuMemFreeHost(P);
+  }
+}
+
+} // namespace skmd

@@ -1,0 +1,64 @@
+//===- CudaDevice.h - An NVIDIA GPU through the CUDA driver API --*- C++ -*-===//
+//
+// One device per GPU, each with its primary context and a stream of its
+// own. It JIT-compiles the bundle's PTX with cuModuleLoadDataEx and
+// launches the partition-ready kernel as exactly `count` groups (a 1-D grid;
+// the kernel maps launched group i to flattened group first + i). Copies
+// of pageable memory go through the device's pinned staging pool.
+//
+// __local pointer arguments become offsets into the launch's dynamic shared
+// memory, which the window places after the kernel's own __local
+// variables.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_DEVICES_CUDA_CUDADEVICE_H
+#define SKMD_DEVICES_CUDA_CUDADEVICE_H
+
+#include "devices/Device.h"
+#include "devices/cuda/CudaDriver.h"
+#include "devices/cuda/StagingPool.h"
+
+namespace skmd {
+
+class CudaDevice : public Device {
+public:
+  /// The GPUs with these ordinals (every GPU when empty), named gpu0,
+  /// gpu1, ... in that order; an error names a missing driver or GPU.
+  static Result<std::vector<std::unique_ptr<CudaDevice>>>
+  open(const std::vector<int> &Ordinals);
+  ~CudaDevice() override;
+
+  /// Page-locked host memory that every GPU copies at full speed
+  /// (skmd_alloc_host where GPUs are open); null on failure.
+  static void *allocPinned(uint64_t Bytes);
+  static void freePinned(void *P);
+
+  Result<std::unique_ptr<DeviceKernel>>
+  loadKernel(const Bundle &B, const KernelInfo &Kernel) override;
+  Result<DeviceMemory> allocate(uint64_t Bytes) override;
+  void release(DeviceMemory Memory) override;
+  Status copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
+                uint64_t Bytes) override;
+  Status copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
+                 uint64_t Bytes) override;
+  Status finishCopies() override;
+  Status run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
+             const NDRange &Range, uint64_t First, uint64_t Count) override;
+
+private:
+  CudaDevice(DeviceInfo Info, const CudaDriver &D, CUdevice Dev, CUcontext Ctx,
+             CUstream Stream);
+  /// Makes this GPU's context current on the calling thread.
+  Status enter();
+  Status check(CUresult R, const std::string &What) const;
+
+  const CudaDriver &D;
+  CUdevice Dev;
+  CUcontext Ctx;
+  CUstream Stream;
+  StagingPool Staging;
+};
+
+} // namespace skmd
+
+#endif // SKMD_DEVICES_CUDA_CUDADEVICE_H
