@@ -29,6 +29,7 @@
 #include "CodeGen/BitcodeLibrary.h"
 #include "CodeGen/NVPTXDeviceLibraries.h"
 #include "CodeGen/NVPTXWorkItemFunctions.h"
+#include "CodeGen/PTXCompatibility.h"
 #include "CodeGen/SPIRVValidation.h"
 #include "CodeGen/SharedObjectLinker.h"
 #include "CodeGen/TargetMachineFactory.h"
@@ -366,7 +367,7 @@ Expected<std::string> lowerToVariant(Module &M, const CompilerOptions &Opts,
     if (!PTX)
       return PTX.takeError();
     // cuModuleLoadData takes a C string: store the terminator.
-    return *PTX + '\0';
+    return dropSharedPointerParamAttributes(std::move(*PTX)) + '\0';
   }
   case TargetKind::SPIRV: {
     auto Binary = emitWithBackend(M, **TM, CodeGenFileType::ObjectFile);
@@ -392,10 +393,14 @@ Expected<std::string> lowerToAssembly(Module &M, const CompilerOptions &Opts,
   auto TM = targetMachineFor(Opts, Target);
   if (!TM)
     return TM.takeError();
-  if (Target == TargetKind::PTX)
-    if (Error E = linkPTXLibraries(M, Opts, **TM))
-      return E;
-  return emitWithBackend(M, **TM, CodeGenFileType::AssemblyFile);
+  if (Target != TargetKind::PTX)
+    return emitWithBackend(M, **TM, CodeGenFileType::AssemblyFile);
+  if (Error E = linkPTXLibraries(M, Opts, **TM))
+    return E;
+  auto PTX = emitWithBackend(M, **TM, CodeGenFileType::AssemblyFile);
+  if (!PTX)
+    return PTX.takeError();
+  return dropSharedPointerParamAttributes(std::move(*PTX));
 }
 
 } // namespace skmd

@@ -351,9 +351,12 @@ void CpuKernelTest::check(const KernelRun &R) {
   // The devices whose variant the bundle has (no PTX for kernels only the
   // x86 library supports), the CPU first.
   std::vector<unsigned> Usable;
-  for (unsigned D = 0; D < Devices.Devices.size(); ++D)
-    if (!B->variant(Devices.Devices[D]->info().Variant).empty())
+  for (unsigned D = 0; D < Devices.Devices.size(); ++D) {
+    TargetKind Variant = Devices.Devices[D]->info().Variant;
+    if (!B->variant(Variant).empty() &&
+        (R.GpusDiffer.empty() || Variant == TargetKind::X86))
       Usable.push_back(D);
+  }
   for (int Trial = 0; Trial < 3; ++Trial) {
     std::vector<Piece> Plan;
     if (K->Partitionable) {

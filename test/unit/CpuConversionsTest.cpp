@@ -116,6 +116,8 @@ TEST_F(CpuConversions, FloatToIntInEveryModeAndSaturated) {
 TEST_F(CpuConversions, Float4ToNarrowAndWideIntegers) {
   const size_t N = 1024;
   KernelRun R = conversionRun("float4_to_integers", N);
+  R.gpusDiffer("libclc's convert_ulong_sat_rtp gives 2^63, not 0, for NaN on PTX "
+               "(H100, measured)");
   R.buffer(floatInputs(4 * N))
       .buffer(std::vector<uint8_t>(4 * N))
       .buffer(std::vector<int8_t>(4 * N))
@@ -275,6 +277,9 @@ float halfToFloat(uint16_t H) {
 TEST_F(CpuConversions, HalfStoresInEveryModeAndLoads) {
   const size_t N = 4096;
   KernelRun R = conversionRun("half_round_trip", N);
+  // OpenCL lets a device flush single-precision denormals (CL_FP_DENORM is
+  // optional); on PTX the results that are half denormals come out 0.
+  R.gpusDiffer("half denormals flushed to zero on PTX (H100, measured)");
   R.buffer(floatInputs(N))
       .buffer(std::vector<uint16_t>(N * 4))
       .buffer(std::vector<float>(N * 4))

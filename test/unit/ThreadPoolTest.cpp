@@ -70,3 +70,31 @@ TEST(ThreadPool, OneCoreStaysFreeWhenGpusShareTheLaunch) {
 }
 
 } // namespace
+
+#include "devices/cuda/StagingPool.h"
+
+namespace {
+
+TEST(StagingChunks, CoverTheCopyInOrderAndRampAtBothEnds) {
+  const uint64_t Chunk = 4 << 20;
+  for (uint64_t Bytes : {uint64_t(0), uint64_t(1), uint64_t(100), Chunk - 1, Chunk,
+                         3 * Chunk + 5, uint64_t(256) << 20}) {
+    auto Pieces = skmd::stagingChunks(Bytes, Chunk);
+    uint64_t Next = 0;
+    for (auto [Off, Size] : Pieces) {
+      EXPECT_EQ(Off, Next);
+      EXPECT_GT(Size, 0u);
+      EXPECT_LE(Size, Chunk);
+      Next += Size;
+    }
+    EXPECT_EQ(Next, Bytes);
+  }
+  auto Big = skmd::stagingChunks(uint64_t(256) << 20, Chunk);
+  ASSERT_GE(Big.size(), 6u);
+  EXPECT_EQ(Big.front().second, Chunk / 8);
+  EXPECT_EQ(Big[1].second, Chunk / 4);
+  EXPECT_EQ(Big[3].second, Chunk);
+  EXPECT_EQ(Big.back().second, Chunk / 8);
+}
+
+} // namespace

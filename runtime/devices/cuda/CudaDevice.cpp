@@ -9,16 +9,14 @@ namespace skmd {
 
 namespace {
 
-/// Staging: 4 pinned chunks of 8 MiB per GPU, copied by 4 host threads
-/// (SKMD_STAGING_THREADS overrides), enough to keep a PCIe 5 link busy.
-constexpr uint64_t StagingChunkBytes = 8ull << 20;
-constexpr unsigned StagingChunks = 4;
-
-unsigned stagingThreads() {
-  if (const char *Env = std::getenv("SKMD_STAGING_THREADS"))
+/// Staging: chunks of SKMD_STAGING_CHUNK_MB MiB (default 4), copied by
+/// SKMD_STAGING_THREADS host threads (default 8): what kept an H100's
+/// PCIe 5 link busiest (docs/results.md).
+unsigned envOr(const char *Name, unsigned Default) {
+  if (const char *Env = std::getenv(Name))
     if (int N = std::atoi(Env); N > 0)
       return unsigned(N);
-  return 4;
+  return Default;
 }
 
 class CudaKernel : public DeviceKernel {
@@ -40,7 +38,8 @@ public:
 CudaDevice::CudaDevice(DeviceInfo Info, const CudaDriver &D, CUdevice Dev,
                        CUcontext Ctx, CUstream Stream)
     : Device(std::move(Info)), D(D), Dev(Dev), Ctx(Ctx), Stream(Stream),
-      Staging(D, StagingChunkBytes, StagingChunks, stagingThreads()) {}
+      Staging(D, uint64_t(envOr("SKMD_STAGING_CHUNK_MB", 4)) << 20,
+              envOr("SKMD_STAGING_THREADS", 8)) {}
 
 CudaDevice::~CudaDevice() {
   if (D.cuCtxSetCurrent(Ctx) == 0) {
@@ -173,7 +172,7 @@ Status CudaDevice::copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
                    Info.Name + ": copy past the end of a device allocation");
   if (Status S = enter(); !S)
     return S;
-  Status S = Staging.toDevice(Dst.Address + DstOffset, Src, Bytes, Stream);
+  Status S = Staging.toDevice(Dst.Address + DstOffset, Src, Bytes, Stream, Ctx);
   return S ? S : Failure(ErrorCode::DeviceFailed, Info.Name + ": " + S.error().message());
 }
 
@@ -184,7 +183,7 @@ Status CudaDevice::copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
                    Info.Name + ": copy past the end of a device allocation");
   if (Status S = enter(); !S)
     return S;
-  Status S = Staging.toHost(Dst, Src.Address + SrcOffset, Bytes, Stream);
+  Status S = Staging.toHost(Dst, Src.Address + SrcOffset, Bytes, Stream, Ctx);
   return S ? S : Failure(ErrorCode::DeviceFailed, Info.Name + ": " + S.error().message());
 }
 

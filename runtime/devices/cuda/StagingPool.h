@@ -2,11 +2,12 @@
 //
 // A GPU copies pinned (page-locked) host memory by DMA at full link speed;
 // pageable memory the driver stages itself, slowly (7 GB/s against 54 GB/s
-// measured on an H100 host). The pool holds a few pinned chunks per device
-// and streams a pageable copy through them: while the DMA engine moves
-// chunk k, host threads copy chunk k+1 into the next pinned buffer, so the
-// host copy hides behind the DMA. The host copy itself is split across a
-// few threads: one core's memcpy alone is slower than the link.
+// measured on an H100 host). The pool streams a pageable copy through
+// pinned chunks: several copier threads each take chunks in turn and
+// alternate between two pinned buffers of their own, so while the DMA
+// engine moves one chunk the threads fill the next ones. One core's memcpy
+// alone is slower than the link; the copies use non-temporal stores, which
+// neither read the destination first nor evict the cache.
 //
 // Memory that is already pinned (skmd_alloc_host) is copied directly.
 //
@@ -18,6 +19,7 @@
 #include "devices/cuda/CudaDriver.h"
 #include "support/Result.h"
 
+#include <functional>
 #include <mutex>
 #include <vector>
 
@@ -25,33 +27,46 @@ namespace skmd {
 
 class StagingPool {
 public:
-  /// \p Chunks pinned buffers of \p ChunkBytes each, allocated on first
-  /// use in the current CUDA context; \p CopyThreads host threads copy.
-  StagingPool(const CudaDriver &D, uint64_t ChunkBytes, unsigned Chunks,
-              unsigned CopyThreads);
+  /// Pinned buffers of \p ChunkBytes, two per copier thread, allocated on
+  /// first use; \p CopyThreads threads (the caller among them) copy.
+  StagingPool(const CudaDriver &D, uint64_t ChunkBytes, unsigned CopyThreads);
   ~StagingPool();
   StagingPool(const StagingPool &) = delete;
   StagingPool &operator=(const StagingPool &) = delete;
 
-  /// Host to device on \p Stream; returns when the host no longer needs
-  /// \p Src (the last DMA may still run: synchronize the stream).
-  Status toDevice(CUdeviceptr Dst, const void *Src, uint64_t Bytes, CUstream Stream);
-  /// Device to host on \p Stream; returns when \p Dst holds the bytes.
-  Status toHost(void *Dst, CUdeviceptr Src, uint64_t Bytes, CUstream Stream);
+  /// Host to device on \p Stream of context \p Ctx; returns when the host
+  /// no longer needs \p Src (the last DMAs may still run: synchronize the
+  /// stream).
+  Status toDevice(CUdeviceptr Dst, const void *Src, uint64_t Bytes, CUstream Stream,
+                  CUcontext Ctx);
+  /// Device to host; returns when \p Dst holds the bytes.
+  Status toHost(void *Dst, CUdeviceptr Src, uint64_t Bytes, CUstream Stream,
+                CUcontext Ctx);
 
 private:
   Status ensureAllocated();
-  void parallelCopy(void *Dst, const void *Src, uint64_t Bytes);
+  /// Runs Body(buffer, offset, bytes) for every chunk of a copy on the
+  /// copier threads, each alternating between its two buffers; the first
+  /// error wins.
+  Status forEachChunk(uint64_t Bytes, CUcontext Ctx,
+                      const std::function<Status(unsigned, uint64_t, uint64_t)> &Body);
   Status check(CUresult R, const char *What) const;
 
   const CudaDriver &D;
   uint64_t ChunkBytes;
-  unsigned NumChunks;
   std::vector<void *> Pinned;
   std::vector<CUevent> Done;
-  unsigned Next = 0; ///< The staging buffer the next host-to-device chunk takes.
   ThreadPool Copiers;
+  /// Per copier, which of its two buffers it takes next.
+  std::vector<unsigned> Turn;
 };
+
+/// The (offset, bytes) pieces a copy of \p Bytes is staged in: chunks of
+/// \p ChunkBytes, growing from an eighth of that at the start and
+/// shrinking again at the end, so the DMA engine waits only for a small
+/// first chunk and the last host copy (to the host) is short.
+std::vector<std::pair<uint64_t, uint64_t>> stagingChunks(uint64_t Bytes,
+                                                         uint64_t ChunkBytes);
 
 /// Registers page-locked host memory handed out by skmd_alloc_host, so
 /// copies from and to it skip staging.

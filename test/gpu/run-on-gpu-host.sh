@@ -1,0 +1,20 @@
+#!/bin/bash
+# The runtime's checks on a GPU host (test/gpu/package.sh puts this beside
+# the binaries). Results go to $OUT when set.
+cd "$(dirname "$0")"
+OUT=${OUT:-/tmp}
+export SKMD_CORPUS_DIR=$PWD/corpus
+{ nvidia-smi -L; nvidia-smi topo -m; lscpu | grep -E "Model name|^CPU\(s\)"; } > "$OUT/machine.txt" 2>&1
+cat "$OUT/machine.txt"
+echo "== differential: every corpus kernel, random pieces over the CPU and every GPU"
+SKMD_TEST_DEVICES=cpu,cuda bin/skmd-corpus-tests --gtest_brief=1 2>&1 | tee "$OUT/differential.txt" | tail -15
+echo "== transfer bandwidth"
+bin/transfer-bandwidth --mb=256 --runs=5 2>&1 | tee "$OUT/transfer-bandwidth.md"
+echo "== skmd-run: tiled matmul on every device"
+bin/skmd-run examples/matmul_tiled.skmd matmul_tiled --global=2048,2048 --local=16,16 \
+  --arg=4194304 --arg=4194304:random:2 --arg=4194304:zero --arg=2048 --check \
+  --repeat=3 --trace="$OUT/matmul-trace.json" 2>&1 | tee "$OUT/skmd-run-matmul.txt"
+echo "== skmd-run: vector add on every device"
+bin/skmd-run examples/vector_add.skmd vector_add --global=16777216 --local=256 \
+  --arg=16777216 --arg=16777216:random:2 --arg=16777216:zero --arg=16777216 --check \
+  --repeat=3 2>&1 | tee "$OUT/skmd-run-vector-add.txt"
