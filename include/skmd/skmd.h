@@ -88,6 +88,12 @@ typedef struct skmd_device_info {
 size_t skmd_device_count(skmd_context ctx);
 skmd_status skmd_get_device_info(skmd_context ctx, size_t index,
                                  skmd_device_info *out);
+/* Measures a device's link to the host: copies of `bytes` each way from
+   and to page-locked memory, best of 3 after a warm-up; GB/s. Devices on
+   host memory (the CPU) report 0. The result is kept as the device's
+   link_gbps (host to device). */
+skmd_status skmd_measure_link(skmd_context ctx, size_t index, size_t bytes,
+                              double *to_device_gbps, double *to_host_gbps);
 
 /* Loads a bundle written by skmd-cc; checks it whole (format, version,
    checksums, metadata) before returning. */

@@ -13,6 +13,7 @@
 #include "partitioner/Plan.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <future>
 #include <mutex>
@@ -293,6 +294,60 @@ skmd_status skmd_get_device_info(skmd_context Ctx, size_t Index,
   return ok();
 }
 
+
+skmd_status skmd_measure_link(skmd_context Ctx, size_t Index, size_t Bytes,
+                              double *ToDevice, double *ToHost) {
+  return guarded([&] {
+    if (!Ctx || !ToDevice || !ToHost)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_measure_link: NULL argument");
+    if (Index >= Ctx->Devices.size())
+      return fail(SKMD_ERROR_INVALID_ARGUMENT,
+                  "device " + std::to_string(Index) + " of " +
+                      std::to_string(Ctx->Devices.size()));
+    Device &D = *Ctx->Devices[Index];
+    *ToDevice = *ToHost = 0;
+    if (D.info().SharesHostMemory || Bytes == 0)
+      return ok();
+    std::lock_guard<std::mutex> Hold(Ctx->LaunchLock);
+    auto Mem = D.allocate(Bytes);
+    if (!Mem)
+      return fail(Mem.error());
+    void *Host = skmd_alloc_host(Ctx, Bytes);
+    if (!Host) {
+      D.release(*Mem);
+      return fail(SKMD_ERROR_OUT_OF_MEMORY, "skmd_measure_link: no host memory");
+    }
+    std::memset(Host, 1, Bytes);
+    auto Best = [&](auto &&Copy) -> Result<double> {
+      double Top = 0;
+      for (int Run = 0; Run < 4; ++Run) {
+        auto T = std::chrono::steady_clock::now();
+        if (Status S = Copy(); !S)
+          return S.error();
+        double Sec =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - T).count();
+        if (Run > 0)
+          Top = std::max(Top, double(Bytes) / Sec / 1e9);
+      }
+      return Top;
+    };
+    auto In = Best([&] {
+      Status S = D.copyIn(*Mem, 0, Host, Bytes);
+      return S ? D.finishCopies() : S;
+    });
+    auto Out = In ? Best([&] { return D.copyOut(Host, *Mem, 0, Bytes); }) : In;
+    D.release(*Mem);
+    skmd_free_host(Ctx, Host);
+    if (!In)
+      return fail(In.error());
+    if (!Out)
+      return fail(Out.error());
+    *ToDevice = *In;
+    *ToHost = *Out;
+    D.setLinkGBps(*In);
+    return ok();
+  });
+}
 
 skmd_status skmd_load_bundle(skmd_context Ctx, const char *Path, skmd_program *Out) {
   return guarded([&] {

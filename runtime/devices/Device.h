@@ -93,6 +93,8 @@ public:
   Device &operator=(const Device &) = delete;
 
   const DeviceInfo &info() const { return Info; }
+  /// Records a measured host-to-device bandwidth (skmd_measure_link).
+  void setLinkGBps(double GBps) { Info.LinkGBps = GBps; }
 
   /// Loads \p Kernel of \p B (its partition-ready form and merge kernel)
   /// from the variant this device runs.

@@ -5,7 +5,8 @@
 #   %skmd-run    runs a kernel of a bundle
 #   %opt         opt with the SKMD pass plugin loaded
 #   %examples    the examples/ folder
-# Features: spirv-tools, ptxas (where the CUDA toolkit is installed).
+# Features: spirv-tools, ptxas (where the CUDA toolkit is installed),
+# cuda-driver (where libcuda.so.1 loads).
 import os
 import sys
 
@@ -42,3 +43,10 @@ if config.spirv_dis and config.spirv_val:
 if config.ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))
+
+import ctypes
+try:
+    ctypes.CDLL("libcuda.so.1")
+    config.available_features.add("cuda-driver")
+except OSError:
+    pass

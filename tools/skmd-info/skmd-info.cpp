@@ -3,11 +3,13 @@
 //   skmd-info kernel.skmd          # variants, kernels, arguments
 //   skmd-info --json kernel.skmd   # the metadata as stored
 //   skmd-info --extract=ptx -o k.ptx kernel.skmd   # one variant's bytes
+//   skmd-info --devices[=LIST]     # the devices found, links measured
 //
-// Uses only the runtime's bundle reader (no LLVM), so it runs on GPU hosts.
+// Uses only the runtime (no LLVM), so it runs on GPU hosts.
 //
 //===----------------------------------------------------------------------===//
 #include "bundle/Bundle.h"
+#include "skmd/skmd.h"
 
 #include <cstdio>
 #include <cstring>
@@ -20,12 +22,19 @@ namespace {
 void usage(FILE *To) {
   std::fprintf(To,
                "usage: skmd-info [--json | --extract=<target> -o <file>] "
-               "<bundle.skmd>\n\n"
+               "<bundle.skmd>\n"
+               "       skmd-info --devices[=LIST]\n\n"
                "Prints the variants, kernels and kernel arguments that a "
-               "bundle made by skmd-cc holds.\n"
+               "bundle made by skmd-cc holds,\nor the devices SKMD finds.\n"
                "  --json              print the stored metadata instead\n"
                "  --extract=<target>  write one variant (x86, ptx, spirv) "
                "to the file given by -o\n"
+               "  --devices[=LIST]    list the devices (every one found, or "
+               "LIST as skmd_init\n"
+               "                      takes: cpu,discrete,cuda,cuda:N) with "
+               "memory, compute units\n"
+               "                      and the host link's bandwidth, measured "
+               "with 64 MiB copies\n"
                "  --help              this text\n");
 }
 
@@ -121,6 +130,41 @@ void printBundle(const std::string &Path, const Bundle &B) {
   }
 }
 
+/// The devices of a context opened with \p Spec, their links measured.
+int listDevices(const char *Spec) {
+  skmd_context Ctx;
+  if (skmd_init(Spec, &Ctx) != SKMD_SUCCESS) {
+    std::fprintf(stderr, "skmd-info: error: %s\n", skmd_last_error());
+    return 1;
+  }
+  std::printf("%-10s %-14s %10s %6s  %-22s %s\n", "device", "kind", "memory", "units",
+              "link GB/s (in / out)", "description");
+  static const char *Kinds[] = {"cpu", "host-discrete", "cuda", "opencl"};
+  int Exit = 0;
+  for (size_t I = 0; I < skmd_device_count(Ctx); ++I) {
+    skmd_device_info D;
+    skmd_get_device_info(Ctx, I, &D);
+    double In = 0, Out = 0;
+    std::string Link = "host memory";
+    if (D.kind != SKMD_DEVICE_CPU) {
+      if (skmd_measure_link(Ctx, I, 64u << 20, &In, &Out) == SKMD_SUCCESS) {
+        char Text[64];
+        std::snprintf(Text, sizeof Text, "%.1f / %.1f", In, Out);
+        Link = Text;
+      } else {
+        Link = "measurement failed";
+        std::fprintf(stderr, "skmd-info: %s: %s\n", D.name, skmd_last_error());
+        Exit = 1;
+      }
+    }
+    std::printf("%-10s %-14s %7.1f GB %6u  %-22s %s\n", D.name, Kinds[D.kind],
+                double(D.memory_bytes) / 1e9, D.compute_units, Link.c_str(),
+                D.description);
+  }
+  skmd_release_context(Ctx);
+  return Exit;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -133,6 +177,10 @@ int main(int argc, char **argv) {
       Extract = argv[I] + 10;
     } else if (!std::strcmp(argv[I], "-o") && I + 1 < argc) {
       Output = argv[++I];
+    } else if (!std::strcmp(argv[I], "--devices")) {
+      return listDevices(nullptr);
+    } else if (!std::strncmp(argv[I], "--devices=", 10)) {
+      return listDevices(argv[I] + 10);
     } else if (!std::strcmp(argv[I], "--help") || !std::strcmp(argv[I], "-h")) {
       usage(stdout);
       return 0;
