@@ -77,6 +77,25 @@ bool overlaps(const IntervalSet &A, const IntervalSet &B) {
 
 } // namespace
 
+std::vector<Rect> toRects(const IntervalSet &Set, int64_t Base) {
+  std::vector<Rect> Out;
+  for (auto [Lo, Hi] : Set.intervals()) {
+    uint64_t Off = uint64_t(Lo - Base), Len = uint64_t(Hi - Lo);
+    if (!Out.empty()) {
+      Rect &Last = Out.back();
+      uint64_t LastStart = Last.Offset + (Last.Rows - 1) * Last.Pitch;
+      uint64_t Gap = Off - LastStart;
+      if (Last.RowBytes == Len && (Last.Rows == 1 || Gap == Last.Pitch)) {
+        Last.Pitch = Gap;
+        ++Last.Rows;
+        continue;
+      }
+    }
+    Out.push_back({Off, Len, Len, 1});
+  }
+  return Out;
+}
+
 Status checkArgs(const KernelInfo &K, const std::vector<HostArg> &Args) {
   if (Args.size() != K.Args.size())
     return Failure(ErrorCode::InvalidArgument,

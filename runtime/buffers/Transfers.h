@@ -58,6 +58,10 @@ struct BufferMove {
   bool Merge = false;
 };
 
+/// \p Set as strided rects: runs of equally long intervals at a constant
+/// pitch (a box's rows) become one rect each, offsets from \p Base.
+std::vector<Rect> toRects(const IntervalSet &Set, int64_t Base);
+
 /// Checks the arguments against the kernel's signature: the count, each
 /// one set and of the right kind and size. Errors name the argument.
 Status checkArgs(const KernelInfo &K, const std::vector<HostArg> &Args);

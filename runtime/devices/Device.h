@@ -85,6 +85,16 @@ struct DeviceMemory {
   uint64_t Bytes = 0;
 };
 
+/// Rows of equal length at a constant pitch: a strided region of a buffer,
+/// laid out alike on the host and in a device allocation (which mirrors
+/// the buffer's bytes from some offset on).
+struct Rect {
+  uint64_t Offset = 0;   ///< First row, from the start of the region.
+  uint64_t RowBytes = 0;
+  uint64_t Pitch = 0;    ///< From one row's start to the next.
+  uint64_t Rows = 0;
+};
+
 class Device {
 public:
   explicit Device(DeviceInfo Info) : Info(std::move(Info)) {}
@@ -107,6 +117,14 @@ public:
                         uint64_t Bytes) = 0;
   virtual Status copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
                          uint64_t Bytes) = 0;
+
+  /// Copies \p R of the host region at \p Src to the allocation's region
+  /// at \p DstOffset (the same offsets and pitch on both sides). The
+  /// default copies row by row; devices with strided copies override it.
+  virtual Status copyInRect(DeviceMemory Dst, uint64_t DstOffset,
+                            const void *Src, const Rect &R);
+  virtual Status copyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
+                             const Rect &R);
 
   /// Waits until every copy issued so far has arrived (copies to a device
   /// may run behind the call that issued them).

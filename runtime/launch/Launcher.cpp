@@ -108,13 +108,12 @@ void Launcher::runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
       return Fail(Mem.error(), "copy-in");
     Run.Memory[I] = *Mem;
     DevArgs[M.Arg].Address = Mem->Address - uint64_t(M.Lo);
-    auto *Host = static_cast<const char *>(Args[M.Arg].Data);
-    for (auto [Lo, Hi] : M.In.intervals()) {
-      if (Status S = D.copyIn(*Mem, uint64_t(Lo - M.Lo), Host + Lo,
-                              uint64_t(Hi - Lo));
-          !S)
+    // Offsets from the region's start, the same on both sides.
+    auto *Region = static_cast<const char *>(Args[M.Arg].Data) + M.Lo;
+    for (const Rect &R : toRects(M.In, M.Lo)) {
+      if (Status S = D.copyInRect(*Mem, 0, Region, R); !S)
         return Fail(S, "copy-in");
-      Run.Report.BytesIn += uint64_t(Hi - Lo);
+      Run.Report.BytesIn += R.RowBytes * R.Rows;
     }
   }
   if (Status S = D.finishCopies(); !S)
@@ -144,13 +143,11 @@ void Launcher::runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
   for (size_t I = 0; I < Run.Moves.size(); ++I) {
     const BufferMove &M = Run.Moves[I];
     if (!M.Merge && !Kernel.Info->Args[M.Arg].Read) {
-      auto *Host = static_cast<char *>(Args[M.Arg].Data);
-      for (auto [Lo, Hi] : M.Out.intervals()) {
-        if (Status S = D.copyOut(Host + Lo, Run.Memory[I], uint64_t(Lo - M.Lo),
-                                 uint64_t(Hi - Lo));
-            !S)
+      auto *Region = static_cast<char *>(Args[M.Arg].Data) + M.Lo;
+      for (const Rect &R : toRects(M.Out, M.Lo)) {
+        if (Status S = D.copyOutRect(Region, Run.Memory[I], 0, R); !S)
           return Fail(S, "copy-out");
-        Run.Report.BytesOut += uint64_t(Hi - Lo);
+        Run.Report.BytesOut += R.RowBytes * R.Rows;
       }
       continue;
     }
@@ -166,12 +163,10 @@ void Launcher::runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
     if (M.Out.intervals().empty())
       continue;
     Run.Staging[I].resize(uint64_t(M.Hi - M.Lo));
-    for (auto [Lo, Hi] : M.Out.intervals()) {
-      if (Status S = D.copyOut(Run.Staging[I].data() + (Lo - M.Lo), Run.Memory[I],
-                               uint64_t(Lo - M.Lo), uint64_t(Hi - Lo));
-          !S)
+    for (const Rect &R : toRects(M.Out, M.Lo)) {
+      if (Status S = D.copyOutRect(Run.Staging[I].data(), Run.Memory[I], 0, R); !S)
         return Fail(S, "copy-out");
-      Run.Report.BytesOut += uint64_t(Hi - Lo);
+      Run.Report.BytesOut += R.RowBytes * R.Rows;
     }
   }
   if (faultInjected(Name, "copy-out"))

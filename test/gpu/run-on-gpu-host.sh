@@ -18,3 +18,7 @@ echo "== skmd-run: vector add on every device"
 bin/skmd-run examples/vector_add.skmd vector_add --global=16777216 --local=256 \
   --arg=16777216 --arg=16777216:random:2 --arg=16777216:zero --arg=16777216 --check \
   --repeat=3 2>&1 | tee "$OUT/skmd-run-vector-add.txt"
+echo "== skmd-run: transpose (box-shaped transfers) split evenly over the CPU and every GPU"
+bin/skmd-run corpus/transpose.skmd transpose --global=8192,8192 --local=16,16 \
+  --arg=67108864 --arg=67108864:zero --arg=8192 --arg=8192 --plan=even --check \
+  --repeat=3 2>&1 | tee "$OUT/skmd-run-transpose.txt"

@@ -223,6 +223,30 @@ Status Device::merge(DeviceKernel &, const std::vector<DeviceArg> &,
                  Info.Name + " does not run merge kernels; the CPU does");
 }
 
+Status Device::copyInRect(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
+                          const Rect &R) {
+  for (uint64_t Row = 0; Row < R.Rows; ++Row) {
+    uint64_t At = R.Offset + Row * R.Pitch;
+    if (Status S = copyIn(Dst, DstOffset + At, static_cast<const char *>(Src) + At,
+                          R.RowBytes);
+        !S)
+      return S;
+  }
+  return Status::success();
+}
+
+Status Device::copyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
+                           const Rect &R) {
+  for (uint64_t Row = 0; Row < R.Rows; ++Row) {
+    uint64_t At = R.Offset + Row * R.Pitch;
+    if (Status S = copyOut(static_cast<char *>(Dst) + At, Src, SrcOffset + At,
+                           R.RowBytes);
+        !S)
+      return S;
+  }
+  return Status::success();
+}
+
 std::string_view deviceKindName(DeviceKind Kind) {
   switch (Kind) {
   case DeviceKind::Cpu:

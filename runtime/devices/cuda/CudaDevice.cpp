@@ -187,6 +187,32 @@ Status CudaDevice::copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
   return S ? S : Failure(ErrorCode::DeviceFailed, Info.Name + ": " + S.error().message());
 }
 
+Status CudaDevice::copyInRect(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
+                              const Rect &R) {
+  if (R.Rows == 0)
+    return Status::success();
+  if (DstOffset + R.Offset + (R.Rows - 1) * R.Pitch + R.RowBytes > Dst.Bytes)
+    return Failure(ErrorCode::InvalidArgument,
+                   Info.Name + ": copy past the end of a device allocation");
+  if (Status S = enter(); !S)
+    return S;
+  Status S = Staging.toDeviceRect(Dst.Address + DstOffset, Src, R, Stream, Ctx);
+  return S ? S : Failure(ErrorCode::DeviceFailed, Info.Name + ": " + S.error().message());
+}
+
+Status CudaDevice::copyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
+                               const Rect &R) {
+  if (R.Rows == 0)
+    return Status::success();
+  if (SrcOffset + R.Offset + (R.Rows - 1) * R.Pitch + R.RowBytes > Src.Bytes)
+    return Failure(ErrorCode::InvalidArgument,
+                   Info.Name + ": copy past the end of a device allocation");
+  if (Status S = enter(); !S)
+    return S;
+  Status S = Staging.toHostRect(Dst, Src.Address + SrcOffset, R, Stream, Ctx);
+  return S ? S : Failure(ErrorCode::DeviceFailed, Info.Name + ": " + S.error().message());
+}
+
 Status CudaDevice::finishCopies() {
   if (Status S = enter(); !S)
     return S;

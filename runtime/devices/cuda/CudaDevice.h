@@ -41,6 +41,10 @@ public:
                 uint64_t Bytes) override;
   Status copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
                  uint64_t Bytes) override;
+  Status copyInRect(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
+                    const Rect &R) override;
+  Status copyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
+                     const Rect &R) override;
   Status finishCopies() override;
   Status run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
              const NDRange &Range, uint64_t First, uint64_t Count) override;

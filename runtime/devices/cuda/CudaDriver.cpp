@@ -55,6 +55,7 @@ Loaded load() {
   Get(D.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
   Get(D.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
   Get(D.cuMemsetD8, "cuMemsetD8_v2");
+  Get(D.cuMemcpy2DAsync, "cuMemcpy2DAsync_v2");
   Get(D.cuLaunchKernel, "cuLaunchKernel");
   Get(D.cuStreamCreate, "cuStreamCreate");
   Get(D.cuStreamDestroy, "cuStreamDestroy_v2");

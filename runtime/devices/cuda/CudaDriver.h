@@ -38,6 +38,24 @@ enum : int {
   CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
 };
 
+/// cuda.h's CUDA_MEMCPY2D, field for field.
+struct CudaMemcpy2D {
+  size_t srcXInBytes = 0, srcY = 0;
+  int srcMemoryType = 0; ///< 1 host, 2 device
+  const void *srcHost = nullptr;
+  CUdeviceptr srcDevice = 0;
+  void *srcArray = nullptr;
+  size_t srcPitch = 0;
+  size_t dstXInBytes = 0, dstY = 0;
+  int dstMemoryType = 0;
+  void *dstHost = nullptr;
+  CUdeviceptr dstDevice = 0;
+  void *dstArray = nullptr;
+  size_t dstPitch = 0;
+  size_t WidthInBytes = 0, Height = 0;
+};
+enum : int { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2 };
+
 struct CudaDriver {
   CUresult (*cuInit)(unsigned);
   CUresult (*cuDeviceGetCount)(int *);
@@ -62,6 +80,7 @@ struct CudaDriver {
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
   CUresult (*cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
   CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t);
+  CUresult (*cuMemcpy2DAsync)(const CudaMemcpy2D *, CUstream);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, CUstream, void **,
                              void **);

@@ -131,12 +131,11 @@ std::vector<std::pair<uint64_t, uint64_t>> stagingChunks(uint64_t Bytes,
   return Pieces;
 }
 
-Status StagingPool::forEachChunk(uint64_t Bytes, CUcontext Ctx,
-                                 const std::function<Status(unsigned, uint64_t,
-                                                            uint64_t)> &Body) {
+Status StagingPool::forEachPiece(
+    const std::vector<std::pair<uint64_t, uint64_t>> &Pieces, CUcontext Ctx,
+    const std::function<Status(unsigned, uint64_t, uint64_t)> &Body) {
   if (Status S = ensureAllocated(); !S)
     return S;
-  std::vector<std::pair<uint64_t, uint64_t>> Pieces = stagingChunks(Bytes, ChunkBytes);
   std::mutex ErrorLock;
   Status First;
   Copiers.parallelFor(Pieces.size(), 1, [&](unsigned Worker, uint64_t Begin,
@@ -165,7 +164,8 @@ Status StagingPool::toDevice(CUdeviceptr Dst, const void *Src, uint64_t Bytes,
                              CUstream Stream, CUcontext Ctx) {
   if (isPinned(Src, Bytes))
     return check(D.cuMemcpyHtoDAsync(Dst, Src, Bytes, Stream), "cuMemcpyHtoDAsync");
-  return forEachChunk(Bytes, Ctx, [&](unsigned B, uint64_t Off, uint64_t N) {
+  return forEachPiece(stagingChunks(Bytes, ChunkBytes), Ctx,
+                      [&](unsigned B, uint64_t Off, uint64_t N) {
     // The buffer is free once its last DMA finished (an event never
     // recorded is complete).
     if (Status S = check(D.cuEventSynchronize(Done[B]), "waiting for a copy"); !S)
@@ -190,7 +190,8 @@ Status StagingPool::toHost(void *Dst, CUdeviceptr Src, uint64_t Bytes, CUstream 
       return S;
     return check(D.cuStreamSynchronize(Stream), "copy to the host");
   }
-  return forEachChunk(Bytes, Ctx, [&](unsigned B, uint64_t Off, uint64_t N) {
+  return forEachPiece(stagingChunks(Bytes, ChunkBytes), Ctx,
+                      [&](unsigned B, uint64_t Off, uint64_t N) {
     if (Status S = check(D.cuMemcpyDtoHAsync(Pinned[B], Src + Off, N, Stream),
                          "cuMemcpyDtoHAsync");
         !S)
@@ -200,6 +201,101 @@ Status StagingPool::toHost(void *Dst, CUdeviceptr Src, uint64_t Bytes, CUstream 
     if (Status S = check(D.cuEventSynchronize(Done[B]), "copy to the host"); !S)
       return S;
     streamCopy(static_cast<char *>(Dst) + Off, Pinned[B], N);
+    return Status::success();
+  });
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> StagingPool::rowPieces(const Rect &R) const {
+  uint64_t PerChunk = std::max<uint64_t>(1, ChunkBytes / std::max<uint64_t>(R.RowBytes, 1));
+  std::vector<std::pair<uint64_t, uint64_t>> Pieces;
+  for (uint64_t Row = 0; Row < R.Rows; Row += PerChunk)
+    Pieces.push_back({Row, std::min(PerChunk, R.Rows - Row)});
+  return Pieces;
+}
+
+Status StagingPool::toDeviceRect(CUdeviceptr Dst, const void *Src, const Rect &R,
+                                 CUstream Stream, CUcontext Ctx) {
+  auto *From = static_cast<const char *>(Src);
+  CudaMemcpy2D C;
+  C.srcMemoryType = CU_MEMORYTYPE_HOST;
+  C.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  C.dstPitch = R.Pitch;
+  C.WidthInBytes = R.RowBytes;
+  if (isPinned(From + R.Offset, (R.Rows - 1) * R.Pitch + R.RowBytes)) {
+    C.srcHost = From + R.Offset;
+    C.srcPitch = R.Pitch;
+    C.dstDevice = Dst + R.Offset;
+    C.Height = R.Rows;
+    return check(D.cuMemcpy2DAsync(&C, Stream), "cuMemcpy2DAsync");
+  }
+  // Rows too long to gather go one by one through the plain path.
+  if (R.Rows == 1 || R.RowBytes * 2 > ChunkBytes) {
+    for (uint64_t Row = 0; Row < R.Rows; ++Row) {
+      uint64_t At = R.Offset + Row * R.Pitch;
+      if (Status S = toDevice(Dst + At, From + At, R.RowBytes, Stream, Ctx); !S)
+        return S;
+    }
+    return Status::success();
+  }
+  return forEachPiece(rowPieces(R), Ctx, [&](unsigned B, uint64_t First, uint64_t Rows) {
+    if (Status S = check(D.cuEventSynchronize(Done[B]), "waiting for a copy"); !S)
+      return S;
+    auto *Staged = static_cast<char *>(Pinned[B]);
+    for (uint64_t Row = 0; Row < Rows; ++Row)
+      std::memcpy(Staged + Row * R.RowBytes, From + R.Offset + (First + Row) * R.Pitch,
+                  R.RowBytes);
+    CudaMemcpy2D Piece = C;
+    Piece.srcHost = Staged;
+    Piece.srcPitch = R.RowBytes;
+    Piece.dstDevice = Dst + R.Offset + First * R.Pitch;
+    Piece.Height = Rows;
+    if (Status S = check(D.cuMemcpy2DAsync(&Piece, Stream), "cuMemcpy2DAsync"); !S)
+      return S;
+    return check(D.cuEventRecord(Done[B], Stream), "cuEventRecord");
+  });
+}
+
+Status StagingPool::toHostRect(void *Dst, CUdeviceptr Src, const Rect &R,
+                               CUstream Stream, CUcontext Ctx) {
+  auto *To = static_cast<char *>(Dst);
+  CudaMemcpy2D C;
+  C.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  C.dstMemoryType = CU_MEMORYTYPE_HOST;
+  C.srcPitch = R.Pitch;
+  C.WidthInBytes = R.RowBytes;
+  if (isPinned(To + R.Offset, (R.Rows - 1) * R.Pitch + R.RowBytes)) {
+    C.srcDevice = Src + R.Offset;
+    C.dstHost = To + R.Offset;
+    C.dstPitch = R.Pitch;
+    C.Height = R.Rows;
+    if (Status S = check(D.cuMemcpy2DAsync(&C, Stream), "cuMemcpy2DAsync"); !S)
+      return S;
+    return check(D.cuStreamSynchronize(Stream), "copy to the host");
+  }
+  if (R.Rows == 1 || R.RowBytes * 2 > ChunkBytes) {
+    for (uint64_t Row = 0; Row < R.Rows; ++Row) {
+      uint64_t At = R.Offset + Row * R.Pitch;
+      if (Status S = toHost(To + At, Src + At, R.RowBytes, Stream, Ctx); !S)
+        return S;
+    }
+    return Status::success();
+  }
+  return forEachPiece(rowPieces(R), Ctx, [&](unsigned B, uint64_t First, uint64_t Rows) {
+    auto *Staged = static_cast<char *>(Pinned[B]);
+    CudaMemcpy2D Piece = C;
+    Piece.srcDevice = Src + R.Offset + First * R.Pitch;
+    Piece.dstHost = Staged;
+    Piece.dstPitch = R.RowBytes;
+    Piece.Height = Rows;
+    if (Status S = check(D.cuMemcpy2DAsync(&Piece, Stream), "cuMemcpy2DAsync"); !S)
+      return S;
+    if (Status S = check(D.cuEventRecord(Done[B], Stream), "cuEventRecord"); !S)
+      return S;
+    if (Status S = check(D.cuEventSynchronize(Done[B]), "copy to the host"); !S)
+      return S;
+    for (uint64_t Row = 0; Row < Rows; ++Row)
+      std::memcpy(To + R.Offset + (First + Row) * R.Pitch, Staged + Row * R.RowBytes,
+                  R.RowBytes);
     return Status::success();
   });
 }

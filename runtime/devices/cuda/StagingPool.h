@@ -15,6 +15,7 @@
 #ifndef SKMD_DEVICES_CUDA_STAGINGPOOL_H
 #define SKMD_DEVICES_CUDA_STAGINGPOOL_H
 
+#include "devices/Device.h"
 #include "devices/cpu/ThreadPool.h"
 #include "devices/cuda/CudaDriver.h"
 #include "support/Result.h"
@@ -42,14 +43,24 @@ public:
   /// Device to host; returns when \p Dst holds the bytes.
   Status toHost(void *Dst, CUdeviceptr Src, uint64_t Bytes, CUstream Stream,
                 CUcontext Ctx);
+  /// The rows of \p R, at the same offsets and pitch from \p Src and
+  /// \p Dst: gathered into pinned chunks, each moved by one strided DMA
+  /// (a row per copy would cost a driver call per row).
+  Status toDeviceRect(CUdeviceptr Dst, const void *Src, const Rect &R, CUstream Stream,
+                      CUcontext Ctx);
+  Status toHostRect(void *Dst, CUdeviceptr Src, const Rect &R, CUstream Stream,
+                    CUcontext Ctx);
 
 private:
   Status ensureAllocated();
-  /// Runs Body(buffer, offset, bytes) for every chunk of a copy on the
-  /// copier threads, each alternating between its two buffers; the first
-  /// error wins.
-  Status forEachChunk(uint64_t Bytes, CUcontext Ctx,
+  /// Runs Body(buffer, first, count) for every piece (bytes of a copy, or
+  /// rows of a rect) on the copier threads, each alternating between its
+  /// two buffers; the first error wins.
+  Status forEachPiece(const std::vector<std::pair<uint64_t, uint64_t>> &Pieces,
+                      CUcontext Ctx,
                       const std::function<Status(unsigned, uint64_t, uint64_t)> &Body);
+  /// Pieces of \p R's rows that fit a chunk each.
+  std::vector<std::pair<uint64_t, uint64_t>> rowPieces(const Rect &R) const;
   Status check(CUresult R, const char *What) const;
 
   const CudaDriver &D;

@@ -1,0 +1,159 @@
+//===- TransfersTest.cpp - Which bytes each piece moves -------------------===//
+#include "buffers/Transfers.h"
+
+#include <gtest/gtest.h>
+
+using namespace skmd;
+
+namespace {
+
+using Sym = IndexExpr::SymbolKind;
+
+/// 4-byte elements at 4 * (group * local_size + local_id), as
+/// `out[get_global_id(0)]` with no offset.
+Access elementPerItem(bool Writes, bool Guarded = false) {
+  Access A;
+  A.Reads = !Writes;
+  A.Writes = Writes;
+  A.Bytes = 4;
+  A.Guarded = Guarded;
+  A.Terms.push_back({IndexVar::Group, 0,
+                     IndexExpr::apply(IndexExpr::Op::Mul,
+                                      {IndexExpr::constant(4),
+                                       IndexExpr::symbol(Sym::LocalSize, 0)})});
+  A.Terms.push_back({IndexVar::LocalId, 0, IndexExpr::constant(4)});
+  return A;
+}
+
+/// copy(in, out): arg 0 read, arg 1 written, one element per item.
+KernelInfo copyKernel(bool GuardedStore) {
+  KernelInfo K;
+  K.Name = "copy";
+  for (unsigned I = 0; I < 2; ++I) {
+    KernelArg A;
+    A.Name = I ? "out" : "in";
+    A.TypeName = "float*";
+    A.Kind = ArgKind::GlobalBuffer;
+    A.Space = AddressSpace::Global;
+    A.Size = 8;
+    A.ElementSize = 4;
+    A.Read = I == 0;
+    A.Written = I == 1;
+    K.Args.push_back(A);
+    ArgFootprint F;
+    F.ArgIndex = I;
+    F.Contiguous = Contiguity::Always;
+    F.Accesses.push_back(elementPerItem(I == 1, I == 1 && GuardedStore));
+    K.Footprint.Args.push_back(F);
+  }
+  return K;
+}
+
+std::vector<HostArg> buffers(uint64_t Bytes) {
+  std::vector<HostArg> Args(2);
+  static std::vector<uint8_t> Memory(1 << 20);
+  for (HostArg &A : Args) {
+    A.K = HostArg::Buffer;
+    A.Data = Memory.data();
+    A.Bytes = Bytes;
+  }
+  return Args;
+}
+
+NDRange range1D(uint64_t Groups, uint64_t Local) {
+  NDRange R;
+  R.NumGroups = {Groups, 1, 1};
+  R.LocalSize = {Local, 1, 1};
+  return R;
+}
+
+TEST(Transfers, RowsAtAConstantPitchAreOneRect) {
+  IntervalSet S;
+  for (int Row = 0; Row < 5; ++Row)
+    S.add(1000 + Row * 256, 1000 + Row * 256 + 64);
+  S.add(3000, 3010);
+  std::vector<Rect> R = toRects(S, 1000);
+  ASSERT_EQ(R.size(), 2u);
+  EXPECT_EQ(R[0].Offset, 0u);
+  EXPECT_EQ(R[0].RowBytes, 64u);
+  EXPECT_EQ(R[0].Pitch, 256u);
+  EXPECT_EQ(R[0].Rows, 5u);
+  EXPECT_EQ(R[1].Offset, 2000u);
+  EXPECT_EQ(R[1].RowBytes, 10u);
+  EXPECT_EQ(R[1].Rows, 1u);
+}
+
+TEST(Transfers, APieceMovesWhatItReadsAndWrites) {
+  KernelInfo K = copyKernel(false);
+  // 8 groups of 16 items; the second device gets groups [3, 8).
+  std::vector<Piece> Pieces = {{0, 0, 3}, {1, 3, 5}};
+  auto Moves = planMoves(K, buffers(8 * 16 * 4), range1D(8, 16), Pieces,
+                         {true, false}, /*HasMerge=*/true);
+  ASSERT_TRUE(Moves.ok()) << Moves.error().message();
+  EXPECT_TRUE((*Moves)[0].empty()); // On host memory: nothing moves.
+  ASSERT_EQ((*Moves)[1].size(), 2u);
+  const BufferMove &In = (*Moves)[1][0], &Out = (*Moves)[1][1];
+  IntervalSet Range;
+  Range.add(3 * 64, 8 * 64);
+  EXPECT_EQ(In.In, Range);
+  EXPECT_TRUE(In.Out.intervals().empty());
+  // Every byte of out is stored, unguarded: nothing of it goes in.
+  EXPECT_TRUE(Out.In.intervals().empty());
+  EXPECT_EQ(Out.Out, Range);
+  EXPECT_FALSE(Out.Merge);
+  EXPECT_EQ(Out.Lo, 3 * 64);
+  EXPECT_EQ(Out.Hi, 8 * 64);
+}
+
+TEST(Transfers, AGuardedStoreBringsItsBytesIn) {
+  KernelInfo K = copyKernel(true);
+  // The buffers end inside the last group: the moves are clamped.
+  auto Moves = planMoves(K, buffers(8 * 16 * 4 - 20), range1D(8, 16),
+                         {{0, 0, 4}, {1, 4, 4}}, {true, false}, true);
+  ASSERT_TRUE(Moves.ok()) << Moves.error().message();
+  const BufferMove &Out = (*Moves)[1][1];
+  IntervalSet Range;
+  Range.add(4 * 64, 8 * 64 - 20);
+  EXPECT_EQ(Out.In, Range);
+  EXPECT_EQ(Out.Out, Range);
+}
+
+TEST(Transfers, OverlappingWritesAreMergedOrRefused) {
+  KernelInfo K = copyKernel(false);
+  // Every group writes element 0 of out too.
+  Access First;
+  First.Writes = true;
+  First.Bytes = 4;
+  K.Footprint.Args[1].Accesses.push_back(First);
+  std::vector<Piece> Pieces = {{0, 0, 4}, {1, 4, 4}};
+  auto Moves = planMoves(K, buffers(512), range1D(8, 16), Pieces, {true, false}, true);
+  ASSERT_TRUE(Moves.ok()) << Moves.error().message();
+  EXPECT_TRUE((*Moves)[1][1].Merge);
+  EXPECT_TRUE((*Moves)[1][1].Out.intervals().empty());
+  auto Refused = planMoves(K, buffers(512), range1D(8, 16), Pieces, {true, false}, false);
+  ASSERT_FALSE(Refused.ok());
+  EXPECT_NE(Refused.error().message().find("argument 1 ('out')"), std::string::npos)
+      << Refused.error().message();
+}
+
+TEST(Transfers, BadArgumentsAreNamed) {
+  KernelInfo K = copyKernel(false);
+  std::vector<HostArg> Args = buffers(512);
+  Args[1].K = HostArg::Unset;
+  Status S = checkArgs(K, Args);
+  ASSERT_FALSE(S.ok());
+  EXPECT_NE(S.error().message().find("argument 1 ('out') of type float* is not set"),
+            std::string::npos)
+      << S.error().message();
+  Args.pop_back();
+  S = checkArgs(K, Args);
+  ASSERT_FALSE(S.ok());
+  EXPECT_NE(S.error().message().find("takes 2 arguments, 1 given"), std::string::npos);
+  S = checkBufferSizes(K, buffers(100), range1D(8, 16));
+  ASSERT_FALSE(S.ok());
+  EXPECT_NE(S.error().message().find("accesses bytes [0, 512) but the buffer has 100 bytes"),
+            std::string::npos)
+      << S.error().message();
+}
+
+} // namespace
