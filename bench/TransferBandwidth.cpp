@@ -83,7 +83,7 @@ int main(int Argc, char **Argv) {
   std::printf("%llu MiB per copy, best of %u after a warm-up; staging: %s threads, "
               "%s MiB chunks\n\n",
               (unsigned long long)MiB, Runs, Env("SKMD_STAGING_THREADS", "8 (default)"),
-              Env("SKMD_STAGING_CHUNK_MB", "4 (default)"));
+              Env("SKMD_STAGING_CHUNK_MB", "2 (default)"));
   std::printf("| GPU | direction | pinned GB/s | staged GB/s | driver (pageable) GB/s | "
               "staged / pinned |\n| --- | --- | ---: | ---: | ---: | ---: |\n");
   for (auto &G : *Gpus) {

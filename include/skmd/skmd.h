@@ -161,6 +161,7 @@ typedef struct skmd_launch_report {
   uint64_t total_groups;
   size_t piece_count;        /* pieces filled in, at most 16 */
   skmd_piece_report pieces[16];
+  double plan_ms; /* checking arguments, planning the bytes each piece moves */
   double total_ms;
 } skmd_launch_report;
 

@@ -122,6 +122,7 @@ void fillReport(const LaunchReport &R, uint64_t Total, skmd_launch_report *Out) 
   std::memset(Out, 0, sizeof *Out);
   Out->total_groups = Total;
   Out->total_ms = R.TotalMs;
+  Out->plan_ms = R.PlanMs;
   size_t N = std::min<size_t>(R.Pieces.size(), sizeof Out->pieces / sizeof Out->pieces[0]);
   Out->piece_count = N;
   for (size_t I = 0; I < N; ++I) {

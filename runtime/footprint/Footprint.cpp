@@ -218,23 +218,52 @@ void IntervalSet::add(int64_t Lo, int64_t Hi) {
 }
 
 void IntervalSet::add(const ByteBox &Box) {
+  // A box has as many rows as the product of its counts: collected and
+  // merged in one pass, not inserted one by one (each insertion moves the
+  // tail of the vector; a transpose's box has thousands of rows).
+  std::vector<std::pair<int64_t, int64_t>> Rows;
   std::vector<int64_t> Index(Box.Dims.size(), 0);
+  if (Box.Inner <= 0)
+    return;
+  for (const auto &D : Box.Dims)
+    if (D.second <= 0)
+      return;
   for (;;) {
     int64_t Lo = Box.Start;
     for (size_t J = 0; J < Box.Dims.size(); ++J)
       Lo += Index[J] * Box.Dims[J].first;
-    add(Lo, Lo + Box.Inner);
+    Rows.push_back({Lo, Lo + Box.Inner});
     size_t J = 0;
     while (J < Index.size() && ++Index[J] == Box.Dims[J].second)
       Index[J++] = 0;
     if (J == Index.size())
-      return;
+      break;
   }
+  std::sort(Rows.begin(), Rows.end());
+  merge(Rows);
 }
 
-void IntervalSet::add(const IntervalSet &Other) {
-  for (const auto &[Lo, Hi] : Other.Ranges)
-    add(Lo, Hi);
+void IntervalSet::add(const IntervalSet &Other) { merge(Other.Ranges); }
+
+void IntervalSet::merge(const std::vector<std::pair<int64_t, int64_t>> &Sorted) {
+  std::vector<std::pair<int64_t, int64_t>> Out;
+  Out.reserve(Ranges.size() + Sorted.size());
+  auto Push = [&](std::pair<int64_t, int64_t> R) {
+    if (R.first >= R.second)
+      return;
+    // Overlapping or touching the last one: extend it.
+    if (!Out.empty() && R.first <= Out.back().second)
+      Out.back().second = std::max(Out.back().second, R.second);
+    else
+      Out.push_back(R);
+  };
+  size_t I = 0, J = 0;
+  while (I < Ranges.size() || J < Sorted.size())
+    if (J == Sorted.size() || (I < Ranges.size() && Ranges[I].first <= Sorted[J].first))
+      Push(Ranges[I++]);
+    else
+      Push(Sorted[J++]);
+  Ranges = std::move(Out);
 }
 
 int64_t IntervalSet::bytes() const {

@@ -99,6 +99,9 @@ public:
   void clamp(int64_t Lo, int64_t Hi);
 
 private:
+  /// Adds intervals sorted by their start, in one pass.
+  void merge(const std::vector<std::pair<int64_t, int64_t>> &Sorted);
+
   std::vector<std::pair<int64_t, int64_t>> Ranges;
 };
 

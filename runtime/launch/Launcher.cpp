@@ -231,6 +231,7 @@ Status Launcher::run(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
   auto Moves = planMoves(K, Args, Range, Pieces, Shares, HasMerge);
   if (!Moves)
     return Moves.error();
+  Report.PlanMs = msSince(Start);
 
   // The devices with their own memory start first, each on a thread; the
   // CPU's pieces run here meanwhile, with a core left to those threads.

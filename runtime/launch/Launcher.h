@@ -49,6 +49,8 @@ struct PieceReport {
 
 struct LaunchReport {
   std::vector<PieceReport> Pieces;
+  /// Checking the arguments and planning the bytes each piece moves.
+  double PlanMs = 0;
   double TotalMs = 0;
 };
 

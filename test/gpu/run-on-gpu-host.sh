@@ -8,8 +8,10 @@ export SKMD_CORPUS_DIR=$PWD/corpus
 cat "$OUT/machine.txt"
 echo "== differential: every corpus kernel, random pieces over the CPU and every GPU"
 SKMD_TEST_DEVICES=cpu,cuda bin/skmd-corpus-tests --gtest_brief=1 2>&1 | tee "$OUT/differential.txt" | tail -15
-echo "== transfer bandwidth"
-bin/transfer-bandwidth --mb=256 --runs=5 2>&1 | tee "$OUT/transfer-bandwidth.md"
+echo "== transfer bandwidth (three runs of the benchmark)"
+for run in 1 2 3; do
+  bin/transfer-bandwidth --mb=256 --runs=5 2>&1 | tee "$OUT/transfer-bandwidth-$run.md"
+done
 echo "== skmd-run: tiled matmul on every device"
 bin/skmd-run examples/matmul_tiled.skmd matmul_tiled --global=2048,2048 --local=16,16 \
   --arg=4194304 --arg=4194304:random:2 --arg=4194304:zero --arg=2048 --check \

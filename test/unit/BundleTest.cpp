@@ -21,7 +21,7 @@ BundleMetadata sampleMetadata() {
   M.CompileOptions = {"-cl-std=CL3.0", "-O3"};
   M.Targets = {{TargetKind::X86, "x86_64-unknown-linux-gnu", "x86-64-v3",
                 {"avx", "avx2", "fma"}},
-               {TargetKind::PTX, "nvptx64-nvidia-cuda", "sm_90"}};
+               {TargetKind::PTX, "nvptx64-nvidia-cuda", "sm_90", {}}};
   KernelInfo K;
   K.Name = "vadd";
   KernelArg A;

@@ -14,7 +14,7 @@ std::string validJson() {
   M.Producer = "p";
   M.SourceFile = "k.cl";
   M.SourceHash = "00";
-  M.Targets = {{TargetKind::SPIRV, "spirv64v1.2-unknown-unknown", ""}};
+  M.Targets = {{TargetKind::SPIRV, "spirv64v1.2-unknown-unknown", "", {}}};
   KernelInfo K;
   K.Name = "k";
   KernelArg A;

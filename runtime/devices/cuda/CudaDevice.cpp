@@ -9,7 +9,7 @@ namespace skmd {
 
 namespace {
 
-/// Staging: chunks of SKMD_STAGING_CHUNK_MB MiB (default 4), copied by
+/// Staging: chunks of SKMD_STAGING_CHUNK_MB MiB (default 2), copied by
 /// SKMD_STAGING_THREADS host threads (default 8): what kept an H100's
 /// PCIe 5 link busiest (docs/results.md).
 unsigned envOr(const char *Name, unsigned Default) {
@@ -38,11 +38,16 @@ public:
 CudaDevice::CudaDevice(DeviceInfo Info, const CudaDriver &D, CUdevice Dev,
                        CUcontext Ctx, CUstream Stream)
     : Device(std::move(Info)), D(D), Dev(Dev), Ctx(Ctx), Stream(Stream),
-      Staging(D, uint64_t(envOr("SKMD_STAGING_CHUNK_MB", 4)) << 20,
-              envOr("SKMD_STAGING_THREADS", 8)) {}
+      Staging(std::make_unique<StagingPool>(
+          D, uint64_t(envOr("SKMD_STAGING_CHUNK_MB", 2)) << 20,
+          envOr("SKMD_STAGING_THREADS", 8))) {}
 
 CudaDevice::~CudaDevice() {
   if (D.cuCtxSetCurrent(Ctx) == 0) {
+    Staging.reset();
+    freeCached();
+    for (auto [P, Size] : Live)
+      D.cuMemFree(P);
     D.cuStreamDestroy(Stream);
   }
   D.cuDevicePrimaryCtxRelease(Dev);
@@ -152,17 +157,53 @@ CudaDevice::loadKernel(const Bundle &B, const KernelInfo &Kernel) {
 Result<DeviceMemory> CudaDevice::allocate(uint64_t Bytes) {
   if (Status S = enter(); !S)
     return S.error();
+  // Blocks of whole 2 MiB, so that launches whose pieces differ a little
+  // reuse each other's; a cached block up to twice the size will do.
+  const uint64_t Granule = 2ull << 20;
+  uint64_t Block = std::max<uint64_t>((Bytes + Granule - 1) / Granule, 1) * Granule;
+  auto Hit = Cached.lower_bound(Block);
+  if (Hit != Cached.end() && Hit->first <= 2 * Block) {
+    CUdeviceptr P = Hit->second;
+    Live[P] = Hit->first;
+    CachedBytes -= Hit->first;
+    Cached.erase(Hit);
+    return DeviceMemory{P, Bytes};
+  }
   CUdeviceptr P = 0;
-  if (CUresult R = D.cuMemAlloc(&P, std::max<uint64_t>(Bytes, 1)))
+  CUresult R = D.cuMemAlloc(&P, Block);
+  if (R == 2 && !Cached.empty()) { // Out of memory: give the cache back first.
+    freeCached();
+    R = D.cuMemAlloc(&P, Block);
+  }
+  if (R)
     return Failure(R == 2 ? ErrorCode::OutOfMemory : ErrorCode::DeviceFailed,
                    Info.Name + ": cannot allocate " + std::to_string(Bytes) +
                        " bytes: " + D.describe(R));
+  Live[P] = Block;
   return DeviceMemory{P, Bytes};
 }
 
 void CudaDevice::release(DeviceMemory Memory) {
-  if (enter())
-    D.cuMemFree(Memory.Address);
+  auto It = Live.find(Memory.Address);
+  if (It == Live.end() || !enter())
+    return;
+  Cached.insert({It->second, It->first});
+  CachedBytes += It->second;
+  Live.erase(It);
+  // Over the limit: the largest blocks go first.
+  while (CachedBytes > Info.MemoryBytes / 4 && !Cached.empty()) {
+    auto Largest = std::prev(Cached.end());
+    D.cuMemFree(Largest->second);
+    CachedBytes -= Largest->first;
+    Cached.erase(Largest);
+  }
+}
+
+void CudaDevice::freeCached() {
+  for (auto [Size, P] : Cached)
+    D.cuMemFree(P);
+  Cached.clear();
+  CachedBytes = 0;
 }
 
 Status CudaDevice::copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
@@ -172,7 +213,7 @@ Status CudaDevice::copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
                    Info.Name + ": copy past the end of a device allocation");
   if (Status S = enter(); !S)
     return S;
-  Status S = Staging.toDevice(Dst.Address + DstOffset, Src, Bytes, Stream, Ctx);
+  Status S = Staging->toDevice(Dst.Address + DstOffset, Src, Bytes, Stream, Ctx);
   return S ? S : Failure(ErrorCode::DeviceFailed, Info.Name + ": " + S.error().message());
 }
 
@@ -183,7 +224,7 @@ Status CudaDevice::copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
                    Info.Name + ": copy past the end of a device allocation");
   if (Status S = enter(); !S)
     return S;
-  Status S = Staging.toHost(Dst, Src.Address + SrcOffset, Bytes, Stream, Ctx);
+  Status S = Staging->toHost(Dst, Src.Address + SrcOffset, Bytes, Stream, Ctx);
   return S ? S : Failure(ErrorCode::DeviceFailed, Info.Name + ": " + S.error().message());
 }
 
@@ -196,7 +237,7 @@ Status CudaDevice::copyInRect(DeviceMemory Dst, uint64_t DstOffset, const void *
                    Info.Name + ": copy past the end of a device allocation");
   if (Status S = enter(); !S)
     return S;
-  Status S = Staging.toDeviceRect(Dst.Address + DstOffset, Src, R, Stream, Ctx);
+  Status S = Staging->toDeviceRect(Dst.Address + DstOffset, Src, R, Stream, Ctx);
   return S ? S : Failure(ErrorCode::DeviceFailed, Info.Name + ": " + S.error().message());
 }
 
@@ -209,7 +250,7 @@ Status CudaDevice::copyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
                    Info.Name + ": copy past the end of a device allocation");
   if (Status S = enter(); !S)
     return S;
-  Status S = Staging.toHostRect(Dst, Src.Address + SrcOffset, R, Stream, Ctx);
+  Status S = Staging->toHostRect(Dst, Src.Address + SrcOffset, R, Stream, Ctx);
   return S ? S : Failure(ErrorCode::DeviceFailed, Info.Name + ": " + S.error().message());
 }
 

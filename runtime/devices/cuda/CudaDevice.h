@@ -18,6 +18,8 @@
 #include "devices/cuda/CudaDriver.h"
 #include "devices/cuda/StagingPool.h"
 
+#include <map>
+
 namespace skmd {
 
 class CudaDevice : public Device {
@@ -56,11 +58,21 @@ private:
   Status enter();
   Status check(CUresult R, const std::string &What) const;
 
+  void freeCached();
+
   const CudaDriver &D;
   CUdevice Dev;
   CUcontext Ctx;
   CUstream Stream;
-  StagingPool Staging;
+  /// Pinned memory belongs to the context: freed before it is released.
+  std::unique_ptr<StagingPool> Staging;
+  /// Freed allocations kept for the next launches (cuMemAlloc and
+  /// cuMemFree of hundreds of MB take milliseconds each): block size to
+  /// address, at most a quarter of the GPU's memory. Live maps an address
+  /// in use to its block size.
+  std::multimap<uint64_t, CUdeviceptr> Cached;
+  std::map<CUdeviceptr, uint64_t> Live;
+  uint64_t CachedBytes = 0;
 };
 
 } // namespace skmd
