@@ -109,10 +109,6 @@ std::string baseType(std::string T) {
   return T;
 }
 
-bool isFloatType(const std::string &T) {
-  return T == "float" || T == "double" || T == "half";
-}
-
 /// Writes \p Text as the value of a scalar argument of \p Info's type.
 std::vector<uint8_t> scalarValue(const skmd_arg_info &Info, const std::string &Text) {
   std::string T = baseType(Info.type_name);
