@@ -1,0 +1,322 @@
+//===- Partitioner.cpp - How many groups each device runs -----------------===//
+#include "partitioner/Partitioner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace skmd {
+
+namespace {
+
+/// The paper limits the tree to 2048 induction steps.
+constexpr uint64_t MaxSteps = 2048;
+/// Doublings of the granule tried before giving up.
+constexpr unsigned MaxTolerance = 10;
+
+/// A device's times at one group count.
+struct Parts {
+  double In = 0, Rest = 0; ///< Inputs; kernel and outputs.
+  double Merge = 0;        ///< Merging its results, if the launch is split.
+};
+
+Parts partsAt(const PartitionProblem &P, size_t Device, uint64_t Groups) {
+  const DeviceEstimate &D = P.Devices[Device];
+  Parts T;
+  if (Groups == 0)
+    return T;
+  T.In = D.InputMs ? D.InputMs(Groups) : 0;
+  T.Rest = D.KernelMs(Groups) + (D.OutputMs ? D.OutputMs(Groups) : 0);
+  // Results of a device with its own memory are merged on the host when
+  // the kernel is discontiguous and the launch is split.
+  if (P.MergeMs && D.InputMs)
+    T.Merge = P.MergeMs(Groups);
+  // A prediction below zero (a regression outside its data) costs nothing,
+  // not less than nothing; one that is not a number keeps the device out.
+  auto Clean = [](double Ms) {
+    return std::isnan(Ms) ? std::numeric_limits<double>::infinity() : std::max(Ms, 0.0);
+  };
+  T.In = Clean(T.In);
+  T.Rest = Clean(T.Rest);
+  T.Merge = Clean(T.Merge);
+  return T;
+}
+
+/// For each device, the index of the first device on its link (its own
+/// index when alone), so that the estimate needs no map per call.
+std::vector<size_t> linkLeaders(const PartitionProblem &P) {
+  std::vector<size_t> Leader(P.Devices.size());
+  for (size_t I = 0; I < Leader.size(); ++I) {
+    Leader[I] = I;
+    if (P.Devices[I].Link >= 0)
+      for (size_t J = 0; J < I; ++J)
+        if (P.Devices[J].Link == P.Devices[I].Link) {
+          Leader[I] = J;
+          break;
+        }
+  }
+  return Leader;
+}
+
+/// EstAllDevsTime over precomputed parts, plus the merge. \p LinkBusy is
+/// scratch of one entry per device.
+double launchMs(const PartitionProblem &P, const std::vector<size_t> &Leader,
+                const std::vector<uint64_t> &Groups, const std::vector<Parts> &T,
+                std::vector<double> &LinkBusy, std::vector<double> *DeviceMs) {
+  double Slowest = 0, Merge = 0;
+  unsigned Used = 0;
+  for (size_t I = 0; I < Groups.size(); ++I) {
+    Used += Groups[I] > 0;
+    LinkBusy[I] = 0;
+  }
+  for (size_t I = 0; I < Groups.size(); ++I) {
+    double Ms = 0;
+    if (Groups[I]) {
+      // Inputs over a shared link wait for those of the devices before.
+      double Start = LinkBusy[Leader[I]];
+      LinkBusy[Leader[I]] += T[I].In;
+      Ms = Start + T[I].In + T[I].Rest;
+      if (Used > 1)
+        Merge += T[I].Merge;
+    }
+    if (DeviceMs)
+      (*DeviceMs)[I] = Ms;
+    Slowest = std::max(Slowest, Ms);
+  }
+  return Slowest + Merge;
+}
+
+/// The parent node of the decision tree, kept so that a child (groups
+/// moved from the base device to one other) is estimated in a few
+/// operations per device: only those two devices' parts change, and the
+/// devices after them on their links start later or earlier by the change
+/// in their inputs.
+class ParentNode {
+public:
+  ParentNode(const PartitionProblem &P, const std::vector<size_t> &Leader)
+      : Leader(Leader), K(P.Devices.size()), Start(K), Ms(K), Busy(K) {}
+
+  void set(const std::vector<uint64_t> &Groups, const std::vector<Parts> &T) {
+    this->Groups = &Groups;
+    this->T = &T;
+    std::fill(Busy.begin(), Busy.end(), 0.0);
+    Used = 0;
+    MergeSum = 0;
+    for (size_t I = 0; I < K; ++I) {
+      Start[I] = Busy[Leader[I]];
+      if (Groups[I]) {
+        Busy[Leader[I]] += T[I].In;
+        Ms[I] = Start[I] + T[I].In + T[I].Rest;
+        MergeSum += T[I].Merge;
+        ++Used;
+      } else {
+        Ms[I] = 0;
+      }
+    }
+  }
+
+  /// The launch with \p B's parts replaced by \p NewB and \p I's by
+  /// \p NewI (I gets groups); the two devices' times in \p MsB, \p MsI.
+  double child(size_t B, const Parts &NewB, size_t I, const Parts &NewI, double &MsB,
+               double &MsI) const {
+    const std::vector<uint64_t> &G = *Groups;
+    const std::vector<Parts> &Old = *T;
+    double DeltaB = NewB.In - Old[B].In, DeltaI = NewI.In - (G[I] ? Old[I].In : 0);
+    auto Shift = [&](size_t J) {
+      double D = 0;
+      if (Leader[J] == Leader[B] && J > B)
+        D += DeltaB;
+      if (Leader[J] == Leader[I] && J > I)
+        D += DeltaI;
+      return D;
+    };
+    MsB = Start[B] + Shift(B) + NewB.In + NewB.Rest;
+    MsI = Start[I] + Shift(I) + NewI.In + NewI.Rest;
+    double Slowest = std::max(MsB, MsI);
+    for (size_t J = 0; J < K; ++J)
+      if (J != B && J != I && G[J])
+        Slowest = std::max(Slowest, Ms[J] + Shift(J));
+    unsigned NewUsed = Used + (G[I] == 0);
+    double Merge = MergeSum - Old[B].Merge - (G[I] ? Old[I].Merge : 0) + NewB.Merge + NewI.Merge;
+    return Slowest + (NewUsed > 1 ? Merge : 0);
+  }
+
+private:
+  const std::vector<size_t> &Leader;
+  size_t K;
+  const std::vector<uint64_t> *Groups = nullptr;
+  const std::vector<Parts> *T = nullptr;
+  std::vector<double> Start, Ms, Busy;
+  double MergeSum = 0;
+  unsigned Used = 0;
+};
+
+PartitionResult finish(const PartitionProblem &P, std::vector<uint64_t> Groups) {
+  PartitionResult R;
+  R.DeviceMs.assign(Groups.size(), 0);
+  R.EstimatedMs = estimateLaunchMs(P, Groups, &R.DeviceMs);
+  R.Groups = std::move(Groups);
+  return R;
+}
+
+} // namespace
+
+double estimateLaunchMs(const PartitionProblem &P, const std::vector<uint64_t> &Groups,
+                        std::vector<double> *DeviceMs) {
+  std::vector<Parts> T(Groups.size());
+  for (size_t I = 0; I < Groups.size(); ++I)
+    T[I] = partsAt(P, I, Groups[I]);
+  if (DeviceMs)
+    DeviceMs->assign(Groups.size(), 0);
+  std::vector<double> LinkBusy(Groups.size());
+  return launchMs(P, linkLeaders(P), Groups, T, LinkBusy, DeviceMs);
+}
+
+PartitionResult partitionSingle(const PartitionProblem &P, unsigned Device) {
+  std::vector<uint64_t> Groups(P.Devices.size(), 0);
+  if (Device < Groups.size())
+    Groups[Device] = P.TotalGroups;
+  return finish(P, std::move(Groups));
+}
+
+PartitionResult partitionLinear(const PartitionProblem &P) {
+  size_t K = P.Devices.size();
+  std::vector<double> Rate(K, 0);
+  double Sum = 0;
+  for (size_t I = 0; I < K; ++I) {
+    double Ms = P.TotalGroups ? P.Devices[I].KernelMs(P.TotalGroups) : 0;
+    Rate[I] = Ms > 0 && std::isfinite(Ms) ? double(P.TotalGroups) / Ms : 0;
+    Sum += Rate[I];
+  }
+  std::vector<uint64_t> Groups(K, 0);
+  if (Sum <= 0) {
+    if (K)
+      Groups[0] = P.TotalGroups;
+    return finish(P, std::move(Groups));
+  }
+  uint64_t Given = 0;
+  size_t Fastest = size_t(std::max_element(Rate.begin(), Rate.end()) - Rate.begin());
+  for (size_t I = 0; I < K; ++I) {
+    Groups[I] = uint64_t(double(P.TotalGroups) * Rate[I] / Sum);
+    Given += Groups[I];
+  }
+  Groups[Fastest] += P.TotalGroups - Given; // Rounding leftovers.
+  return finish(P, std::move(Groups));
+}
+
+PartitionResult partitionAlgorithm1(const PartitionProblem &P) {
+  const size_t K = P.Devices.size();
+  const uint64_t Total = P.TotalGroups;
+  if (K == 0 || Total == 0)
+    return finish(P, std::vector<uint64_t>(K, 0));
+
+  // Lines 1-4: everything on the fastest single device, transfers included.
+  unsigned Base = 0;
+  double Prev = std::numeric_limits<double>::infinity();
+  for (unsigned I = 0; I < K; ++I) {
+    std::vector<uint64_t> One(K, 0);
+    One[I] = Total;
+    double Ms = estimateLaunchMs(P, One);
+    if (Ms < Prev) {
+      Prev = Ms;
+      Base = I;
+    }
+  }
+  std::vector<uint64_t> Groups(K, 0);
+  Groups[Base] = Total;
+  std::vector<Parts> T(K);
+  T[Base] = partsAt(P, Base, Total);
+
+  // Lines 5-9: the granule, and the first offload's size.
+  const uint64_t Granule = std::max<uint64_t>(1, (Total + MaxSteps - 1) / MaxSteps);
+  uint64_t MinOffload = Granule;
+  if (P.MergeMs) {
+    // Cnt_OffsetsMergeCost: the smallest multiple of the granule whose
+    // removal saves the base device at least the merge it causes.
+    double Whole = T[Base].In + T[Base].Rest;
+    for (uint64_t C = Granule; C < Total; C += Granule) {
+      Parts Left = partsAt(P, Base, Total - C);
+      if (Whole - (Left.In + Left.Rest) >= P.MergeMs(C)) {
+        MinOffload = C;
+        break;
+      }
+      MinOffload = C + Granule;
+    }
+  }
+
+  PartitionResult R;
+  const std::vector<size_t> Leader = linkLeaders(P);
+  ParentNode Parent(P, Leader);
+  Parent.set(Groups, T);
+  // Each device's parts at the count it was last tried with: between two
+  // steps only the base device and the one that got groups change, so
+  // the others' children repeat (one model evaluation per step, not one
+  // per device).
+  std::vector<uint64_t> TriedAt(K, UINT64_MAX);
+  std::vector<Parts> TriedParts(K);
+  unsigned Tolerate = 0;
+  uint64_t Offloaded = 1;
+  // Lines 12-46: until 10 steps in a row find no move.
+  while (Offloaded > 0 || Tolerate < MaxTolerance) {
+    Offloaded = 0;
+    unsigned Best = unsigned(K);
+    double BestDiff = -std::numeric_limits<double>::infinity(), BestMs = 0;
+    uint64_t BestCount = 0;
+    // The base device's parts after giving away n groups, shared by the
+    // children that give the same n.
+    uint64_t CachedGive = 0;
+    Parts CachedBase;
+    for (unsigned I = 0; I < K; ++I) {
+      if (I == Base)
+        continue;
+      uint64_t Give = (Groups[I] == 0 ? MinOffload : Granule);
+      // Line 22: 2^TolerateCnt times more after fruitless steps.
+      Give = Tolerate >= 63 ? UINT64_MAX : Give << Tolerate;
+      if (Give >= Groups[Base] || Give == 0)
+        continue; // Line 23; the base device keeps at least one group.
+      uint64_t BaseLeft = Groups[Base] - Give, Gets = Groups[I] + Give;
+      if (Give != CachedGive) {
+        CachedBase = partsAt(P, Base, BaseLeft);
+        CachedGive = Give;
+      }
+      if (TriedAt[I] != Gets) {
+        TriedParts[I] = partsAt(P, I, Gets);
+        TriedAt[I] = Gets;
+      }
+      double MsBase, MsI;
+      double Ms = Parent.child(Base, CachedBase, I, TriedParts[I], MsBase, MsI);
+      ++R.Trials;
+      // Lines 30-33: a candidate if the launch gets faster; the balancing
+      // factor is how much slower the base device still is than this one.
+      if (Ms < Prev) {
+        double Diff = MsBase - MsI;
+        if (Diff > BestDiff) {
+          BestDiff = Diff;
+          Best = I;
+          BestCount = Give;
+          BestMs = Ms;
+        }
+      }
+    }
+    if (Best < K) {
+      // Lines 37-42. The new parts were computed for the winning child.
+      Groups[Base] -= BestCount;
+      Groups[Best] += BestCount;
+      T[Base] = BestCount == CachedGive ? CachedBase : partsAt(P, Base, Groups[Base]);
+      T[Best] = TriedParts[Best];
+      Parent.set(Groups, T);
+      Prev = BestMs;
+      Offloaded = BestCount;
+      Tolerate = 0;
+      ++R.Steps;
+    } else {
+      ++Tolerate;
+    }
+  }
+  PartitionResult Done = finish(P, std::move(Groups));
+  Done.Steps = R.Steps;
+  Done.Trials = R.Trials;
+  return Done;
+}
+
+} // namespace skmd

@@ -1,0 +1,84 @@
+//===- Partitioner.h - How many groups each device runs ----------*- C++ -*-===//
+//
+// The SKMD paper's transfer- and variation-aware partitioning (section 3.4,
+// Algorithm 1), and the linear partitioning it is compared with.
+//
+// Input: per device, predicted kernel time and transfer times as functions
+// of the number of groups it gets, which link its copies use, and the
+// merge cost of a discontiguous kernel. The algorithm starts with every
+// group on the fastest device (transfers included) and walks a decision
+// tree: each step tries moving a granule of groups (TotalGroups / 2048,
+// rounded up) from that base device to each other device, keeps the move
+// that lowers the estimated launch time with the largest balancing factor
+// (the base device's time minus the receiving device's), and when no move
+// helps, retries with doubled granules up to 10 times, so that a device
+// which is slow on a few groups (a GPU's fixed costs) can still be given a
+// large share.
+//
+// Estimated launch time (EstAllDevsTime): per device, its input copies
+// after those of the devices before it on the same link (copies over one
+// PCIe link serialize), then its kernel, then its output copies; the launch
+// takes the slowest device, plus, for a discontiguous kernel, the merge of
+// every offloaded device's results on the host.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_PARTITIONER_PARTITIONER_H
+#define SKMD_PARTITIONER_PARTITIONER_H
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace skmd {
+
+/// What the partitioner knows of one device for one launch; times in ms
+/// as functions of the number of groups the device gets (called with
+/// counts > 0 only).
+struct DeviceEstimate {
+  std::string Name;
+  std::function<double(uint64_t)> KernelMs;
+  /// Copies to the device before its kernel, and back after it; null for
+  /// a device on host memory.
+  std::function<double(uint64_t)> InputMs, OutputMs;
+  /// Devices with the same link id share one link: their inputs go one
+  /// after another. -1: a link of its own.
+  int Link = -1;
+};
+
+struct PartitionProblem {
+  uint64_t TotalGroups = 0;
+  std::vector<DeviceEstimate> Devices;
+  /// The merge, on the host, of the results of a device that got this
+  /// many groups; null for a contiguous kernel (results are copied back
+  /// in place).
+  std::function<double(uint64_t)> MergeMs;
+};
+
+struct PartitionResult {
+  std::vector<uint64_t> Groups; ///< Per device.
+  double EstimatedMs = 0;       ///< The launch, as estimated.
+  std::vector<double> DeviceMs; ///< Per device (0 for an idle one).
+  unsigned Steps = 0;           ///< Moves made (decision-tree depth).
+  unsigned Trials = 0;          ///< Children estimated.
+};
+
+/// The paper's Algorithm 1, with the text's intent where the printed
+/// listing differs (docs/partitioner.md).
+PartitionResult partitionAlgorithm1(const PartitionProblem &P);
+
+/// Shares proportional to each device's throughput on the whole launch
+/// (TotalGroups / KernelMs(TotalGroups)), transfers ignored: the paper's
+/// "linear partitioning".
+PartitionResult partitionLinear(const PartitionProblem &P);
+
+/// Every group on device \p Device.
+PartitionResult partitionSingle(const PartitionProblem &P, unsigned Device);
+
+/// The estimated launch time of a given split (EstAllDevsTime plus merge).
+double estimateLaunchMs(const PartitionProblem &P, const std::vector<uint64_t> &Groups,
+                        std::vector<double> *DeviceMs = nullptr);
+
+} // namespace skmd
+
+#endif // SKMD_PARTITIONER_PARTITIONER_H

@@ -1,0 +1,138 @@
+//===- PartitionerTest.cpp - Algorithm 1 on devices whose best plan is known ===//
+#include "partitioner/Partitioner.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace skmd;
+
+namespace {
+
+DeviceEstimate linearDevice(std::string Name, double MsPerGroup) {
+  DeviceEstimate D;
+  D.Name = std::move(Name);
+  D.KernelMs = [MsPerGroup](uint64_t G) { return MsPerGroup * double(G); };
+  return D;
+}
+
+TEST(Partitioner, TwoLinearDevicesSplitInTheRatioOfTheirSpeeds) {
+  PartitionProblem P;
+  P.TotalGroups = 4096;
+  P.Devices = {linearDevice("slow", 3.0), linearDevice("fast", 1.0)};
+  PartitionResult R = partitionAlgorithm1(P);
+  // Speeds 1:3, so a quarter and three quarters, within a granule (2).
+  EXPECT_NEAR(double(R.Groups[0]), 1024, 2);
+  EXPECT_NEAR(double(R.Groups[1]), 3072, 2);
+  EXPECT_EQ(R.Groups[0] + R.Groups[1], 4096u);
+  EXPECT_NEAR(R.EstimatedMs, 3072, 6);
+  // The linear rule agrees when nothing else costs.
+  PartitionResult L = partitionLinear(P);
+  EXPECT_EQ(L.Groups[0], 1024u);
+  EXPECT_EQ(L.Groups[1], 3072u);
+}
+
+TEST(Partitioner, ADeviceWithALargeFixedTransferGoesUnused) {
+  PartitionProblem P;
+  P.TotalGroups = 1000;
+  DeviceEstimate Gpu = linearDevice("gpu", 0.01); // 100x the CPU's speed...
+  Gpu.InputMs = [](uint64_t) { return 2000.0; };  // ...behind 2 s of copies
+  Gpu.OutputMs = [](uint64_t G) { return 0.001 * double(G); };
+  P.Devices = {linearDevice("cpu", 1.0), Gpu};
+  PartitionResult R = partitionAlgorithm1(P);
+  EXPECT_EQ(R.Groups[0], 1000u);
+  EXPECT_EQ(R.Groups[1], 0u);
+  EXPECT_DOUBLE_EQ(R.EstimatedMs, 1000);
+  // Linear partitioning ignores copies and gives the GPU nearly all.
+  PartitionResult L = partitionLinear(P);
+  EXPECT_GT(L.Groups[1], 900u);
+  EXPECT_GT(L.EstimatedMs, 2000);
+}
+
+TEST(Partitioner, TheMergeCostPreventsATinyOffload) {
+  PartitionProblem P;
+  P.TotalGroups = 100;
+  DeviceEstimate Other = linearDevice("other", 10.0);
+  Other.InputMs = [](uint64_t) { return 0.0; };
+  P.Devices = {linearDevice("base", 1.0), Other};
+  // Without merging, offloading 9 groups pays (91 against 100 ms).
+  PartitionResult Free = partitionAlgorithm1(P);
+  EXPECT_GT(Free.Groups[1], 0u);
+  EXPECT_LT(Free.EstimatedMs, 100);
+  // A discontiguous kernel's merge of 50 ms outweighs what it saves.
+  P.MergeMs = [](uint64_t) { return 50.0; };
+  PartitionResult R = partitionAlgorithm1(P);
+  EXPECT_EQ(R.Groups[0], 100u);
+  EXPECT_EQ(R.Groups[1], 0u);
+}
+
+TEST(Partitioner, ADeviceSlowOnFewGroupsGetsALargeShareOrNothing) {
+  PartitionProblem P;
+  P.TotalGroups = 8192;
+  // A GPU-like device: 50 ms however few groups it gets, up to 4096 of
+  // them (a wave), then 0.01 ms a group more; a CPU-like one, 0.02 ms a
+  // group.
+  DeviceEstimate Gpu;
+  Gpu.Name = "gpu";
+  Gpu.KernelMs = [](uint64_t G) {
+    return 50.0 + 0.01 * double(G > 4096 ? G - 4096 : 0);
+  };
+  P.Devices = {linearDevice("cpu", 0.02), Gpu};
+  PartitionResult R = partitionAlgorithm1(P);
+  // Balanced where 0.02 c = 50 + 0.01 (4096 - c): the CPU gets c = 3032.
+  EXPECT_TRUE(R.Groups[1] == 0 || R.Groups[1] >= 4096) << R.Groups[1];
+  EXPECT_NEAR(double(R.Groups[0]), 3032, 8);
+  EXPECT_NEAR(R.EstimatedMs, 60.6, 0.3);
+
+  // The same GPU beside a CPU that does the whole launch in 40 ms: any
+  // share costs it 50 ms, so it gets nothing.
+  P.Devices = {linearDevice("cpu", 40.0 / 8192), Gpu};
+  R = partitionAlgorithm1(P);
+  EXPECT_EQ(R.Groups[1], 0u);
+}
+
+TEST(Partitioner, TransfersOnOneLinkAreSerialized) {
+  PartitionProblem P;
+  P.TotalGroups = 1000;
+  auto Gpu = [](std::string Name, int Link) {
+    DeviceEstimate D = linearDevice(std::move(Name), 0.01);
+    D.InputMs = [](uint64_t G) { return 0.1 * double(G); };
+    D.Link = Link;
+    return D;
+  };
+  // Two GPUs on separate links share the work evenly...
+  P.Devices = {Gpu("gpu0", 0), Gpu("gpu1", 1)};
+  PartitionResult Apart = partitionAlgorithm1(P);
+  EXPECT_NEAR(double(Apart.Groups[0]), 500, 2);
+  // ...on one link the second waits for the first's copies, so it gets
+  // less, and the launch takes longer.
+  P.Devices = {Gpu("gpu0", 0), Gpu("gpu1", 0)};
+  PartitionResult Shared = partitionAlgorithm1(P);
+  EXPECT_GT(Shared.EstimatedMs, Apart.EstimatedMs);
+  std::vector<double> Ms(2);
+  estimateLaunchMs(P, Shared.Groups, &Ms);
+  EXPECT_GE(Ms[1], 0.1 * double(Shared.Groups[0]));
+}
+
+TEST(Partitioner, DegenerateProblemsHaveDefinedAnswers) {
+  PartitionProblem P;
+  PartitionResult Empty = partitionAlgorithm1(P);
+  EXPECT_TRUE(Empty.Groups.empty());
+  P.Devices = {linearDevice("only", 1.0)};
+  P.TotalGroups = 7;
+  PartitionResult One = partitionAlgorithm1(P);
+  ASSERT_EQ(One.Groups.size(), 1u);
+  EXPECT_EQ(One.Groups[0], 7u);
+  // A model that predicts nonsense (negative, NaN) does not crash it, and
+  // the groups still add up.
+  DeviceEstimate Weird;
+  Weird.Name = "weird";
+  Weird.KernelMs = [](uint64_t G) { return G % 2 ? -5.0 : std::nan(""); };
+  P.Devices = {linearDevice("cpu", 1.0), Weird};
+  PartitionResult R = partitionAlgorithm1(P);
+  EXPECT_EQ(R.Groups[0] + R.Groups[1], 7u);
+  PartitionResult L = partitionLinear(P);
+  EXPECT_EQ(L.Groups[0] + L.Groups[1], 7u);
+}
+
+} // namespace
