@@ -93,6 +93,8 @@ struct Rect {
   uint64_t RowBytes = 0;
   uint64_t Pitch = 0;    ///< From one row's start to the next.
   uint64_t Rows = 0;
+  /// One past the last byte, from the start of the region.
+  uint64_t end() const { return Rows ? Offset + (Rows - 1) * Pitch + RowBytes : Offset; }
 };
 
 class Device {

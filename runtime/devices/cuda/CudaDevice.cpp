@@ -206,52 +206,47 @@ void CudaDevice::freeCached() {
   CachedBytes = 0;
 }
 
-Status CudaDevice::copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
-                          uint64_t Bytes) {
-  if (DstOffset + Bytes > Dst.Bytes)
+Status CudaDevice::staged(const DeviceMemory &Memory, uint64_t End,
+                          const std::function<Status()> &Copy) {
+  if (End > Memory.Bytes)
     return Failure(ErrorCode::InvalidArgument,
                    Info.Name + ": copy past the end of a device allocation");
   if (Status S = enter(); !S)
     return S;
-  Status S = Staging->toDevice(Dst.Address + DstOffset, Src, Bytes, Stream, Ctx);
+  Status S = Copy();
   return S ? S : Failure(ErrorCode::DeviceFailed, Info.Name + ": " + S.error().message());
+}
+
+Status CudaDevice::copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
+                          uint64_t Bytes) {
+  return staged(Dst, DstOffset + Bytes, [&] {
+    return Staging->toDevice(Dst.Address + DstOffset, Src, Bytes, Stream, Ctx);
+  });
 }
 
 Status CudaDevice::copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
                            uint64_t Bytes) {
-  if (SrcOffset + Bytes > Src.Bytes)
-    return Failure(ErrorCode::InvalidArgument,
-                   Info.Name + ": copy past the end of a device allocation");
-  if (Status S = enter(); !S)
-    return S;
-  Status S = Staging->toHost(Dst, Src.Address + SrcOffset, Bytes, Stream, Ctx);
-  return S ? S : Failure(ErrorCode::DeviceFailed, Info.Name + ": " + S.error().message());
+  return staged(Src, SrcOffset + Bytes, [&] {
+    return Staging->toHost(Dst, Src.Address + SrcOffset, Bytes, Stream, Ctx);
+  });
 }
 
 Status CudaDevice::copyInRect(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
                               const Rect &R) {
   if (R.Rows == 0)
     return Status::success();
-  if (DstOffset + R.Offset + (R.Rows - 1) * R.Pitch + R.RowBytes > Dst.Bytes)
-    return Failure(ErrorCode::InvalidArgument,
-                   Info.Name + ": copy past the end of a device allocation");
-  if (Status S = enter(); !S)
-    return S;
-  Status S = Staging->toDeviceRect(Dst.Address + DstOffset, Src, R, Stream, Ctx);
-  return S ? S : Failure(ErrorCode::DeviceFailed, Info.Name + ": " + S.error().message());
+  return staged(Dst, DstOffset + R.end(), [&] {
+    return Staging->toDeviceRect(Dst.Address + DstOffset, Src, R, Stream, Ctx);
+  });
 }
 
 Status CudaDevice::copyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
                                const Rect &R) {
   if (R.Rows == 0)
     return Status::success();
-  if (SrcOffset + R.Offset + (R.Rows - 1) * R.Pitch + R.RowBytes > Src.Bytes)
-    return Failure(ErrorCode::InvalidArgument,
-                   Info.Name + ": copy past the end of a device allocation");
-  if (Status S = enter(); !S)
-    return S;
-  Status S = Staging->toHostRect(Dst, Src.Address + SrcOffset, R, Stream, Ctx);
-  return S ? S : Failure(ErrorCode::DeviceFailed, Info.Name + ": " + S.error().message());
+  return staged(Src, SrcOffset + R.end(), [&] {
+    return Staging->toHostRect(Dst, Src.Address + SrcOffset, R, Stream, Ctx);
+  });
 }
 
 Status CudaDevice::finishCopies() {

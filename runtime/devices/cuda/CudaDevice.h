@@ -18,6 +18,7 @@
 #include "devices/cuda/CudaDriver.h"
 #include "devices/cuda/StagingPool.h"
 
+#include <functional>
 #include <map>
 
 namespace skmd {
@@ -56,6 +57,10 @@ private:
              CUstream Stream);
   /// Makes this GPU's context current on the calling thread.
   Status enter();
+  /// Runs \p Copy, which reaches byte \p End of \p Memory, in this GPU's
+  /// context; errors name the device.
+  Status staged(const DeviceMemory &Memory, uint64_t End,
+                const std::function<Status()> &Copy);
   Status check(CUresult R, const std::string &What) const;
 
   void freeCached();

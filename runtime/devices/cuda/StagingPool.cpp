@@ -205,6 +205,19 @@ Status StagingPool::toHost(void *Dst, CUdeviceptr Src, uint64_t Bytes, CUstream 
   });
 }
 
+bool StagingPool::gathered(const Rect &R) const {
+  // One row, or rows too long to gather: they go one by one through the
+  // plain path.
+  return R.Rows > 1 && R.RowBytes * 2 <= ChunkBytes;
+}
+
+Status StagingPool::eachRow(const Rect &R, const std::function<Status(uint64_t)> &Copy) {
+  for (uint64_t Row = 0; Row < R.Rows; ++Row)
+    if (Status S = Copy(R.Offset + Row * R.Pitch); !S)
+      return S;
+  return Status::success();
+}
+
 std::vector<std::pair<uint64_t, uint64_t>> StagingPool::rowPieces(const Rect &R) const {
   uint64_t PerChunk = std::max<uint64_t>(1, ChunkBytes / std::max<uint64_t>(R.RowBytes, 1));
   std::vector<std::pair<uint64_t, uint64_t>> Pieces;
@@ -221,22 +234,17 @@ Status StagingPool::toDeviceRect(CUdeviceptr Dst, const void *Src, const Rect &R
   C.dstMemoryType = CU_MEMORYTYPE_DEVICE;
   C.dstPitch = R.Pitch;
   C.WidthInBytes = R.RowBytes;
-  if (isPinned(From + R.Offset, (R.Rows - 1) * R.Pitch + R.RowBytes)) {
+  if (isPinned(From + R.Offset, R.end() - R.Offset)) {
     C.srcHost = From + R.Offset;
     C.srcPitch = R.Pitch;
     C.dstDevice = Dst + R.Offset;
     C.Height = R.Rows;
     return check(D.cuMemcpy2DAsync(&C, Stream), "cuMemcpy2DAsync");
   }
-  // Rows too long to gather go one by one through the plain path.
-  if (R.Rows == 1 || R.RowBytes * 2 > ChunkBytes) {
-    for (uint64_t Row = 0; Row < R.Rows; ++Row) {
-      uint64_t At = R.Offset + Row * R.Pitch;
-      if (Status S = toDevice(Dst + At, From + At, R.RowBytes, Stream, Ctx); !S)
-        return S;
-    }
-    return Status::success();
-  }
+  if (!gathered(R))
+    return eachRow(R, [&](uint64_t At) {
+      return toDevice(Dst + At, From + At, R.RowBytes, Stream, Ctx);
+    });
   return forEachPiece(rowPieces(R), Ctx, [&](unsigned B, uint64_t First, uint64_t Rows) {
     if (Status S = check(D.cuEventSynchronize(Done[B]), "waiting for a copy"); !S)
       return S;
@@ -263,7 +271,7 @@ Status StagingPool::toHostRect(void *Dst, CUdeviceptr Src, const Rect &R,
   C.dstMemoryType = CU_MEMORYTYPE_HOST;
   C.srcPitch = R.Pitch;
   C.WidthInBytes = R.RowBytes;
-  if (isPinned(To + R.Offset, (R.Rows - 1) * R.Pitch + R.RowBytes)) {
+  if (isPinned(To + R.Offset, R.end() - R.Offset)) {
     C.srcDevice = Src + R.Offset;
     C.dstHost = To + R.Offset;
     C.dstPitch = R.Pitch;
@@ -272,14 +280,10 @@ Status StagingPool::toHostRect(void *Dst, CUdeviceptr Src, const Rect &R,
       return S;
     return check(D.cuStreamSynchronize(Stream), "copy to the host");
   }
-  if (R.Rows == 1 || R.RowBytes * 2 > ChunkBytes) {
-    for (uint64_t Row = 0; Row < R.Rows; ++Row) {
-      uint64_t At = R.Offset + Row * R.Pitch;
-      if (Status S = toHost(To + At, Src + At, R.RowBytes, Stream, Ctx); !S)
-        return S;
-    }
-    return Status::success();
-  }
+  if (!gathered(R))
+    return eachRow(R, [&](uint64_t At) {
+      return toHost(To + At, Src + At, R.RowBytes, Stream, Ctx);
+    });
   return forEachPiece(rowPieces(R), Ctx, [&](unsigned B, uint64_t First, uint64_t Rows) {
     auto *Staged = static_cast<char *>(Pinned[B]);
     CudaMemcpy2D Piece = C;
