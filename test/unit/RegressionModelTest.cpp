@@ -1,0 +1,75 @@
+//===- RegressionModelTest.cpp - The paper's model recovers its own form --===//
+#include "model/RegressionModel.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+using namespace skmd;
+
+namespace {
+
+/// A device in the paper's form: 0.3 ms fixed, and per group a cost that
+/// grows with the input (v, MB) once a few hundred groups are running
+/// (g with onset 256 of 4096 and slope 8/4096), plus 1% noise.
+double paperForm(double X, double V, std::mt19937 &Rng) {
+  double G = std::atan(8.0 / 4096 * (X - 256)) / M_PI + 0.5;
+  std::normal_distribution<double> Noise(1.0, 0.01);
+  return (0.3 + 0.002 * X * G * V) * Noise(Rng);
+}
+
+/// Group counts as the profiler takes them: steps of 4 up to 16, then
+/// doubling to \p Max.
+std::vector<double> profiledCounts(double Max) {
+  std::vector<double> C = {4, 8, 12, 16};
+  for (double X = 32; X <= Max; X *= 2)
+    C.push_back(X);
+  return C;
+}
+
+TEST(RegressionModel, RecoversThePapersFunctionalForm) {
+  std::mt19937 Rng(11);
+  std::vector<ProfileSample> Profile;
+  // Profiled at two input sizes, like the paper's Table III...
+  for (double V : {2.0, 8.0})
+    for (double X : profiledCounts(4096))
+      for (int Rep = 0; Rep < 2; ++Rep)
+        Profile.push_back({X, {V}, paperForm(X, V, Rng)});
+  auto M = RegressionModel::fit(Profile);
+  ASSERT_TRUE(M.ok()) << M.error().message();
+  // ...predicted at others, for counts of at least 10% of the range.
+  std::vector<double> Err;
+  std::uniform_real_distribution<double> Count(410, 4096);
+  for (double V : {4.0, 6.0})
+    for (int I = 0; I < 64; ++I) {
+      double X = std::round(Count(Rng));
+      double Truth = 0.3 + 0.002 * X * (std::atan(8.0 / 4096 * (X - 256)) / M_PI + 0.5) * V;
+      Err.push_back(std::fabs(M->predict(X, {V}) - Truth) / Truth);
+    }
+  std::sort(Err.begin(), Err.end());
+  EXPECT_LT(Err[Err.size() / 2], 0.05) << M->describe();
+  EXPECT_LT(M->heldOutError(), 0.05) << M->describe();
+}
+
+TEST(RegressionModel, BadProfilesAreRefusedOrCleaned) {
+  EXPECT_FALSE(RegressionModel::fit({}).ok());
+  EXPECT_FALSE(RegressionModel::fit({{16, {}, 1.0}}).ok());
+  // NaN and negative timings are dropped; what remains must still do.
+  std::vector<ProfileSample> S = {{4, {}, NAN}, {8, {}, -1}, {16, {}, 1.0}, {32, {}, 2.0}};
+  auto Few = RegressionModel::fit(S);
+  ASSERT_FALSE(Few.ok());
+  EXPECT_NE(Few.error().message().find("at least 4 valid samples, 2 given"), std::string::npos);
+  for (double X : {64.0, 128.0, 256.0, 512.0})
+    S.push_back({X, {}, X / 16});
+  auto M = RegressionModel::fit(S);
+  ASSERT_TRUE(M.ok()) << M.error().message();
+  EXPECT_NEAR(M->predict(1024, {}), 64, 64 * 0.1);
+  EXPECT_GE(M->predict(1, {}), 0.0);
+  // Mixed variable counts are an error, not a crash.
+  S.push_back({8, {1.0}, 1.0});
+  EXPECT_FALSE(RegressionModel::fit(S).ok());
+}
+
+} // namespace
