@@ -177,6 +177,23 @@ void Launcher::runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
 Status Launcher::run(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
                      const NDRange &Range, const std::vector<Piece> &Pieces,
                      LaunchReport &Report) {
+  return runPieces(Kernel, Args, Range, Pieces, /*CoverAll=*/true, Report);
+}
+
+Status Launcher::profile(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                         const NDRange &Range, unsigned Device, uint64_t Count,
+                         PieceReport &Report) {
+  LaunchReport Launch;
+  Status S = runPieces(Kernel, Args, Range, {{Device, 0, Count}}, /*CoverAll=*/false,
+                       Launch);
+  if (!Launch.Pieces.empty())
+    Report = Launch.Pieces.front();
+  return S;
+}
+
+Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                           const NDRange &Range, const std::vector<Piece> &Pieces,
+                           bool CoverAll, LaunchReport &Report) {
   auto Start = Clock::now();
   Report = LaunchReport();
   const KernelInfo &K = *Kernel.Info;
@@ -203,7 +220,7 @@ Status Launcher::run(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
                          std::to_string(Range.totalGroups()) + ") once each");
     Next = P.First + P.Count;
   }
-  if (Next != Range.totalGroups())
+  if (CoverAll ? Next != Range.totalGroups() : Next > Range.totalGroups())
     return Failure(ErrorCode::InvalidArgument,
                    "the plan covers " + std::to_string(Next) + " of the " +
                        std::to_string(Range.totalGroups()) + " groups");

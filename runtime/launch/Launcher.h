@@ -76,8 +76,18 @@ public:
              const NDRange &Range, const std::vector<Piece> &Pieces,
              LaunchReport &Report);
 
+  /// A dry run for the profiler: groups [0, \p Count) alone on \p Device,
+  /// with the same transfers a launch would make; the other groups do not
+  /// run (their outputs are left as they were).
+  Status profile(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                 const NDRange &Range, unsigned Device, uint64_t Count,
+                 PieceReport &Report);
+
 private:
   struct PieceRun;
+  Status runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                   const NDRange &Range, const std::vector<Piece> &Pieces,
+                   bool CoverAll, LaunchReport &Report);
   void runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
                    const NDRange &Range, PieceRun &Run);
   Status load(LoadedKernel &Kernel, unsigned Device);

@@ -1,0 +1,89 @@
+//===- ProfilerTest.cpp - Dry runs into the profile database --------------===//
+#include "api/Devices.h"
+#include "common/KernelHarness.h"
+#include "model/Profiler.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <unistd.h>
+
+using namespace skmd;
+
+namespace {
+
+TEST(Profiler, CountsGrowByFourThenDouble) {
+  EXPECT_EQ(profileCounts(100), (std::vector<uint64_t>{4, 8, 12, 16, 32, 64, 100}));
+  EXPECT_EQ(profileCounts(10), (std::vector<uint64_t>{4, 8, 10}));
+  EXPECT_EQ(profileCounts(1), (std::vector<uint64_t>{1}));
+}
+
+TEST(Profiler, DryRunsFillTheDatabaseAndAModelFits) {
+  auto Opened = openDevices("cpu,discrete");
+  ASSERT_TRUE(Opened.ok()) << Opened.error().message();
+  std::vector<Device *> Raw;
+  for (auto &D : Opened->Devices)
+    Raw.push_back(D.get());
+  Launcher Run(Raw, *Opened->Cpu);
+  auto B = Bundle::fromFile(test::corpusDir() + "/vector_add.skmd");
+  ASSERT_TRUE(B.ok()) << B.error().message();
+  LoadedKernel K;
+  K.Source = &*B;
+  K.Info = B->metadata().findKernel("vector_add");
+  ASSERT_NE(K.Info, nullptr);
+
+  const uint32_t N = 64 * 300;
+  std::vector<float> A(N, 1.0f), Bv(N, 2.0f), C(N, 0.0f);
+  std::vector<HostArg> Args(4);
+  Args[0] = {HostArg::Buffer, A.data(), N * 4, {}, 0};
+  Args[1] = {HostArg::Buffer, Bv.data(), N * 4, {}, 0};
+  Args[2] = {HostArg::Buffer, C.data(), N * 4, {}, 0};
+  Args[3].K = HostArg::Scalar;
+  Args[3].Value.resize(4);
+  std::memcpy(Args[3].Value.data(), &N, 4);
+  NDRange Range;
+  Range.NumGroups = {300, 1, 1};
+  Range.LocalSize = {64, 1, 1};
+
+  // A dry run computes its groups only, through the device's copies.
+  PieceReport P;
+  ASSERT_TRUE(Run.profile(K, Args, Range, 1, 10, P).ok());
+  EXPECT_EQ(P.Device, "discrete0");
+  EXPECT_EQ(C[10 * 64 - 1], 3.0f);
+  EXPECT_EQ(C[10 * 64], 0.0f);
+
+  std::string Path = ::testing::TempDir() + "skmd-profiler-" + std::to_string(getpid()) +
+                     ".sqlite";
+  std::remove(Path.c_str());
+  auto Db = ProfileDatabase::open(Path);
+  ASSERT_TRUE(Db.ok()) << Db.error().message();
+  std::vector<std::string> Lines;
+  ProfileOptions O;
+  O.Progress = [&](const std::string &L) { Lines.push_back(L); };
+  for (unsigned D = 0; D < Raw.size(); ++D)
+    ASSERT_TRUE(profileDevice(Run, K, Args, Range, D, Raw[D]->info(), **Db, O).ok());
+  EXPECT_EQ(C[N - 1], 3.0f); // The last count is the whole launch.
+
+  std::vector<uint64_t> Counts = profileCounts(300);
+  ASSERT_EQ(Lines.size(), 2 * Counts.size());
+  EXPECT_NE(Lines.front().find("cpu: 4 of 300 groups"), std::string::npos) << Lines.front();
+  for (Device *D : Raw) {
+    auto Rows = (*Db)->rows(kernelKey(B->metadata(), *K.Info), deviceKey(D->info()));
+    ASSERT_TRUE(Rows.ok());
+    ASSERT_EQ(Rows->size(), Counts.size());
+    for (size_t I = 0; I < Counts.size(); ++I) {
+      EXPECT_EQ((*Rows)[I].Groups, Counts[I]);
+      EXPECT_TRUE(std::isfinite((*Rows)[I].KernelMs) && (*Rows)[I].KernelMs >= 0);
+      // Three buffers of N floats, the scalar n, the work-items.
+      EXPECT_EQ((*Rows)[I].Vars, (std::vector<double>{3.0 * N * 4 / 1e6, N, N}));
+    }
+    // Only the discrete device copies.
+    EXPECT_EQ((*Rows).back().BytesIn > 0, D->info().Name == "discrete0");
+    auto M = fitKernelModel(*Rows);
+    ASSERT_TRUE(M.ok()) << M.error().message();
+    EXPECT_TRUE(std::isfinite(M->predict(300, Rows->front().Vars)));
+  }
+  std::remove(Path.c_str());
+}
+
+} // namespace
