@@ -777,7 +777,7 @@ public:
       else
         LocalBytes[I] = A.Size;
     }
-    CpuLaunch L;
+    NDRange L;
     uint64_t Groups = 1;
     for (unsigned D = 0; D < 3; ++D) {
       L.NumGroups[D] = P.Global[D] / P.Local[D];

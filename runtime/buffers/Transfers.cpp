@@ -12,10 +12,6 @@ std::string argName(const KernelInfo &K, unsigned I) {
   return "argument " + std::to_string(I) + " ('" + K.Args[I].Name + "')";
 }
 
-bool isBufferKind(ArgKind Kind) {
-  return Kind == ArgKind::GlobalBuffer || Kind == ArgKind::ConstantBuffer;
-}
-
 /// OpenCL's unsigned scalar types, by the names the metadata records.
 bool isUnsignedType(const std::string &Type) {
   return Type.rfind("u", 0) == 0 || Type == "size_t" || Type == "bool";
@@ -96,6 +92,10 @@ std::vector<Rect> toRects(const IntervalSet &Set, int64_t Base) {
   return Out;
 }
 
+bool isBufferArg(ArgKind Kind) {
+  return Kind == ArgKind::GlobalBuffer || Kind == ArgKind::ConstantBuffer;
+}
+
 Status checkArgs(const KernelInfo &K, const std::vector<HostArg> &Args) {
   if (Args.size() != K.Args.size())
     return Failure(ErrorCode::InvalidArgument,
@@ -111,7 +111,7 @@ Status checkArgs(const KernelInfo &K, const std::vector<HostArg> &Args) {
     if (Want.Kind == ArgKind::Sampler)
       return Failure(ErrorCode::InvalidArgument,
                      Where + ": samplers are not supported");
-    if (isBufferKind(Want.Kind) && Got.K != HostArg::Buffer)
+    if (isBufferArg(Want.Kind) && Got.K != HostArg::Buffer)
       return Failure(ErrorCode::InvalidArgument, Where + " needs a buffer");
     if (Want.Kind == ArgKind::LocalBuffer && Got.K != HostArg::Local)
       return Failure(ErrorCode::InvalidArgument,
@@ -202,7 +202,7 @@ planMoves(const KernelInfo &K, const std::vector<HostArg> &Args,
   LaunchValues LV = launchValues(K, Args, Range);
   std::vector<std::vector<BufferMove>> Moves(Pieces.size());
   for (unsigned AI = 0; AI < K.Args.size(); ++AI) {
-    if (!isBufferKind(K.Args[AI].Kind))
+    if (!isBufferArg(K.Args[AI].Kind))
       continue;
     const KernelArg &Info = K.Args[AI];
     int64_t Size = int64_t(Args[AI].Bytes);

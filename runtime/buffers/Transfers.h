@@ -62,6 +62,9 @@ struct BufferMove {
 /// pitch (a box's rows) become one rect each, offsets from \p Base.
 std::vector<Rect> toRects(const IntervalSet &Set, int64_t Base);
 
+/// __global and __constant pointers: the arguments that are buffers.
+bool isBufferArg(ArgKind Kind);
+
 /// Checks the arguments against the kernel's signature: the count, each
 /// one set and of the right kind and size. Errors name the argument.
 Status checkArgs(const KernelInfo &K, const std::vector<HostArg> &Args);

@@ -16,6 +16,7 @@
 #define SKMD_DEVICES_DEVICE_H
 
 #include "bundle/Bundle.h"
+#include "devices/NDRange.h"
 #include "support/Result.h"
 
 #include <array>
@@ -44,18 +45,6 @@ struct DeviceInfo {
   /// Computes on the host's memory: no copies, the user's buffers are its
   /// buffers.
   bool SharesHostMemory = false;
-};
-
-/// Launch geometry in groups: the real N-D grid every device's range
-/// refers to.
-struct NDRange {
-  uint32_t WorkDim = 1;
-  std::array<uint64_t, 3> GlobalOffset{0, 0, 0};
-  std::array<uint64_t, 3> NumGroups{1, 1, 1};
-  std::array<uint64_t, 3> LocalSize{1, 1, 1};
-  uint64_t totalGroups() const {
-    return NumGroups[0] * NumGroups[1] * NumGroups[2];
-  }
 };
 
 /// An argument as a device's kernel takes it.

@@ -336,9 +336,7 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
       // One copy per written buffer, in argument order; a copy indexes
       // like the buffer.
       for (unsigned A = 0; A < K.Args.size(); ++A) {
-        if (!K.Args[A].Written ||
-            (K.Args[A].Kind != ArgKind::GlobalBuffer &&
-             K.Args[A].Kind != ArgKind::ConstantBuffer))
+        if (!K.Args[A].Written || !isBufferArg(K.Args[A].Kind))
           continue;
         uint64_t Address = 0;
         for (size_t I = 0; I < R.Moves.size(); ++I)

@@ -58,39 +58,11 @@ std::vector<size_t> linkLeaders(const PartitionProblem &P) {
   return Leader;
 }
 
-/// EstAllDevsTime over precomputed parts, plus the merge. \p LinkBusy is
-/// scratch of one entry per device.
-double launchMs(const PartitionProblem &P, const std::vector<size_t> &Leader,
-                const std::vector<uint64_t> &Groups, const std::vector<Parts> &T,
-                std::vector<double> &LinkBusy, std::vector<double> *DeviceMs) {
-  double Slowest = 0, Merge = 0;
-  unsigned Used = 0;
-  for (size_t I = 0; I < Groups.size(); ++I) {
-    Used += Groups[I] > 0;
-    LinkBusy[I] = 0;
-  }
-  for (size_t I = 0; I < Groups.size(); ++I) {
-    double Ms = 0;
-    if (Groups[I]) {
-      // Inputs over a shared link wait for those of the devices before.
-      double Start = LinkBusy[Leader[I]];
-      LinkBusy[Leader[I]] += T[I].In;
-      Ms = Start + T[I].In + T[I].Rest;
-      if (Used > 1)
-        Merge += T[I].Merge;
-    }
-    if (DeviceMs)
-      (*DeviceMs)[I] = Ms;
-    Slowest = std::max(Slowest, Ms);
-  }
-  return Slowest + Merge;
-}
-
-/// The parent node of the decision tree, kept so that a child (groups
-/// moved from the base device to one other) is estimated in a few
-/// operations per device: only those two devices' parts change, and the
-/// devices after them on their links start later or earlier by the change
-/// in their inputs.
+/// A split's EstAllDevsTime, kept so that, as the parent node of the
+/// decision tree, a child (groups moved from the base device to one other)
+/// is estimated in a few operations per device: only those two devices'
+/// parts change, and the devices after them on their links start later or
+/// earlier by the change in their inputs.
 class ParentNode {
 public:
   ParentNode(const PartitionProblem &P, const std::vector<size_t> &Leader)
@@ -113,6 +85,14 @@ public:
         Ms[I] = 0;
       }
     }
+  }
+
+  /// The launch: the slowest device, plus the merges if it is split.
+  double total(std::vector<double> *DeviceMs) const {
+    if (DeviceMs)
+      *DeviceMs = Ms;
+    double Slowest = Ms.empty() ? 0 : *std::max_element(Ms.begin(), Ms.end());
+    return Slowest + (Used > 1 ? MergeSum : 0);
   }
 
   /// The launch with \p B's parts replaced by \p NewB and \p I's by
@@ -166,10 +146,10 @@ double estimateLaunchMs(const PartitionProblem &P, const std::vector<uint64_t> &
   std::vector<Parts> T(Groups.size());
   for (size_t I = 0; I < Groups.size(); ++I)
     T[I] = partsAt(P, I, Groups[I]);
-  if (DeviceMs)
-    DeviceMs->assign(Groups.size(), 0);
-  std::vector<double> LinkBusy(Groups.size());
-  return launchMs(P, linkLeaders(P), Groups, T, LinkBusy, DeviceMs);
+  const std::vector<size_t> Leader = linkLeaders(P);
+  ParentNode Split(P, Leader);
+  Split.set(Groups, T);
+  return Split.total(DeviceMs);
 }
 
 PartitionResult partitionSingle(const PartitionProblem &P, unsigned Device) {

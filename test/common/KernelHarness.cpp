@@ -209,7 +209,7 @@ bool kindMatches(const ArgValue &A, const KernelArg &K) {
 }
 
 Status runGroups(ThreadPool &Pool, skmd_wg_fn Fn, const KernelInfo &K,
-                 const CpuLaunch &Launch, Args &Memory, uint64_t First,
+                 const NDRange &Launch, Args &Memory, uint64_t First,
                  uint64_t Count) {
   size_t N = Memory.Values.size();
   std::vector<void *> ArgPtrs(N, nullptr), BufferPtrs(N, nullptr);
@@ -304,7 +304,7 @@ void CpuKernelTest::check(const KernelRun &R) {
 
   Args Want = R.Initial;
   R.Reference(Want);
-  const CpuLaunch &L = R.Launch;
+  const NDRange &L = R.Launch;
   uint64_t Total = L.NumGroups[0] * L.NumGroups[1] * L.NumGroups[2];
 
   auto Expect = [&](const Args &Got, const std::string &How) {
@@ -343,11 +343,6 @@ void CpuKernelTest::check(const KernelRun &R) {
   LoadedKernel Loaded;
   Loaded.Source = &*B;
   Loaded.Info = K;
-  NDRange Range;
-  Range.WorkDim = L.WorkDim;
-  Range.NumGroups = L.NumGroups;
-  Range.LocalSize = L.LocalSize;
-  Range.GlobalOffset = L.GlobalOffset;
   // The devices whose variant the bundle has (no PTX for kernels only the
   // x86 library supports), the CPU first.
   std::vector<unsigned> Usable;
@@ -369,7 +364,7 @@ void CpuKernelTest::check(const KernelRun &R) {
     }
     Args Launched = R.Initial;
     LaunchReport Report;
-    Status S = Devices.Run->run(Loaded, hostArgs(Launched), Range, Plan, Report);
+    Status S = Devices.Run->run(Loaded, hostArgs(Launched), L, Plan, Report);
     ASSERT_TRUE(S.ok()) << S.error().message();
     std::string How;
     for (const PieceReport &P : Report.Pieces)
@@ -381,9 +376,9 @@ void CpuKernelTest::check(const KernelRun &R) {
   }
 }
 
-CpuLaunch launch(std::array<uint64_t, 3> Groups, std::array<uint64_t, 3> Local,
+NDRange launch(std::array<uint64_t, 3> Groups, std::array<uint64_t, 3> Local,
                  uint32_t Dims, std::array<uint64_t, 3> Offset) {
-  CpuLaunch L;
+  NDRange L;
   L.NumGroups = Groups;
   L.LocalSize = Local;
   L.WorkDim = Dims;

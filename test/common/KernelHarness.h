@@ -169,7 +169,7 @@ public:
 
 /// A kernel, a launch, its arguments in order and the C++ reference.
 struct KernelRun {
-  KernelRun(std::string Bundle, std::string Kernel, CpuLaunch Launch)
+  KernelRun(std::string Bundle, std::string Kernel, NDRange Launch)
       : Bundle(std::move(Bundle)), Kernel(std::move(Kernel)), Launch(Launch) {}
 
   template <typename T>
@@ -210,7 +210,7 @@ struct KernelRun {
   }
 
   std::string Bundle, Kernel;
-  CpuLaunch Launch;
+  NDRange Launch;
   Args Initial;
   std::function<void(Args &)> Reference;
   std::string GpusDiffer;
@@ -226,7 +226,7 @@ protected:
   std::mt19937 Rng{7};
 };
 
-CpuLaunch launch(std::array<uint64_t, 3> Groups, std::array<uint64_t, 3> Local,
+NDRange launch(std::array<uint64_t, 3> Groups, std::array<uint64_t, 3> Local,
                  uint32_t Dims, std::array<uint64_t, 3> Offset = {0, 0, 0});
 
 std::vector<float> randomFloats(size_t N, std::mt19937 &Rng, float Lo = -1.0f,

@@ -191,7 +191,7 @@ TEST_F(CpuBarriers, EarlyReturnsWithATail) {
 struct Item {
   std::array<uint64_t, 3> Global, Local, Group;
 };
-std::vector<Item> itemsOf(const CpuLaunch &L) {
+std::vector<Item> itemsOf(const NDRange &L) {
   std::array<uint64_t, 3> Size;
   for (int D = 0; D < 3; ++D)
     Size[D] = L.NumGroups[D] * L.LocalSize[D];
@@ -212,7 +212,7 @@ std::vector<Item> itemsOf(const CpuLaunch &L) {
 }
 
 TEST_F(CpuRanges, WorkItemFunctionsIn1D2DAnd3D) {
-  for (CpuLaunch L : {launch({5, 1, 1}, {8, 1, 1}, 1, {3, 0, 0}),
+  for (NDRange L : {launch({5, 1, 1}, {8, 1, 1}, 1, {3, 0, 0}),
                       launch({3, 4, 1}, {4, 2, 1}, 2, {1, 2, 0}),
                       launch({3, 2, 2}, {4, 2, 8}, 3, {5, 7, 1})}) {
     SCOPED_TRACE(std::to_string(L.WorkDim) + "-D");
@@ -248,7 +248,7 @@ TEST_F(CpuRanges, WorkItemFunctionsIn1D2DAnd3D) {
 }
 
 TEST_F(CpuRanges, WorkDim) {
-  for (CpuLaunch L : {launch({7, 1, 1}, {16, 1, 1}, 1),
+  for (NDRange L : {launch({7, 1, 1}, {16, 1, 1}, 1),
                       launch({2, 3, 1}, {8, 4, 1}, 2, {9, 0, 0}),
                       launch({2, 2, 3}, {2, 4, 3}, 3, {0, 1, 2})}) {
     SCOPED_TRACE(std::to_string(L.WorkDim) + "-D");

@@ -312,7 +312,7 @@ TEST_F(CpuDevice, StridedInequalityAnd64BitGuards) {
 TEST(CpuDeviceErrors, BadLaunchesAreRefused) {
   ThreadPool Pool(2);
   auto Fn = [](void *const *, const skmd_wg_ctx *) {};
-  CpuLaunch L;
+  NDRange L;
   L.NumGroups = {4, 1, 1};
   L.LocalSize = {8, 1, 1};
   Status S = runWorkGroups(Pool, Fn, {}, {}, L, {}, 3, 2);

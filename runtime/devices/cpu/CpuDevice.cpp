@@ -74,15 +74,6 @@ void argPointers(const std::vector<DeviceArg> &Args, std::vector<void *> &Values
     }
 }
 
-CpuLaunch cpuLaunch(const NDRange &R) {
-  CpuLaunch L;
-  L.NumGroups = R.NumGroups;
-  L.LocalSize = R.LocalSize;
-  L.GlobalOffset = R.GlobalOffset;
-  L.WorkDim = R.WorkDim;
-  return L;
-}
-
 } // namespace
 
 CpuDevice::CpuDevice(DeviceInfo Info, unsigned Threads)
@@ -171,7 +162,7 @@ Status CpuDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
   std::vector<void *> Values, Ptrs;
   std::vector<uint64_t> LocalBytes;
   argPointers(Args, Values, Ptrs, LocalBytes);
-  return runWorkGroups(Pool, K.Kernel, Ptrs, LocalBytes, cpuLaunch(Range),
+  return runWorkGroups(Pool, K.Kernel, Ptrs, LocalBytes, Range,
                        K.Needs, First, Count, MaxThreads);
 }
 
@@ -183,22 +174,16 @@ Status CpuDevice::merge(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args
     return Failure(ErrorCode::InvalidArgument,
                    Info.Name + ": the kernel has no merge kernel");
   // The merge kernel is built from the partition-ready kernel: after the
-  // kernel's arguments come the real grid (first group, groups per
-  // dimension, global offset), then the copies; it is launched as a 1-D
-  // grid of Count groups.
+  // kernel's arguments come partitionReadyArgs, then the copies; it is
+  // launched as a 1-D grid of Count groups.
   std::vector<DeviceArg> All = Args;
-  auto Scalar = [](uint64_t V) {
+  for (uint64_t V : partitionReadyArgs(Range, First)) {
     DeviceArg A;
     A.K = DeviceArg::Scalar;
     A.Bytes.resize(sizeof V);
     std::memcpy(A.Bytes.data(), &V, sizeof V);
-    return A;
-  };
-  All.push_back(Scalar(First));
-  for (uint64_t N : Range.NumGroups)
-    All.push_back(Scalar(N));
-  for (uint64_t O : Range.GlobalOffset)
-    All.push_back(Scalar(O));
+    All.push_back(A);
+  }
   for (uint64_t C : Copies) {
     DeviceArg A;
     A.K = DeviceArg::Buffer;
@@ -208,57 +193,12 @@ Status CpuDevice::merge(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args
   std::vector<void *> Values, Ptrs;
   std::vector<uint64_t> LocalBytes;
   argPointers(All, Values, Ptrs, LocalBytes);
-  CpuLaunch L;
+  NDRange L;
   L.NumGroups = {Count, 1, 1};
   L.LocalSize = Range.LocalSize;
   L.WorkDim = Range.WorkDim;
   return runWorkGroups(Pool, K.Merge, Ptrs, LocalBytes, L, K.MergeNeeds, 0,
                        Count, MaxThreads);
-}
-
-Status Device::merge(DeviceKernel &, const std::vector<DeviceArg> &,
-                     const std::vector<uint64_t> &, const NDRange &, uint64_t,
-                     uint64_t) {
-  return Failure(ErrorCode::InvalidArgument,
-                 Info.Name + " does not run merge kernels; the CPU does");
-}
-
-Status Device::copyInRect(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
-                          const Rect &R) {
-  for (uint64_t Row = 0; Row < R.Rows; ++Row) {
-    uint64_t At = R.Offset + Row * R.Pitch;
-    if (Status S = copyIn(Dst, DstOffset + At, static_cast<const char *>(Src) + At,
-                          R.RowBytes);
-        !S)
-      return S;
-  }
-  return Status::success();
-}
-
-Status Device::copyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
-                           const Rect &R) {
-  for (uint64_t Row = 0; Row < R.Rows; ++Row) {
-    uint64_t At = R.Offset + Row * R.Pitch;
-    if (Status S = copyOut(static_cast<char *>(Dst) + At, Src, SrcOffset + At,
-                           R.RowBytes);
-        !S)
-      return S;
-  }
-  return Status::success();
-}
-
-std::string_view deviceKindName(DeviceKind Kind) {
-  switch (Kind) {
-  case DeviceKind::Cpu:
-    return "cpu";
-  case DeviceKind::HostDiscrete:
-    return "host-discrete";
-  case DeviceKind::Cuda:
-    return "cuda";
-  case DeviceKind::OpenCL:
-    return "opencl";
-  }
-  return "unknown";
 }
 
 } // namespace skmd

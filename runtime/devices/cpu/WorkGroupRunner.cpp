@@ -39,7 +39,7 @@ struct WorkerState {
 Status runWorkGroups(ThreadPool &Pool, skmd_wg_fn Fn,
                      const std::vector<void *> &Args,
                      const std::vector<uint64_t> &LocalArgBytes,
-                     const CpuLaunch &L, const WorkGroupNeeds &Needs,
+                     const NDRange &L, const WorkGroupNeeds &Needs,
                      uint64_t First, uint64_t Count, unsigned MaxThreads) {
   if (!Fn)
     return Failure(ErrorCode::InvalidArgument, "no work-group function");

@@ -9,6 +9,7 @@
 #ifndef SKMD_DEVICES_CPU_WORKGROUPRUNNER_H
 #define SKMD_DEVICES_CPU_WORKGROUPRUNNER_H
 
+#include "devices/NDRange.h"
 #include "devices/cpu/ThreadPool.h"
 #include "devices/cpu/WorkGroupABI.h"
 #include "support/Result.h"
@@ -18,13 +19,6 @@
 #include <vector>
 
 namespace skmd {
-
-struct CpuLaunch {
-  std::array<uint64_t, 3> NumGroups{1, 1, 1};
-  std::array<uint64_t, 3> LocalSize{1, 1, 1};
-  std::array<uint64_t, 3> GlobalOffset{0, 0, 0};
-  uint32_t WorkDim = 1;
-};
 
 /// What one kernel's work-group function needs besides its arguments.
 struct WorkGroupNeeds {
@@ -40,7 +34,7 @@ struct WorkGroupNeeds {
 Status runWorkGroups(ThreadPool &Pool, skmd_wg_fn Fn,
                      const std::vector<void *> &Args,
                      const std::vector<uint64_t> &LocalArgBytes,
-                     const CpuLaunch &Launch, const WorkGroupNeeds &Needs,
+                     const NDRange &Launch, const WorkGroupNeeds &Needs,
                      uint64_t First, uint64_t Count, unsigned MaxThreads = 0);
 
 } // namespace skmd

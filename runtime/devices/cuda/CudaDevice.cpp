@@ -260,8 +260,7 @@ Status CudaDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
   auto &K = static_cast<CudaKernel &>(Kernel);
   if (Status S = enter(); !S)
     return S;
-  // Parameters: the kernel's, then the real grid (first group, groups per
-  // dimension, global offset) that the partition-ready kernel takes.
+  // Parameters: the kernel's, then partitionReadyArgs.
   // At most one word per argument and the 7 grid words: reserved, so the
   // pointers into it stay valid.
   std::vector<uint64_t> Words;
@@ -287,14 +286,8 @@ Status CudaDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
       break;
     }
   }
-  Words.push_back(First);
-  Params.push_back(&Words.back());
-  for (uint64_t N : Range.NumGroups) {
-    Words.push_back(N);
-    Params.push_back(&Words.back());
-  }
-  for (uint64_t O : Range.GlobalOffset) {
-    Words.push_back(O);
+  for (uint64_t V : partitionReadyArgs(Range, First)) {
+    Words.push_back(V);
     Params.push_back(&Words.back());
   }
   if (Count > 0x7fffffffull)
