@@ -161,7 +161,8 @@ typedef struct skmd_launch_report {
   uint64_t total_groups;
   size_t piece_count;        /* pieces filled in, at most 16 */
   skmd_piece_report pieces[16];
-  double plan_ms; /* checking arguments, planning the bytes each piece moves */
+  double plan_ms; /* checking arguments, loading the kernel on devices that
+                     have not run it (a GPU's JIT), planning the bytes moved */
   double total_ms;
 } skmd_launch_report;
 

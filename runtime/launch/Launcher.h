@@ -49,7 +49,8 @@ struct PieceReport {
 
 struct LaunchReport {
   std::vector<PieceReport> Pieces;
-  /// Checking the arguments and planning the bytes each piece moves.
+  /// Checking the arguments, loading the kernel where it is not loaded yet
+  /// (a GPU's JIT on its first launch) and planning the bytes moved.
   double PlanMs = 0;
   double TotalMs = 0;
 };
