@@ -155,22 +155,40 @@ typedef struct skmd_piece_report {
   double input_at_ms, kernel_at_ms, output_at_ms, merge_at_ms;
   uint64_t bytes_in, bytes_out;
   int failed; /* the device failed; the CPU re-ran its groups */
+  /* What the performance model predicted for this piece (all 0 when the
+     launch had no prediction; see skmd_launch_report.predicted_ms). */
+  double predicted_input_ms, predicted_kernel_ms, predicted_output_ms,
+      predicted_merge_ms;
 } skmd_piece_report;
 
 typedef struct skmd_launch_report {
   uint64_t total_groups;
   size_t piece_count;        /* pieces filled in, at most 16 */
   skmd_piece_report pieces[16];
-  double plan_ms; /* checking arguments, loading the kernel on devices that
-                     have not run it (a GPU's JIT), planning the bytes moved */
+  double plan_ms; /* choosing the plan, checking arguments, loading the
+                     kernel on devices that have not run it (a GPU's JIT),
+                     planning the bytes moved */
   double total_ms;
+  /* How the plan was chosen: "auto", "linear", the plan string given, or
+     "proportional (no model: <why>)" when the default had no profiles. */
+  char plan[256];
+  /* The launch's predicted time; 0 when the model had too few profiles. */
+  double predicted_ms;
 } skmd_launch_report;
 
 /* Runs the kernel over an N-D range (global sizes must be multiples of
-   local ones; global_offset may be NULL). plan: NULL for the default
-   (proportional), or a plan string (see docs/runtime.md: cpu, gpu0, even,
-   manual:cpu=0.3,gpu0=0.7). report may be NULL. Returns when every output
-   is in the user's buffers. */
+   local ones; global_offset may be NULL). report may be NULL. Returns when
+   every output is in the user's buffers. plan (docs/runtime.md):
+     NULL       the default: "auto" when the profile database holds enough
+                profiles of this kernel on every device (or SKMD_PROFILE=auto
+                profiles it now), else "proportional"
+     "auto"     the model partitioner (the SKMD paper's Algorithm 1); an
+                error when profiles are missing
+     "linear"   shares proportional to the model's predicted throughput,
+                copies ignored
+     "proportional", "even", "cpu", "gpu0", "manual:cpu=0.3,gpu0=0.7"
+   SKMD_EXPLAIN=1 prints the plan with the predicted times to stderr before
+   the launch, and the measured times with the prediction error after it. */
 skmd_status skmd_launch(skmd_kernel k, uint32_t work_dim,
                         const size_t *global_offset, const size_t *global_size,
                         const size_t *local_size, const char *plan,
@@ -187,6 +205,35 @@ skmd_status skmd_launch_async(skmd_kernel k, uint32_t work_dim,
 /* Waits for the launch, fills report (may be NULL) and releases the
    event. Returns the launch's status. */
 skmd_status skmd_wait(skmd_event ev, skmd_launch_report *report);
+
+/* Profiles the kernel, with the arguments set now, on the named devices
+   (comma-separated names, e.g. "cpu,gpu0"; NULL: every device): dry runs
+   over growing group counts, best of `runs` each (0: 2), recorded in the
+   profile database ($SKMD_PROFILE_DB, default
+   ~/.cache/skmd/profiles.sqlite) together with each device's copy costs.
+   The buffers the kernel writes are profiled on copies: the caller's data
+   is left as it was. Progress goes to the progress callback. */
+skmd_status skmd_profile(skmd_kernel k, uint32_t work_dim,
+                         const size_t *global_offset, const size_t *global_size,
+                         const size_t *local_size, const char *devices,
+                         unsigned runs);
+
+/* How good the model is at one point: runs groups [0, groups) of the
+   launch alone on `device` (a dry run timed as the profiler does, best of
+   `runs`, on scratch copies of the buffers the kernel writes) and gives
+   its measured kernel time and what the device's model predicts for it.
+   Records nothing. Fails with SKMD_ERROR_NOT_FOUND when the database has
+   too few profiles of the kernel on that device. */
+skmd_status skmd_check_model(skmd_kernel k, uint32_t work_dim,
+                             const size_t *global_offset,
+                             const size_t *global_size, const size_t *local_size,
+                             const char *device, uint64_t groups, unsigned runs,
+                             double *measured_ms, double *predicted_ms);
+
+/* Where progress lines of profiling go (skmd_profile, and SKMD_PROFILE=auto
+   before a launch). NULL: standard error, the default. */
+typedef void (*skmd_progress_fn)(const char *line, void *user);
+void skmd_set_progress(skmd_context ctx, skmd_progress_fn fn, void *user);
 
 #ifdef __cplusplus
 }

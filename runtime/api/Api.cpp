@@ -10,6 +10,8 @@
 #include "api/Devices.h"
 #include "devices/cuda/CudaDevice.h"
 #include "launch/Launcher.h"
+#include "partitioner/Explain.h"
+#include "partitioner/ModelPlanner.h"
 #include "partitioner/Plan.h"
 
 #include <algorithm>
@@ -26,6 +28,11 @@ struct skmd_context_s {
   std::vector<std::unique_ptr<Device>> Devices;
   CpuDevice *Cpu = nullptr;
   std::unique_ptr<Launcher> Run;
+  std::unique_ptr<ModelPlanner> Planner;
+  /// SKMD_EXPLAIN=1: plans and outcomes to stderr.
+  bool Explain = false;
+  skmd_progress_fn Progress = nullptr;
+  void *ProgressUser = nullptr;
   /// One launch at a time: devices (the CPU's pool first) are not shared
   /// between launches.
   std::mutex LaunchLock;
@@ -53,9 +60,16 @@ struct skmd_buffer_s {
   size_t Bytes;
 };
 
+/// A launch's report, with how its plan was chosen and predicted.
+struct LaunchRecord {
+  LaunchReport Report;
+  std::string Plan;
+  std::optional<ModelPlan> Model;
+};
+
 struct skmd_event_s {
   std::future<Status> Done;
-  LaunchReport Report;
+  LaunchRecord Record;
   uint64_t TotalGroups = 0;
 };
 
@@ -116,13 +130,16 @@ void copyName(char *Dst, size_t Size, const std::string &Src) {
   std::snprintf(Dst, Size, "%s", Src.c_str());
 }
 
-void fillReport(const LaunchReport &R, uint64_t Total, skmd_launch_report *Out) {
+void fillReport(const LaunchRecord &L, uint64_t Total, skmd_launch_report *Out) {
   if (!Out)
     return;
+  const LaunchReport &R = L.Report;
   std::memset(Out, 0, sizeof *Out);
   Out->total_groups = Total;
   Out->total_ms = R.TotalMs;
   Out->plan_ms = R.PlanMs;
+  copyName(Out->plan, sizeof Out->plan, L.Plan);
+  Out->predicted_ms = L.Model ? L.Model->PredictedMs : 0;
   size_t N = std::min<size_t>(R.Pieces.size(), sizeof Out->pieces / sizeof Out->pieces[0]);
   Out->piece_count = N;
   for (size_t I = 0; I < N; ++I) {
@@ -142,6 +159,14 @@ void fillReport(const LaunchReport &R, uint64_t Total, skmd_launch_report *Out) 
     Q.bytes_in = P.BytesIn;
     Q.bytes_out = P.BytesOut;
     Q.failed = !P.Failure.empty();
+    if (L.Model)
+      for (const DevicePrediction &Pr : L.Model->Predicted)
+        if (P.Device == Pr.Device) {
+          Q.predicted_input_ms = Pr.InputMs;
+          Q.predicted_kernel_ms = Pr.KernelMs;
+          Q.predicted_output_ms = Pr.OutputMs;
+          Q.predicted_merge_ms = Pr.MergeMs;
+        }
   }
 }
 
@@ -170,19 +195,87 @@ Result<NDRange> ndRange(uint32_t WorkDim, const size_t *Offset,
   return R;
 }
 
-/// Runs a launch with the context's devices, the lock held.
-Status launchNow(skmd_kernel K, const std::vector<HostArg> &Args,
-                 const NDRange &Range, const std::string &Plan,
-                 LaunchReport &Report) {
-  skmd_context Ctx = K->Program->Ctx;
-  std::lock_guard<std::mutex> Hold(Ctx->LaunchLock);
+std::vector<const DeviceInfo *> deviceInfos(skmd_context Ctx) {
   std::vector<const DeviceInfo *> Infos;
   for (auto &D : Ctx->Devices)
     Infos.push_back(&D->info());
+  return Infos;
+}
+
+/// The pieces of \p Plan, and what the model expects of them.
+Result<std::vector<Piece>> choosePlan(skmd_kernel K, const std::vector<HostArg> &Args,
+                                      const NDRange &Range, const std::string &Plan,
+                                      LaunchRecord &Record, std::string &NoModel) {
+  skmd_context Ctx = K->Program->Ctx;
+  std::vector<const DeviceInfo *> Infos = deviceInfos(Ctx);
+  bool Default = Plan.empty();
+  if (Default || Plan == "auto" || Plan == "linear") {
+    auto M = Ctx->Planner->plan(Plan == "linear" ? ModelPlanner::Method::Linear
+                                                 : ModelPlanner::Method::Auto,
+                                K->Loaded, Args, Range);
+    if (M) {
+      Record.Plan = M->Method;
+      Record.Model = std::move(*M);
+      return Record.Model->Pieces;
+    }
+    // The default falls back when the model cannot plan (no profiles, no
+    // database); bad arguments are the launch's error either way.
+    if (!Default || M.error().code() == ErrorCode::InvalidArgument)
+      return M.error();
+    NoModel = M.error().message();
+    Record.Plan = "proportional (no model: " + NoModel + ")";
+    return makePlan("proportional", Infos, Range.totalGroups(),
+                    K->Loaded.Info->Partitionable);
+  }
   auto Pieces = makePlan(Plan, Infos, Range.totalGroups(), K->Loaded.Info->Partitionable);
   if (!Pieces)
+    return Pieces;
+  Record.Plan = Plan;
+  if (Ctx->Explain) {
+    if (auto M = Ctx->Planner->predict(*Pieces, Plan, K->Loaded, Args, Range))
+      Record.Model = std::move(*M);
+    else
+      NoModel = M.error().message();
+  }
+  return Pieces;
+}
+
+/// Runs a launch with the context's devices, the lock held.
+Status launchNow(skmd_kernel K, const std::vector<HostArg> &Args,
+                 const NDRange &Range, const std::string &Plan,
+                 LaunchRecord &Record) {
+  skmd_context Ctx = K->Program->Ctx;
+  std::lock_guard<std::mutex> Hold(Ctx->LaunchLock);
+  auto Start = std::chrono::steady_clock::now();
+  std::string NoModel;
+  auto Pieces = choosePlan(K, Args, Range, Plan, Record, NoModel);
+  if (!Pieces)
     return Pieces.error();
-  return Ctx->Run->run(K->Loaded, Args, Range, *Pieces, Report);
+  double ChoosingMs = std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - Start)
+                          .count();
+  std::vector<const DeviceInfo *> Infos = deviceInfos(Ctx);
+  if (Ctx->Explain)
+    std::fputs(explainPlan(K->Loaded.Info->Name, Record.Plan, *Pieces, Range.totalGroups(),
+                           Infos, Record.Model ? &*Record.Model : nullptr, NoModel)
+                   .c_str(),
+               stderr);
+  Status S = Ctx->Run->run(K->Loaded, Args, Range, *Pieces, Record.Report);
+  Record.Report.PlanMs += ChoosingMs;
+  Record.Report.TotalMs += ChoosingMs;
+  if (Ctx->Explain && !Record.Report.Pieces.empty())
+    std::fputs(explainOutcome(Record.Report, Infos, Record.Model ? &*Record.Model : nullptr)
+                   .c_str(),
+               stderr);
+  return S;
+}
+
+/// Sends profiling progress where the context wants it.
+void reportProgress(skmd_context Ctx, const std::string &Line) {
+  if (Ctx->Progress)
+    Ctx->Progress(Line.c_str(), Ctx->ProgressUser);
+  else
+    std::fprintf(stderr, "skmd: %s\n", Line.c_str());
 }
 
 skmd_status checkIndex(skmd_kernel K, unsigned Index, const char *Fn) {
@@ -259,6 +352,19 @@ skmd_status skmd_init(const char *Spec, skmd_context *Out) {
     for (auto &D : Ctx->Devices)
       Raw.push_back(D.get());
     Ctx->Run = std::make_unique<Launcher>(Raw, *Ctx->Cpu);
+    unsigned CpuIndex = unsigned(std::find(Raw.begin(), Raw.end(), Ctx->Cpu) - Raw.begin());
+    Ctx->Planner = std::make_unique<ModelPlanner>(Raw, CpuIndex, *Ctx->Run);
+    if (const char *Profile = std::getenv("SKMD_PROFILE"); Profile && *Profile) {
+      std::string P = Profile;
+      if (P != "auto" && P != "off")
+        return fail(SKMD_ERROR_INVALID_ARGUMENT,
+                    "SKMD_PROFILE is '" + P + "'; it may be auto or off");
+      Ctx->Planner->setAutoProfile(P == "auto");
+    }
+    if (const char *Explain = std::getenv("SKMD_EXPLAIN"))
+      Ctx->Explain = std::string(Explain) != "" && std::string(Explain) != "0";
+    skmd_context C = Ctx.get();
+    C->Planner->setProgress([C](const std::string &Line) { reportProgress(C, Line); });
     *Out = Ctx.release();
     return ok();
   });
@@ -551,7 +657,7 @@ skmd_status skmd_launch(skmd_kernel K, uint32_t WorkDim, const size_t *Offset,
     auto Range = ndRange(WorkDim, Offset, Global, Local);
     if (!Range)
       return fail(Range.error());
-    LaunchReport R;
+    LaunchRecord R;
     Status S = launchNow(K, K->Args, *Range, Plan ? Plan : "", R);
     fillReport(R, Range->totalGroups(), Report);
     return S ? ok() : fail(S.error());
@@ -574,7 +680,7 @@ skmd_status skmd_launch_async(skmd_kernel K, uint32_t WorkDim,
     Ev->Done = std::async(std::launch::async,
                           [K, E, Args = K->Args, R = *Range,
                            P = std::string(Plan ? Plan : "")] {
-                            return launchNow(K, Args, R, P, E->Report);
+                            return launchNow(K, Args, R, P, E->Record);
                           });
     *Out = Ev.release();
     return ok();
@@ -587,9 +693,84 @@ skmd_status skmd_wait(skmd_event Ev, skmd_launch_report *Report) {
       return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_wait: event is NULL");
     std::unique_ptr<skmd_event_s> Own(Ev);
     Status S = Own->Done.get();
-    fillReport(Own->Report, Own->TotalGroups, Report);
+    fillReport(Own->Record, Own->TotalGroups, Report);
     return S ? ok() : fail(S.error());
   });
+}
+
+skmd_status skmd_profile(skmd_kernel K, uint32_t WorkDim, const size_t *Offset,
+                         const size_t *Global, const size_t *Local, const char *Devices,
+                         unsigned Runs) {
+  return guarded([&] {
+    if (!K)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_profile: kernel is NULL");
+    auto Range = ndRange(WorkDim, Offset, Global, Local);
+    if (!Range)
+      return fail(Range.error());
+    skmd_context Ctx = K->Program->Ctx;
+    std::vector<unsigned> Which;
+    std::string List = Devices ? Devices : "";
+    for (size_t Pos = 0; Devices && Pos <= List.size();) {
+      size_t Comma = std::min(List.find(',', Pos), List.size());
+      std::string Name = List.substr(Pos, Comma - Pos);
+      auto It = std::find_if(Ctx->Devices.begin(), Ctx->Devices.end(),
+                             [&](auto &D) { return D->info().Name == Name; });
+      if (It == Ctx->Devices.end()) {
+        std::string Names;
+        for (auto &D : Ctx->Devices)
+          Names += (Names.empty() ? "" : ", ") + D->info().Name;
+        return fail(SKMD_ERROR_NO_DEVICE,
+                    "skmd_profile: no device '" + Name + "' (devices: " + Names + ")");
+      }
+      Which.push_back(unsigned(It - Ctx->Devices.begin()));
+      Pos = Comma + 1;
+    }
+    if (!Devices)
+      for (unsigned D = 0; D < Ctx->Devices.size(); ++D)
+        Which.push_back(D);
+    std::lock_guard<std::mutex> Hold(Ctx->LaunchLock);
+    Status S = Ctx->Planner->profile(K->Loaded, K->Args, *Range, Which, Runs ? Runs : 2);
+    return S ? ok() : fail(S.error());
+  });
+}
+
+skmd_status skmd_check_model(skmd_kernel K, uint32_t WorkDim, const size_t *Offset,
+                             const size_t *Global, const size_t *Local, const char *Device,
+                             uint64_t Groups, unsigned Runs, double *MeasuredMs,
+                             double *PredictedMs) {
+  return guarded([&] {
+    if (!K || !Device || !MeasuredMs || !PredictedMs)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_check_model: NULL argument");
+    auto Range = ndRange(WorkDim, Offset, Global, Local);
+    if (!Range)
+      return fail(Range.error());
+    if (Groups == 0 || Groups > Range->totalGroups())
+      return fail(SKMD_ERROR_INVALID_ARGUMENT,
+                  "skmd_check_model: " + std::to_string(Groups) + " groups of a launch of " +
+                      std::to_string(Range->totalGroups()));
+    skmd_context Ctx = K->Program->Ctx;
+    auto It = std::find_if(Ctx->Devices.begin(), Ctx->Devices.end(),
+                           [&](auto &D) { return D->info().Name == Device; });
+    if (It == Ctx->Devices.end())
+      return fail(SKMD_ERROR_NO_DEVICE,
+                  std::string("skmd_check_model: no device '") + Device + "'");
+    std::lock_guard<std::mutex> Hold(Ctx->LaunchLock);
+    auto C = Ctx->Planner->checkModel(K->Loaded, K->Args, *Range,
+                                      unsigned(It - Ctx->Devices.begin()), Groups,
+                                      Runs ? Runs : 3);
+    if (!C)
+      return fail(C.error());
+    *MeasuredMs = C->MeasuredMs;
+    *PredictedMs = C->PredictedMs;
+    return ok();
+  });
+}
+
+void skmd_set_progress(skmd_context Ctx, skmd_progress_fn Fn, void *User) {
+  if (!Ctx)
+    return;
+  Ctx->Progress = Fn;
+  Ctx->ProgressUser = User;
 }
 
 } // extern "C"

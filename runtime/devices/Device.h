@@ -117,6 +117,15 @@ public:
   virtual Status copyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
                              const Rect &R);
 
+  /// Page-locked host memory this device copies at full speed, or null
+  /// where there is no such kind (copies from any host memory cost the
+  /// same). Freed with freePinnedHost.
+  virtual void *allocPinnedHost(uint64_t Bytes) { return nullptr; }
+  virtual void freePinnedHost(void *Ptr) {}
+  /// Whether host bytes [Host, Host + Bytes) are such memory: the
+  /// transfer model then uses the pinned link's speed.
+  virtual bool isPinnedHost(const void *Host, uint64_t Bytes) const { return false; }
+
   /// Waits until every copy issued so far has arrived (copies to a device
   /// may run behind the call that issued them).
   virtual Status finishCopies() { return Status::success(); }

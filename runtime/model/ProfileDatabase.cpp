@@ -69,8 +69,12 @@ std::string ProfileDatabase::defaultPath() {
   return Cache + "/skmd/profiles.sqlite";
 }
 
-Result<std::unique_ptr<ProfileDatabase>> ProfileDatabase::open(const std::string &Given) {
+Result<std::unique_ptr<ProfileDatabase>> ProfileDatabase::open(const std::string &Given,
+                                                               bool Create) {
   std::string Path = Given.empty() ? defaultPath() : Given;
+  struct stat St;
+  if (!Create && stat(Path.c_str(), &St) != 0)
+    return Failure(ErrorCode::NotFound, "there is no profile database at " + Path);
   if (!makeParents(Path))
     return Failure(ErrorCode::IOError, "profile database " + Path +
                                            ": cannot create its folder: " +
@@ -94,7 +98,11 @@ Result<std::unique_ptr<ProfileDatabase>> ProfileDatabase::open(const std::string
         " kernel_ms REAL NOT NULL, input_ms REAL NOT NULL, output_ms REAL NOT NULL,"
         " bytes_in INTEGER NOT NULL, bytes_out INTEGER NOT NULL,"
         " recorded TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)",
-        "CREATE INDEX IF NOT EXISTS samples_by_kernel ON samples (kernel, device)"})
+        "CREATE INDEX IF NOT EXISTS samples_by_kernel ON samples (kernel, device)",
+        "CREATE TABLE IF NOT EXISTS links ("
+        " device TEXT NOT NULL, what TEXT NOT NULL, latency_ms REAL NOT NULL,"
+        " gbps REAL NOT NULL, recorded TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP,"
+        " PRIMARY KEY (device, what))"})
     if (Status S = P->exec(Sql); !S)
       return S.error();
   return P;
@@ -168,6 +176,62 @@ Result<std::vector<ProfileRow>> ProfileDatabase::rows(const std::string &Kernel,
   if (Rc != SQLITE_DONE)
     return dbError(Db, Path, "cannot read samples");
   return Out;
+}
+
+Result<std::vector<ProfileDatabase::Summary>> ProfileDatabase::summary() const {
+  Statement St;
+  if (sqlite3_prepare_v2(Db,
+                         "SELECT kernel, device, COUNT(*), COUNT(DISTINCT shape) FROM samples"
+                         " GROUP BY kernel, device ORDER BY kernel, device",
+                         -1, &St.S, nullptr) != SQLITE_OK)
+    return dbError(Db, Path, "cannot prepare a query");
+  std::vector<Summary> Out;
+  int Rc;
+  while ((Rc = sqlite3_step(St.S)) == SQLITE_ROW)
+    Out.push_back({reinterpret_cast<const char *>(sqlite3_column_text(St.S, 0)),
+                   reinterpret_cast<const char *>(sqlite3_column_text(St.S, 1)),
+                   uint64_t(sqlite3_column_int64(St.S, 2)),
+                   uint64_t(sqlite3_column_int64(St.S, 3))});
+  if (Rc != SQLITE_DONE)
+    return dbError(Db, Path, "cannot read samples");
+  return Out;
+}
+
+Status ProfileDatabase::setLink(const std::string &Device, const std::string &What,
+                                const LinkCost &Cost) {
+  Statement St;
+  if (sqlite3_prepare_v2(Db,
+                         "INSERT OR REPLACE INTO links (device, what, latency_ms, gbps)"
+                         " VALUES (?,?,?,?)",
+                         -1, &St.S, nullptr) != SQLITE_OK)
+    return dbError(Db, Path, "cannot prepare an insert");
+  sqlite3_bind_text(St.S, 1, Device.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(St.S, 2, What.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_double(St.S, 3, Cost.LatencyMs);
+  sqlite3_bind_double(St.S, 4, Cost.GBps);
+  if (sqlite3_step(St.S) != SQLITE_DONE)
+    return dbError(Db, Path, "cannot record a link");
+  return Status::success();
+}
+
+Result<std::optional<LinkCost>> ProfileDatabase::link(const std::string &Device,
+                                                      const std::string &What) const {
+  Statement St;
+  if (sqlite3_prepare_v2(Db,
+                         "SELECT latency_ms, gbps FROM links WHERE device = ? AND what = ?",
+                         -1, &St.S, nullptr) != SQLITE_OK)
+    return dbError(Db, Path, "cannot prepare a query");
+  sqlite3_bind_text(St.S, 1, Device.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(St.S, 2, What.c_str(), -1, SQLITE_TRANSIENT);
+  int Rc = sqlite3_step(St.S);
+  if (Rc == SQLITE_DONE)
+    return std::optional<LinkCost>();
+  if (Rc != SQLITE_ROW)
+    return dbError(Db, Path, "cannot read links");
+  LinkCost C;
+  C.LatencyMs = sqlite3_column_double(St.S, 0);
+  C.GBps = sqlite3_column_double(St.S, 1);
+  return std::optional<LinkCost>(C);
 }
 
 } // namespace skmd

@@ -1,10 +1,12 @@
 //===- ProfileDatabase.h - Profiles kept between runs, in SQLite -*- C++ -*-===//
 //
-// Every profiled or real launch piece becomes a row: which kernel (a hash
-// of the bundle's source, options and kernel name), which device (its name
+// Every profiled piece becomes a row of `samples`: which kernel (a hash of
+// the bundle's source, options and kernel name), which device (its name
 // and description), the launch's shape (buffer sizes and scalar values, as
 // text), the group count, and the measured times. The model is fitted from
-// the rows of one kernel on one device.
+// the rows of one kernel on one device. `links` keeps each device's
+// measured copy costs (one row per direction and host memory kind), and
+// the host's copy bandwidth, so that they are measured once.
 //
 // The file defaults to $XDG_CACHE_HOME/skmd/profiles.sqlite (or
 // ~/.cache/skmd/profiles.sqlite); SKMD_PROFILE_DB overrides. Several
@@ -19,6 +21,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,11 +41,21 @@ struct ProfileRow {
   uint64_t BytesIn = 0, BytesOut = 0;
 };
 
+/// A measured copy cost: Latency + bytes / bandwidth.
+struct LinkCost {
+  double LatencyMs = 0;
+  double GBps = 0;
+  double ms(uint64_t Bytes) const {
+    return Bytes == 0 ? 0 : LatencyMs + (GBps > 0 ? double(Bytes) / GBps / 1e6 : 0);
+  }
+};
+
 class ProfileDatabase {
 public:
-  /// Opens (creating it and its folder if needed) \p Path, or the default
-  /// place when empty.
-  static Result<std::unique_ptr<ProfileDatabase>> open(const std::string &Path = "");
+  /// Opens \p Path, or the default place when empty; creates it and its
+  /// folder if needed and \p Create, else a missing file is NotFound.
+  static Result<std::unique_ptr<ProfileDatabase>> open(const std::string &Path = "",
+                                                       bool Create = true);
   ~ProfileDatabase();
 
   /// The path used when none is given.
@@ -52,6 +65,18 @@ public:
   /// Every row of \p Kernel on \p Device.
   Result<std::vector<ProfileRow>> rows(const std::string &Kernel,
                                        const std::string &Device) const;
+  /// The kernels and devices with rows, and how many each pair has.
+  struct Summary {
+    std::string Kernel, Device;
+    uint64_t Rows = 0, Shapes = 0;
+  };
+  Result<std::vector<Summary>> summary() const;
+
+  /// Records (replacing) the cost \p What of \p Device, e.g. "in-pinned".
+  Status setLink(const std::string &Device, const std::string &What, const LinkCost &Cost);
+  /// The cost recorded, if any.
+  Result<std::optional<LinkCost>> link(const std::string &Device,
+                                       const std::string &What) const;
   const std::string &path() const { return Path; }
 
 private:

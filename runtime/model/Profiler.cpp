@@ -71,35 +71,42 @@ Status profileDevice(Launcher &Run, LoadedKernel &Kernel, const std::vector<Host
   PieceReport Warm;
   if (Status S = Run.profile(Kernel, Args, Range, Device, 1, Warm); !S)
     return S;
-  for (uint64_t Count : profileCounts(Range.totalGroups())) {
-    PieceReport Best;
-    for (unsigned R = 0; R < std::max(1u, Options.Runs); ++R) {
+  // Passes over every count, best of the passes per count: repeats spread
+  // in time, so that a moment of interference (a shared host) spoils one
+  // run of a count, not all of them.
+  std::vector<uint64_t> Counts = profileCounts(Range.totalGroups());
+  std::vector<PieceReport> Best(Counts.size());
+  const unsigned Passes = std::max(1u, Options.Runs);
+  for (unsigned Pass = 0; Pass < Passes; ++Pass)
+    for (size_t I = 0; I < Counts.size(); ++I) {
       PieceReport P;
-      if (Status S = Run.profile(Kernel, Args, Range, Device, Count, P); !S)
+      if (Status S = Run.profile(Kernel, Args, Range, Device, Counts[I], P); !S)
         return S;
-      if (R == 0 || P.KernelMs < Best.KernelMs)
-        Best = P;
+      if (Pass == 0 || P.KernelMs < Best[I].KernelMs)
+        Best[I] = P;
+      if (Options.Progress && Pass + 1 == Passes) {
+        std::ostringstream Line;
+        Line << Info.Name << ": " << Counts[I] << " of " << Range.totalGroups()
+             << " groups, kernel " << Best[I].KernelMs << " ms, copies "
+             << Best[I].InputMs + Best[I].OutputMs << " ms";
+        Options.Progress(Line.str());
+      }
     }
+  for (size_t I = 0; I < Counts.size(); ++I) {
     ProfileRow Row;
     Row.Kernel = KernelId;
     Row.Device = DeviceId;
     Row.Shape = Shape.Text;
     Row.Vars = Shape.Vars;
-    Row.Groups = Count;
+    Row.Groups = Counts[I];
     Row.TotalGroups = Range.totalGroups();
-    Row.KernelMs = Best.KernelMs;
-    Row.InputMs = Best.InputMs;
-    Row.OutputMs = Best.OutputMs;
-    Row.BytesIn = Best.BytesIn;
-    Row.BytesOut = Best.BytesOut;
+    Row.KernelMs = Best[I].KernelMs;
+    Row.InputMs = Best[I].InputMs;
+    Row.OutputMs = Best[I].OutputMs;
+    Row.BytesIn = Best[I].BytesIn;
+    Row.BytesOut = Best[I].BytesOut;
     if (Status S = Db.add(Row); !S)
       return S;
-    if (Options.Progress) {
-      std::ostringstream Line;
-      Line << Info.Name << ": " << Count << " of " << Range.totalGroups() << " groups, kernel "
-           << Best.KernelMs << " ms, copies " << Best.InputMs + Best.OutputMs << " ms";
-      Options.Progress(Line.str());
-    }
   }
   return Status::success();
 }

@@ -40,8 +40,8 @@ LaunchShape launchShape(const KernelInfo &K, const std::vector<HostArg> &Args,
 std::vector<uint64_t> profileCounts(uint64_t Total);
 
 struct ProfileOptions {
-  unsigned Runs = 2; ///< Per count; the best is kept.
-  /// Called with a line per count measured.
+  unsigned Runs = 2; ///< Passes over the counts; each count's best is kept.
+  /// Called with a line per count, in the last pass.
   std::function<void(const std::string &)> Progress;
 };
 

@@ -86,44 +86,115 @@ Result<RegressionModel> RegressionModel::fit(const std::vector<ProfileSample> &A
   return Best;
 }
 
+namespace {
+
+/// Lawson and Hanson's active-set method for min |A x - b| with x >= 0, on
+/// the normal equations (\p G = A^T A, \p Atb = A^T b; few columns).
+Eigen::VectorXd nonNegativeLeastSquares(const Eigen::MatrixXd &G, const Eigen::VectorXd &Atb) {
+  const Eigen::Index N = G.cols();
+  Eigen::VectorXd X = Eigen::VectorXd::Zero(N);
+  std::vector<bool> Active(size_t(N), false);
+  const double Tol = 1e-12 * std::max(1.0, Atb.cwiseAbs().maxCoeff());
+  // The unconstrained optimum over the active columns, zero elsewhere.
+  auto SolveActive = [&]() {
+    std::vector<Eigen::Index> Idx;
+    for (Eigen::Index J = 0; J < N; ++J)
+      if (Active[size_t(J)])
+        Idx.push_back(J);
+    Eigen::MatrixXd Gp(Idx.size(), Idx.size());
+    Eigen::VectorXd Bp(Idx.size());
+    for (size_t I = 0; I < Idx.size(); ++I) {
+      Bp(Eigen::Index(I)) = Atb(Idx[I]);
+      for (size_t K = 0; K < Idx.size(); ++K)
+        Gp(Eigen::Index(I), Eigen::Index(K)) = G(Idx[I], Idx[K]);
+    }
+    Eigen::VectorXd Sp = Gp.ldlt().solve(Bp);
+    Eigen::VectorXd S = Eigen::VectorXd::Zero(N);
+    for (size_t I = 0; I < Idx.size(); ++I)
+      S(Idx[I]) = Sp(Eigen::Index(I));
+    return S;
+  };
+  for (Eigen::Index Outer = 0; Outer < 3 * N; ++Outer) {
+    Eigen::VectorXd W = Atb - G * X; // The negative gradient.
+    Eigen::Index Enter = -1;
+    double Most = Tol;
+    for (Eigen::Index J = 0; J < N; ++J)
+      if (!Active[size_t(J)] && W(J) > Most) {
+        Most = W(J);
+        Enter = J;
+      }
+    if (Enter < 0)
+      break;
+    Active[size_t(Enter)] = true;
+    for (Eigen::Index Inner = 0; Inner < 3 * N; ++Inner) {
+      Eigen::VectorXd S = SolveActive();
+      double Alpha = 1;
+      bool Feasible = true;
+      for (Eigen::Index J = 0; J < N; ++J)
+        if (Active[size_t(J)] && S(J) <= 0) {
+          Feasible = false;
+          Alpha = std::min(Alpha, X(J) / std::max(X(J) - S(J), 1e-300));
+        }
+      if (Feasible) {
+        X = S;
+        break;
+      }
+      X += Alpha * (S - X);
+      for (Eigen::Index J = 0; J < N; ++J)
+        if (Active[size_t(J)] && X(J) <= Tol) {
+          Active[size_t(J)] = false;
+          X(J) = 0;
+        }
+    }
+  }
+  return X;
+}
+
+} // namespace
+
 void RegressionModel::fitTerms(const std::vector<ProfileSample> &S) {
-  // Standardized features: columns span many orders of magnitude (v^3).
-  const size_t N = S.size(), F = Terms.size();
+  // Columns: the terms, then the intercept (the fixed cost), each scaled
+  // to unit RMS, since they span many orders of magnitude (v^3).
+  // Coefficients are non-negative: each term grows with the group count,
+  // so the model does too, as a device's time must (unconstrained fits
+  // wiggle, and a partitioner would chase the wiggles).
+  const size_t N = S.size(), F = Terms.size() + 1;
   Eigen::MatrixXd X(N, F);
-  Eigen::VectorXd Y(N);
+  Eigen::VectorXd Y(N), RowWeight(N);
   for (size_t I = 0; I < N; ++I) {
-    for (size_t J = 0; J < F; ++J)
+    for (size_t J = 0; J + 1 < F; ++J)
       X(Eigen::Index(I), Eigen::Index(J)) = feature(Terms[J], S[I].Groups, S[I].Vars);
+    X(Eigen::Index(I), Eigen::Index(F - 1)) = 1;
     Y(Eigen::Index(I)) = S[I].Ms;
   }
-  Mean.resize(F);
-  Scale.resize(F);
+  // Errors count relative to the time (what the held-out error and the
+  // partitioner care about), softened so that the noise of the tiniest
+  // profiles does not rule: weight 1 / sqrt(time).
+  double Floor = std::max(1e-6, 0.01 * Y.maxCoeff());
+  for (size_t I = 0; I < N; ++I)
+    RowWeight(Eigen::Index(I)) = 1 / std::sqrt(std::max(Y(Eigen::Index(I)), Floor));
+  std::vector<double> Scale(F);
   for (size_t J = 0; J < F; ++J) {
     Eigen::Index C = Eigen::Index(J);
-    double Mu = X.col(C).mean();
-    double Sd = std::sqrt((X.col(C).array() - Mu).square().mean());
-    Mean[J] = Mu;
-    Scale[J] = Sd > 0 ? Sd : 1;
-    X.col(C) = (X.col(C).array() - Mu) / Scale[J];
+    double Rms = std::sqrt(X.col(C).array().square().mean());
+    Scale[J] = Rms > 0 ? Rms : 1;
+    X.col(C) /= Scale[J];
   }
 
-  // Ridge on rows Train, giving the coefficients and the intercept.
-  auto Solve = [&](const std::vector<size_t> &Train, double L, Eigen::VectorXd &B,
-                   double &B0) {
+  // Ridge on rows Train (the intercept not penalized).
+  auto Solve = [&](const std::vector<size_t> &Train, double L) {
     Eigen::MatrixXd A(Train.size(), F);
-    Eigen::VectorXd R(Train.size());
+    Eigen::VectorXd B(Train.size());
     for (size_t K = 0; K < Train.size(); ++K) {
-      A.row(Eigen::Index(K)) = X.row(Eigen::Index(Train[K]));
-      R(Eigen::Index(K)) = Y(Eigen::Index(Train[K]));
+      double Wt = RowWeight(Eigen::Index(Train[K]));
+      A.row(Eigen::Index(K)) = Wt * X.row(Eigen::Index(Train[K]));
+      B(Eigen::Index(K)) = Wt * Y(Eigen::Index(Train[K]));
     }
-    B0 = R.mean();
-    Eigen::VectorXd Centered = R.array() - B0;
-    Eigen::RowVectorXd ColMean = A.colwise().mean();
-    A.rowwise() -= ColMean;
-    Eigen::MatrixXd Gram = A.transpose() * A;
-    Gram.diagonal().array() += L * double(Train.size());
-    B = Gram.ldlt().solve(A.transpose() * Centered);
-    B0 -= ColMean.dot(B);
+    Eigen::MatrixXd G = A.transpose() * A;
+    double Mean = G.diagonal().mean();
+    for (size_t J = 0; J + 1 < F; ++J)
+      G(Eigen::Index(J), Eigen::Index(J)) += L * Mean;
+    return nonNegativeLeastSquares(G, A.transpose() * B);
   };
 
   // Every fifth sample held out to choose the regularization.
@@ -136,13 +207,11 @@ void RegressionModel::fitTerms(const std::vector<ProfileSample> &S) {
     Test = Train = Every;
   HeldOut = INFINITY;
   for (double L : {1e-9, 1e-7, 1e-5, 1e-3, 1e-1}) {
-    Eigen::VectorXd B;
-    double B0;
-    Solve(Train, L, B, B0);
+    Eigen::VectorXd B = Solve(Train, L);
     std::vector<double> Err;
     for (size_t I : Test) {
-      double P = B0 + X.row(Eigen::Index(I)).dot(B);
-      Err.push_back(std::fabs(std::max(P, 0.0) - Y(Eigen::Index(I))) /
+      double P = X.row(Eigen::Index(I)).dot(B);
+      Err.push_back(std::fabs(P - Y(Eigen::Index(I))) /
                     std::max(std::fabs(Y(Eigen::Index(I))), 1e-9));
     }
     if (double E = median(Err); E < HeldOut) {
@@ -150,15 +219,18 @@ void RegressionModel::fitTerms(const std::vector<ProfileSample> &S) {
       Lambda = L;
     }
   }
-  Eigen::VectorXd B;
-  Solve(Every, Lambda, B, Intercept);
-  Beta.assign(B.data(), B.data() + B.size());
+  Eigen::VectorXd B = Solve(Every, Lambda);
+  Beta.resize(F - 1);
+  for (size_t J = 0; J + 1 < F; ++J)
+    Beta[J] = B(Eigen::Index(J)) / Scale[J];
+  Intercept = B(Eigen::Index(F - 1)) / Scale[F - 1];
 }
 
 double RegressionModel::predict(double Groups, const std::vector<double> &Vars) const {
   double Y = Intercept;
   for (size_t J = 0; J < Terms.size(); ++J)
-    Y += Beta[J] * (feature(Terms[J], Groups, Vars) - Mean[J]) / Scale[J];
+    if (Beta[J] != 0)
+      Y += Beta[J] * feature(Terms[J], Groups, Vars);
   return std::isfinite(Y) ? std::max(Y, 0.0) : Y;
 }
 

@@ -62,7 +62,7 @@ private:
   void fitTerms(const std::vector<ProfileSample> &S);
 
   std::vector<Term> Terms;
-  std::vector<double> Mean, Scale, Beta;
+  std::vector<double> Beta;
   double Intercept = 0, HeldOut = 0, Lambda = 0;
 };
 

@@ -20,13 +20,15 @@ struct Parts {
   double Merge = 0;        ///< Merging its results, if the launch is split.
 };
 
-Parts partsAt(const PartitionProblem &P, size_t Device, uint64_t Groups) {
+/// \p Split: whether other devices take part too.
+Parts partsAt(const PartitionProblem &P, size_t Device, uint64_t Groups, bool Split) {
   const DeviceEstimate &D = P.Devices[Device];
   Parts T;
   if (Groups == 0)
     return T;
   T.In = D.InputMs ? D.InputMs(Groups) : 0;
-  T.Rest = D.KernelMs(Groups) + (D.OutputMs ? D.OutputMs(Groups) : 0);
+  T.Rest = D.KernelMs(Groups) * (Split ? D.SplitSlowdown : 1) +
+           (D.OutputMs ? D.OutputMs(Groups) : 0);
   // Results of a device with its own memory are merged on the host when
   // the kernel is discontiguous and the launch is split.
   if (P.MergeMs && D.InputMs)
@@ -144,8 +146,9 @@ PartitionResult finish(const PartitionProblem &P, std::vector<uint64_t> Groups) 
 double estimateLaunchMs(const PartitionProblem &P, const std::vector<uint64_t> &Groups,
                         std::vector<double> *DeviceMs) {
   std::vector<Parts> T(Groups.size());
+  bool Shared = std::count_if(Groups.begin(), Groups.end(), [](uint64_t G) { return G; }) > 1;
   for (size_t I = 0; I < Groups.size(); ++I)
-    T[I] = partsAt(P, I, Groups[I]);
+    T[I] = partsAt(P, I, Groups[I], Shared);
   const std::vector<size_t> Leader = linkLeaders(P);
   ParentNode Split(P, Leader);
   Split.set(Groups, T);
@@ -164,7 +167,10 @@ PartitionResult partitionLinear(const PartitionProblem &P) {
   std::vector<double> Rate(K, 0);
   double Sum = 0;
   for (size_t I = 0; I < K; ++I) {
-    double Ms = P.TotalGroups ? P.Devices[I].KernelMs(P.TotalGroups) : 0;
+    // The kernel's speed when the launch is split, copies left out.
+    double Ms = P.TotalGroups ? P.Devices[I].KernelMs(P.TotalGroups) *
+                                    (K > 1 ? P.Devices[I].SplitSlowdown : 1)
+                              : 0;
     Rate[I] = Ms > 0 && std::isfinite(Ms) ? double(P.TotalGroups) / Ms : 0;
     Sum += Rate[I];
   }
@@ -205,7 +211,7 @@ PartitionResult partitionAlgorithm1(const PartitionProblem &P) {
   std::vector<uint64_t> Groups(K, 0);
   Groups[Base] = Total;
   std::vector<Parts> T(K);
-  T[Base] = partsAt(P, Base, Total);
+  T[Base] = partsAt(P, Base, Total, false);
 
   // Lines 5-9: the granule, and the first offload's size.
   const uint64_t Granule = std::max<uint64_t>(1, (Total + MaxSteps - 1) / MaxSteps);
@@ -215,7 +221,7 @@ PartitionResult partitionAlgorithm1(const PartitionProblem &P) {
     // removal saves the base device at least the merge it causes.
     double Whole = T[Base].In + T[Base].Rest;
     for (uint64_t C = Granule; C < Total; C += Granule) {
-      Parts Left = partsAt(P, Base, Total - C);
+      Parts Left = partsAt(P, Base, Total - C, true);
       if (Whole - (Left.In + Left.Rest) >= P.MergeMs(C)) {
         MinOffload = C;
         break;
@@ -256,11 +262,11 @@ PartitionResult partitionAlgorithm1(const PartitionProblem &P) {
         continue; // Line 23; the base device keeps at least one group.
       uint64_t BaseLeft = Groups[Base] - Give, Gets = Groups[I] + Give;
       if (Give != CachedGive) {
-        CachedBase = partsAt(P, Base, BaseLeft);
+        CachedBase = partsAt(P, Base, BaseLeft, true);
         CachedGive = Give;
       }
       if (TriedAt[I] != Gets) {
-        TriedParts[I] = partsAt(P, I, Gets);
+        TriedParts[I] = partsAt(P, I, Gets, true);
         TriedAt[I] = Gets;
       }
       double MsBase, MsI;
@@ -282,7 +288,7 @@ PartitionResult partitionAlgorithm1(const PartitionProblem &P) {
       // Lines 37-42. The new parts were computed for the winning child.
       Groups[Base] -= BestCount;
       Groups[Best] += BestCount;
-      T[Base] = BestCount == CachedGive ? CachedBase : partsAt(P, Base, Groups[Base]);
+      T[Base] = BestCount == CachedGive ? CachedBase : partsAt(P, Base, Groups[Base], true);
       T[Best] = TriedParts[Best];
       Parent.set(Groups, T);
       Prev = BestMs;

@@ -44,6 +44,9 @@ struct DeviceEstimate {
   /// Devices with the same link id share one link: their inputs go one
   /// after another. -1: a link of its own.
   int Link = -1;
+  /// How much slower its kernel runs when other devices take part too
+  /// (the CPU leaves a core to the threads that drive the others).
+  double SplitSlowdown = 1;
 };
 
 struct PartitionProblem {

@@ -1,8 +1,8 @@
 //===- skmd-run.cpp - Run a kernel of a bundle on generated inputs --------===//
 //
 // skmd-run bundle.skmd kernel --global=N[,N,N] --local=L[,L,L]
-//          --arg=SPEC ... [--devices=LIST] [--plan=PLAN] [--check]
-//          [--repeat=N] [--trace=out.json]
+//          --arg=SPEC ... [--devices=LIST] [--plan=PLAN] [--explain]
+//          [--check] [--repeat=N] [--trace=out.json]
 //
 // Generates the kernel's inputs from the --arg specs, runs it through the
 // public API (include/skmd/skmd.h) and prints the plan, each device's times
@@ -11,6 +11,7 @@
 // runs the x86 variant; floats within --tolerance otherwise.
 //
 //===----------------------------------------------------------------------===//
+#include "common/ArgSpecs.h"
 #include "skmd/skmd.h"
 
 #include <nlohmann/json.hpp>
@@ -21,9 +22,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <random>
 #include <string>
 #include <vector>
+
+using namespace skmd::tools;
 
 namespace {
 
@@ -35,7 +37,8 @@ const char *Usage =
     "the devices, and prints the partition, the times and the bytes moved.\n"
     "\n"
     "One --arg per kernel argument, in order:\n"
-    "  buffer    COUNT[:FILL[:SEED]]  COUNT elements of the pointee type;\n"
+    "  buffer    COUNT[:FILL[:SEED]]  COUNT elements of the pointee type\n"
+    "            (a number or a product, e.g. 1024*1024);\n"
     "            FILL: random (default; [0,1) for floats, small integers\n"
     "            otherwise), zero, iota, or a number\n"
     "  value     the value, e.g. 1000, -3, 2.5\n"
@@ -44,8 +47,13 @@ const char *Usage =
     "Options:\n"
     "  --devices=LIST  devices to open: cpu, discrete, cuda, cuda:N,\n"
     "                  comma-separated (default: every device found)\n"
-    "  --plan=PLAN     proportional (default), even, cpu, gpu0, discrete0,\n"
-    "                  manual:cpu=0.3,gpu0=0.7\n"
+    "  --plan=PLAN     auto: the model partitioner (needs profiles: skmd-prof,\n"
+    "                  or SKMD_PROFILE=auto); linear: shares by predicted\n"
+    "                  throughput; proportional, even, cpu, gpu0, discrete0,\n"
+    "                  manual:cpu=0.3,gpu0=0.7. Default: auto where the\n"
+    "                  profiles suffice, else proportional\n"
+    "  --explain       print the predicted times per device before the run\n"
+    "                  and the prediction error after it (as SKMD_EXPLAIN=1)\n"
     "  --offset=N[,N,N]  global offset\n"
     "  --check         compare every written buffer with a CPU-only run\n"
     "  --tolerance=X   relative error allowed for floats when a device runs\n"
@@ -56,170 +64,9 @@ const char *Usage =
     "                  and merge\n"
     "  --help          this text\n";
 
-[[noreturn]] void die(const std::string &Message) {
-  std::fprintf(stderr, "skmd-run: error: %s\n", Message.c_str());
-  std::exit(1);
-}
-
-void check(skmd_status S, const std::string &What) {
-  if (S != SKMD_SUCCESS)
-    die(What + ": " + skmd_last_error());
-}
-
-std::vector<std::string> split(const std::string &S, char Sep) {
-  std::vector<std::string> Out;
-  size_t Pos = 0;
-  while (true) {
-    size_t At = S.find(Sep, Pos);
-    Out.push_back(S.substr(Pos, At == std::string::npos ? std::string::npos : At - Pos));
-    if (At == std::string::npos)
-      return Out;
-    Pos = At + 1;
-  }
-}
-
-uint64_t parseCount(const std::string &S, const std::string &What) {
-  char *End = nullptr;
-  errno = 0;
-  unsigned long long V = std::strtoull(S.c_str(), &End, 10);
-  if (S.empty() || *End || errno || S[0] == '-')
-    die(What + ": '" + S + "' is not a non-negative integer");
-  return V;
-}
-
-std::vector<size_t> parseSizes(const std::string &S, const std::string &What) {
-  std::vector<size_t> Out;
-  for (const std::string &Part : split(S, ','))
-    Out.push_back(parseCount(Part, What));
-  if (Out.empty() || Out.size() > 3)
-    die(What + " needs 1 to 3 comma-separated sizes");
-  return Out;
-}
-
-/// The scalar element type behind an OpenCL type name ("float4*" -> float).
-std::string baseType(std::string T) {
-  for (const char *Strip : {"const ", "volatile ", "restrict ", "__global ",
-                            "global ", "__constant ", "constant "})
-    for (size_t At; (At = T.find(Strip)) != std::string::npos;)
-      T.erase(At, std::strlen(Strip));
-  while (!T.empty() && (T.back() == '*' || T.back() == ' '))
-    T.pop_back();
-  while (!T.empty() && std::isdigit(static_cast<unsigned char>(T.back())))
-    T.pop_back();
-  return T;
-}
-
-/// Writes \p Text as the value of a scalar argument of \p Info's type.
-std::vector<uint8_t> scalarValue(const skmd_arg_info &Info, const std::string &Text) {
-  std::string T = baseType(Info.type_name);
-  std::vector<uint8_t> Bytes(Info.size);
-  auto Put = [&](auto V) {
-    if (sizeof V != Info.size)
-      die(std::string("argument '") + Info.name + "' (" + Info.type_name +
-          "): only scalar values can be given on the command line");
-    std::memcpy(Bytes.data(), &V, sizeof V);
-  };
-  char *End = nullptr;
-  errno = 0;
-  if (T == "float" || T == "double") {
-    double V = std::strtod(Text.c_str(), &End);
-    if (Text.empty() || *End)
-      die(std::string("argument '") + Info.name + "': '" + Text + "' is not a number");
-    T == "float" ? Put(float(V)) : Put(V);
-    return Bytes;
-  }
-  bool Unsigned = T[0] == 'u' || T == "size_t" || T == "bool";
-  long long S = 0;
-  unsigned long long U = 0;
-  if (Unsigned && !Text.empty() && Text[0] != '-')
-    U = std::strtoull(Text.c_str(), &End, 0);
-  else
-    S = std::strtoll(Text.c_str(), &End, 0);
-  if (Text.empty() || *End || errno)
-    die(std::string("argument '") + Info.name + "' (" + Info.type_name + "): '" +
-        Text + "' is not an integer");
-  uint64_t Raw = Unsigned && Text[0] != '-' ? U : uint64_t(S);
-  switch (Info.size) {
-  case 1:
-    Put(uint8_t(Raw));
-    break;
-  case 2:
-    Put(uint16_t(Raw));
-    break;
-  case 4:
-    Put(uint32_t(Raw));
-    break;
-  case 8:
-    Put(uint64_t(Raw));
-    break;
-  default:
-    die(std::string("argument '") + Info.name + "' (" + Info.type_name +
-        "): only scalar values can be given on the command line");
-  }
-  return Bytes;
-}
-
-/// COUNT elements of the buffer's type, filled as the spec says.
-std::vector<uint8_t> bufferContents(const skmd_arg_info &Info, const std::string &Spec) {
-  std::vector<std::string> Parts = split(Spec, ':');
-  if (Parts.size() > 3)
-    die(std::string("argument '") + Info.name + "': '" + Spec +
-        "' is not COUNT[:FILL[:SEED]]");
-  uint64_t Count = parseCount(Parts[0], std::string("argument '") + Info.name + "' count");
-  std::string Fill = Parts.size() > 1 ? Parts[1] : "random";
-  uint64_t Seed = Parts.size() > 2 ? parseCount(Parts[2], "seed") : 1;
-  size_t Elem = Info.element_size ? Info.element_size : 1;
-  std::string T = baseType(Info.type_name);
-  size_t Scalar = T == "double" || T == "long" || T == "ulong" ? 8
-                  : T == "float" || T == "int" || T == "uint"  ? 4
-                  : T == "short" || T == "ushort" || T == "half" ? 2
-                  : T == "char" || T == "uchar"                  ? 1
-                                                                 : 0;
-  std::vector<uint8_t> Bytes(Count * Elem, 0);
-  if (Fill == "zero")
-    return Bytes;
-  if (Scalar == 0 || Elem % Scalar)
-    die(std::string("argument '") + Info.name + "' (" + Info.type_name +
-        "): only zero fill is possible for this type");
-  std::mt19937_64 Rng(Seed);
-  size_t Lanes = Count * (Elem / Scalar);
-  double Number = 0;
-  bool IsNumber = false;
-  if (Fill != "random" && Fill != "iota") {
-    char *End = nullptr;
-    Number = std::strtod(Fill.c_str(), &End);
-    if (Fill.empty() || *End)
-      die(std::string("argument '") + Info.name + "': fill '" + Fill +
-          "' is not random, zero, iota or a number");
-    IsNumber = true;
-  }
-  if (T == "half")
-    die(std::string("argument '") + Info.name + "': half buffers take zero fill only");
-  // Decided once, not per element: buffers have hundreds of millions.
-  const bool Float = T == "float", Double = T == "double", Iota = Fill == "iota";
-  std::uniform_real_distribution<double> Unit(0, 1);
-  for (size_t I = 0; I < Lanes; ++I) {
-    double V = IsNumber ? Number
-               : Iota   ? double(I)
-               : Float || Double ? Unit(Rng)
-                                 : double(Rng() % 100);
-    uint8_t *At = Bytes.data() + I * Scalar;
-    if (Float) {
-      float F = float(V);
-      std::memcpy(At, &F, 4);
-    } else if (Double) {
-      std::memcpy(At, &V, 8);
-    } else {
-      int64_t N = int64_t(V);
-      std::memcpy(At, &N, Scalar); // Little-endian: the low bytes.
-    }
-  }
-  return Bytes;
-}
-
 struct Options {
   std::string Bundle, Kernel, Devices, Plan, Trace;
-  bool HaveDevices = false, Check = false;
+  bool HaveDevices = false, Check = false, Explain = false;
   std::vector<size_t> Global, Local, Offset;
   std::vector<std::string> Args;
   unsigned Repeat = 1;
@@ -268,6 +115,8 @@ Options parse(int Argc, char **Argv) {
       O.Tolerance = std::atof(V);
     } else if (A == "--check") {
       O.Check = true;
+    } else if (A == "--explain") {
+      O.Explain = true;
     } else if (!A.empty() && A[0] == '-') {
       die("unknown option '" + A + "' (see --help)");
     } else {
@@ -299,16 +148,7 @@ Launched runOnce(skmd_context Ctx, skmd_kernel K, const Options &O,
                  const std::vector<skmd_arg_info> &Infos, const char *Plan) {
   Launched L;
   L.Buffers = Initial;
-  std::vector<skmd_buffer> Wrapped;
-  for (unsigned I = 0; I < Infos.size(); ++I) {
-    if (Infos[I].kind != SKMD_ARG_GLOBAL_BUFFER && Infos[I].kind != SKMD_ARG_CONSTANT_BUFFER)
-      continue;
-    skmd_buffer B;
-    check(skmd_wrap_buffer(Ctx, L.Buffers[I].data(), L.Buffers[I].size(), &B),
-          "wrapping a buffer");
-    check(skmd_set_arg_buffer(K, I, B), std::string("argument '") + Infos[I].name + "'");
-    Wrapped.push_back(B);
-  }
+  std::vector<skmd_buffer> Wrapped = setBuffers(Ctx, K, L.Buffers, Infos);
   L.Status = skmd_launch(K, uint32_t(O.Global.size()),
                          O.Offset.empty() ? nullptr : O.Offset.data(),
                          O.Global.data(), O.Local.data(), Plan, &L.Report);
@@ -415,7 +255,10 @@ std::string compare(const skmd_arg_info &Info, const std::vector<uint8_t> &Got,
 } // namespace
 
 int main(int Argc, char **Argv) {
+  ToolName = "skmd-run";
   Options O = parse(Argc, Argv);
+  if (O.Explain)
+    setenv("SKMD_EXPLAIN", "1", 1);
   skmd_context Ctx;
   check(skmd_init(O.HaveDevices ? O.Devices.c_str() : nullptr, &Ctx), "opening devices");
   skmd_program Prog;
@@ -423,42 +266,9 @@ int main(int Argc, char **Argv) {
   skmd_kernel K;
   check(skmd_get_kernel(Prog, O.Kernel.c_str(), &K), "kernel");
 
-  size_t NumArgs = skmd_kernel_arg_count(K);
-  if (O.Args.size() != NumArgs) {
-    std::string Sig;
-    for (unsigned I = 0; I < NumArgs; ++I) {
-      skmd_arg_info Info;
-      skmd_get_kernel_arg_info(K, I, &Info);
-      Sig += std::string(I ? ", " : "") + Info.type_name + " " + Info.name;
-    }
-    die(O.Kernel + " takes " + std::to_string(NumArgs) + " arguments (" + Sig + "), " +
-        std::to_string(O.Args.size()) + " --arg given");
-  }
-  std::vector<skmd_arg_info> Infos(NumArgs);
-  std::vector<std::vector<uint8_t>> Initial(NumArgs);
-  for (unsigned I = 0; I < NumArgs; ++I) {
-    check(skmd_get_kernel_arg_info(K, I, &Infos[I]), "argument info");
-    const skmd_arg_info &Info = Infos[I];
-    switch (Info.kind) {
-    case SKMD_ARG_GLOBAL_BUFFER:
-    case SKMD_ARG_CONSTANT_BUFFER:
-      Initial[I] = bufferContents(Info, O.Args[I]);
-      break;
-    case SKMD_ARG_LOCAL:
-      check(skmd_set_arg_local(K, I, parseCount(O.Args[I], std::string("argument '") +
-                                                               Info.name + "' bytes")),
-            std::string("argument '") + Info.name + "'");
-      break;
-    case SKMD_ARG_SCALAR: {
-      std::vector<uint8_t> V = scalarValue(Info, O.Args[I]);
-      check(skmd_set_arg_scalar(K, I, V.data(), V.size()),
-            std::string("argument '") + Info.name + "'");
-      break;
-    }
-    case SKMD_ARG_SAMPLER:
-      die(std::string("argument '") + Info.name + "': samplers are not supported");
-    }
-  }
+  std::vector<skmd_arg_info> Infos;
+  std::vector<std::vector<uint8_t>> Initial = setArguments(K, O.Kernel, O.Args, Infos);
+  size_t NumArgs = Infos.size();
 
   std::printf("skmd-run: %s from %s\n  devices:", O.Kernel.c_str(), O.Bundle.c_str());
   bool AllX86 = true;
@@ -481,7 +291,7 @@ int main(int Argc, char **Argv) {
       std::fprintf(stderr, "skmd-run: warning: %s\n", Last.Error.c_str());
     Totals.push_back(Last.Report.total_ms);
     if (Run == 0)
-      std::printf("  plan %s: %llu groups\n", Plan ? Plan : "proportional",
+      std::printf("  plan %s: %llu groups\n", Last.Report.plan,
                   (unsigned long long)Last.Report.total_groups);
     if (O.Repeat > 1)
       std::printf("  run %u: %.3f ms\n", Run + 1, Last.Report.total_ms);
@@ -489,9 +299,12 @@ int main(int Argc, char **Argv) {
   printReport(Last.Report);
   std::vector<double> Sorted = Totals;
   std::sort(Sorted.begin(), Sorted.end());
-  std::printf("  total %.3f ms%s, of which planning %.3f ms\n", Sorted[Sorted.size() / 2],
+  std::printf("  total %.3f ms%s, of which planning %.3f ms", Sorted[Sorted.size() / 2],
               O.Repeat > 1 ? (" (median of " + std::to_string(O.Repeat) + ")").c_str() : "",
               Last.Report.plan_ms);
+  if (Last.Report.predicted_ms > 0)
+    std::printf("; the model predicted %.3f ms after planning", Last.Report.predicted_ms);
+  std::printf("\n");
   if (!O.Trace.empty()) {
     writeTrace(O.Trace, Last.Report, O.Kernel);
     std::printf("  trace: %s\n", O.Trace.c_str());

@@ -249,6 +249,10 @@ Status CudaDevice::copyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
   });
 }
 
+bool CudaDevice::isPinnedHost(const void *Host, uint64_t Bytes) const {
+  return isPinned(Host, Bytes);
+}
+
 Status CudaDevice::finishCopies() {
   if (Status S = enter(); !S)
     return S;

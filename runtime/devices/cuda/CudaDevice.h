@@ -49,6 +49,9 @@ public:
   Status copyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
                      const Rect &R) override;
   Status finishCopies() override;
+  void *allocPinnedHost(uint64_t Bytes) override { return allocPinned(Bytes); }
+  void freePinnedHost(void *Ptr) override { freePinned(Ptr); }
+  bool isPinnedHost(const void *Host, uint64_t Bytes) const override;
   Status run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
              const NDRange &Range, uint64_t First, uint64_t Count) override;
 

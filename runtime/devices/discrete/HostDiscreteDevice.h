@@ -6,11 +6,19 @@
 // that machines without a GPU (CI) test the launcher's transfer and merge
 // paths; SKMD_DEVICES=cpu,discrete,discrete gives two.
 //
+// Like a GPU's allocator (the CUDA device caches its allocations), it keeps
+// released memory for the next launch: fresh host memory would be faulted
+// in page by page inside the timed copies and kernels, which made its
+// profiles swing by a third from run to run.
+//
 //===----------------------------------------------------------------------===//
 #ifndef SKMD_DEVICES_DISCRETE_HOSTDISCRETEDEVICE_H
 #define SKMD_DEVICES_DISCRETE_HOSTDISCRETEDEVICE_H
 
 #include "devices/cpu/CpuDevice.h"
+
+#include <map>
+#include <mutex>
 
 namespace skmd {
 
@@ -20,8 +28,18 @@ public:
   static std::unique_ptr<HostDiscreteDevice> create(unsigned Index,
                                                     unsigned Threads = 1);
 
+  ~HostDiscreteDevice() override;
+  Result<DeviceMemory> allocate(uint64_t Bytes) override;
+  void release(DeviceMemory Memory) override;
+
 private:
   using CpuDevice::CpuDevice;
+  /// Released blocks by their (rounded) size.
+  std::multimap<uint64_t, uint64_t> Free;
+  /// Blocks handed out: address to block size.
+  std::map<uint64_t, uint64_t> Live;
+  uint64_t FreeBytes = 0;
+  std::mutex Lock;
 };
 
 } // namespace skmd

@@ -1,0 +1,158 @@
+//===- LinkModel.cpp - What copies to and from a device cost --------------===//
+#include "model/LinkModel.h"
+#include "model/Profiler.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+namespace skmd {
+
+namespace {
+
+constexpr uint64_t SmallBytes = 4096;
+constexpr uint64_t LargeBytes = 32ull << 20;
+
+/// The best of \p Runs timings of \p Copy, in ms, after one untimed run.
+template <typename F> Result<double> bestMs(unsigned Runs, F &&Copy) {
+  double Best = 0;
+  for (unsigned R = 0; R <= Runs; ++R) {
+    auto T = std::chrono::steady_clock::now();
+    if (Status S = Copy(); !S)
+      return S.error();
+    double Ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - T)
+                    .count();
+    if (R == 1 || (R > 1 && Ms < Best))
+      Best = Ms;
+  }
+  return Best;
+}
+
+/// Latency and bandwidth from a small and a large copy.
+template <typename F> Result<LinkCost> costOf(F &&CopyBytes) {
+  auto Small = bestMs(20, [&] { return CopyBytes(SmallBytes); });
+  if (!Small)
+    return Small.error();
+  auto Large = bestMs(4, [&] { return CopyBytes(LargeBytes); });
+  if (!Large)
+    return Large.error();
+  LinkCost C;
+  C.LatencyMs = *Small;
+  double Streaming = std::max(*Large - *Small, 1e-6);
+  C.GBps = double(LargeBytes - SmallBytes) / Streaming / 1e6;
+  return C;
+}
+
+/// Host memory that frees itself: page-locked from \p D, or plain.
+struct HostBlock {
+  Device *Owner = nullptr;
+  void *P = nullptr;
+  HostBlock(Device *Owner, uint64_t Bytes, bool Pinned) {
+    if (Pinned && (P = Owner->allocPinnedHost(Bytes)))
+      this->Owner = Owner;
+    else if (!Pinned)
+      P = std::aligned_alloc(4096, Bytes);
+  }
+  ~HostBlock() {
+    if (Owner)
+      Owner->freePinnedHost(P);
+    else
+      std::free(P);
+  }
+};
+
+const char *const LinkNames[4] = {"in-pageable", "in-pinned", "out-pageable", "out-pinned"};
+
+LinkCost *linkParts(LinkModel &M, unsigned I) {
+  LinkCost *Parts[4] = {&M.InPageable, &M.InPinned, &M.OutPageable, &M.OutPinned};
+  return Parts[I];
+}
+
+} // namespace
+
+Result<LinkModel> measureLink(Device &D) {
+  auto Mem = D.allocate(LargeBytes);
+  if (!Mem)
+    return Mem.error();
+  struct Release {
+    Device &D;
+    DeviceMemory M;
+    ~Release() { D.release(M); }
+  } Hold{D, *Mem};
+  LinkModel M;
+  for (bool Pinned : {false, true}) {
+    HostBlock Host(&D, LargeBytes, Pinned);
+    if (!Host.P) {
+      if (Pinned) { // No page-locked kind: copies cost the same from anywhere.
+        M.InPinned = M.InPageable;
+        M.OutPinned = M.OutPageable;
+        continue;
+      }
+      return Failure(ErrorCode::OutOfMemory, "no host memory to measure a link");
+    }
+    // Touched first, so that page faults are not timed.
+    std::memset(Host.P, 1, LargeBytes);
+    auto In = costOf([&](uint64_t Bytes) {
+      Status S = D.copyIn(*Mem, 0, Host.P, Bytes);
+      return S ? D.finishCopies() : S;
+    });
+    if (!In)
+      return In.error();
+    auto Out = costOf([&](uint64_t Bytes) { return D.copyOut(Host.P, *Mem, 0, Bytes); });
+    if (!Out)
+      return Out.error();
+    (Pinned ? M.InPinned : M.InPageable) = *In;
+    (Pinned ? M.OutPinned : M.OutPageable) = *Out;
+  }
+  return M;
+}
+
+Result<LinkModel> linkModel(Device &D, ProfileDatabase &Db) {
+  std::string Key = deviceKey(D.info());
+  LinkModel M;
+  bool Complete = true;
+  for (unsigned I = 0; I < 4 && Complete; ++I) {
+    auto Row = Db.link(Key, LinkNames[I]);
+    if (!Row)
+      return Row.error();
+    if (*Row)
+      *linkParts(M, I) = **Row;
+    else
+      Complete = false;
+  }
+  if (Complete)
+    return M;
+  auto Measured = measureLink(D);
+  if (!Measured)
+    return Measured.error();
+  for (unsigned I = 0; I < 4; ++I)
+    if (Status S = Db.setLink(Key, LinkNames[I], *linkParts(*Measured, I)); !S)
+      return S.error();
+  return Measured;
+}
+
+Result<LinkCost> hostCopyModel(ProfileDatabase &Db, const std::string &HostKey) {
+  auto Row = Db.link(HostKey, "host-copy");
+  if (!Row)
+    return Row.error();
+  if (*Row)
+    return **Row;
+  std::vector<char> From(LargeBytes, 1), To(LargeBytes, 0);
+  auto Cost = costOf([&](uint64_t Bytes) {
+    std::memcpy(To.data(), From.data(), Bytes);
+    // The copy's result is never read: keep the compiler from dropping it.
+    asm volatile("" : : "r"(To.data()) : "memory");
+    return Status::success();
+  });
+  if (!Cost)
+    return Cost.error();
+  if (Status S = Db.setLink(HostKey, "host-copy", *Cost); !S)
+    return S.error();
+  return *Cost;
+}
+
+} // namespace skmd

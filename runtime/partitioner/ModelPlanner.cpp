@@ -1,0 +1,448 @@
+//===- ModelPlanner.cpp - Plans from the performance model ----------------===//
+#include "partitioner/ModelPlanner.h"
+
+#include "devices/cpu/ThreadPool.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <set>
+
+namespace skmd {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point T) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - T).count();
+}
+
+/// Rows a model needs at the launch's own shape.
+constexpr size_t RowsAtShape = 4;
+/// Shapes a model may interpolate between.
+constexpr size_t ShapesAround = 3;
+
+/// A function of the group count known at a few counts, linear between
+/// them (and beyond the last two).
+struct Curve {
+  std::vector<double> X, Y;
+  double operator()(double At) const {
+    if (X.empty())
+      return 0;
+    if (X.size() == 1)
+      return Y[0];
+    size_t Hi = size_t(std::upper_bound(X.begin(), X.end(), At) - X.begin());
+    Hi = std::clamp<size_t>(Hi, 1, X.size() - 1);
+    size_t Lo = Hi - 1;
+    double T = (At - X[Lo]) / (X[Hi] - X[Lo]);
+    return std::max(0.0, Y[Lo] + T * (Y[Hi] - Y[Lo]));
+  }
+};
+
+/// The counts the copies are planned at: every granule of small pieces
+/// matters (halos, latency), then the curve is nearly straight.
+std::vector<uint64_t> sampleCounts(uint64_t Total) {
+  std::set<uint64_t> C;
+  for (double F : {0.0, 1.0 / 2048, 1.0 / 64, 1.0 / 16, 1.0 / 4, 1.0 / 2, 3.0 / 4, 1.0})
+    C.insert(std::clamp<uint64_t>(uint64_t(double(Total) * F), 1, Total));
+  return {C.begin(), C.end()};
+}
+
+/// Dry runs write outputs: \p Args with the buffers the kernel writes
+/// replaced by copies in \p Copies, so that neither the caller's outputs
+/// nor in-place inputs change.
+std::vector<HostArg> scratchArgs(const KernelInfo &K, const std::vector<HostArg> &Args,
+                                 std::vector<std::vector<uint8_t>> &Copies) {
+  Copies.assign(Args.size(), {});
+  std::vector<HostArg> Scratch = Args;
+  for (size_t A = 0; A < Args.size(); ++A)
+    if (Args[A].K == HostArg::Buffer && A < K.Args.size() && K.Args[A].Written) {
+      auto *From = static_cast<const uint8_t *>(Args[A].Data);
+      Copies[A].assign(From, From + Args[A].Bytes);
+      Scratch[A].Data = Copies[A].data();
+    }
+  return Scratch;
+}
+
+} // namespace
+
+/// A launch as the partitioner sees it, with the data its functions use.
+struct ModelPlanner::Problem {
+  PartitionProblem P;
+  std::vector<RegressionModel> Models; ///< Per device.
+  std::vector<double> Vars;
+  std::vector<Curve> In, Out; ///< Per device; empty for one on host memory.
+  Curve Merge;
+  double BuildMs = 0;
+};
+
+ModelPlanner::ModelPlanner(std::vector<Device *> Devices, unsigned CpuIndex, Launcher &Run)
+    : Devices(std::move(Devices)), CpuIndex(CpuIndex), Run(Run) {}
+
+ModelPlanner::~ModelPlanner() = default;
+
+Result<ProfileDatabase *> ModelPlanner::database(bool Create) {
+  if (!Db) {
+    auto Opened = ProfileDatabase::open(DbPath, Create);
+    if (!Opened)
+      return Opened.error();
+    Db = std::move(*Opened);
+  }
+  return Db.get();
+}
+
+Result<RegressionModel> ModelPlanner::kernelModel(const std::string &Kernel, unsigned Device,
+                                                  const LaunchShape &Shape, bool &Enough,
+                                                  bool Required) {
+  Enough = false;
+  auto Db = database(/*Create=*/false);
+  if (!Db)
+    return Db.error();
+  auto Rows = (*Db)->rows(Kernel, deviceKey(Devices[Device]->info()));
+  if (!Rows)
+    return Rows.error();
+  // Enough: rows at this very shape, or shapes on both sides of it in
+  // every variable, so that the model interpolates.
+  size_t AtShape = 0;
+  std::set<std::string> Shapes;
+  std::vector<double> Lo(Shape.Vars.size(), INFINITY), Hi(Shape.Vars.size(), -INFINITY);
+  for (const ProfileRow &R : *Rows) {
+    AtShape += R.Shape == Shape.Text;
+    Shapes.insert(R.Shape);
+    if (R.Vars.size() == Shape.Vars.size())
+      for (size_t V = 0; V < R.Vars.size(); ++V) {
+        Lo[V] = std::min(Lo[V], R.Vars[V]);
+        Hi[V] = std::max(Hi[V], R.Vars[V]);
+      }
+  }
+  bool Around = Shapes.size() >= ShapesAround;
+  for (size_t V = 0; V < Shape.Vars.size() && Around; ++V)
+    Around = Lo[V] <= Shape.Vars[V] && Shape.Vars[V] <= Hi[V];
+  Enough = AtShape >= RowsAtShape || Around;
+  if (!Enough && (Required || Rows->empty()))
+    return Failure(ErrorCode::NotFound,
+                   "the profile database (" + (*Db)->path() + ") has " +
+                       std::to_string(AtShape) + " profiles of this launch on " +
+                       Devices[Device]->info().Name + " and " +
+                       std::to_string(Shapes.size()) +
+                       " launch shapes in all; run skmd-prof, or set SKMD_PROFILE=auto");
+  return fitKernelModel(*Rows);
+}
+
+Result<std::shared_ptr<ModelPlanner::Problem>>
+ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                      const NDRange &Range, bool MayProfile) {
+  const KernelInfo &K = *Kernel.Info;
+  if (Status S = checkArgs(K, Args); !S)
+    return S.error();
+  LaunchShape Shape = launchShape(K, Args, Range);
+  std::string KernelId = kernelKey(Kernel.Source->metadata(), K);
+  // The host memory kinds change the copies' costs, not the shape.
+  std::string Key = KernelId + "|" + Shape.Text + "|";
+  for (Device *D : Devices)
+    for (const HostArg &A : Args)
+      if (A.K == HostArg::Buffer)
+        Key += D->isPinnedHost(A.Data, A.Bytes) ? 'p' : '-';
+  if (auto It = Problems.find(Key); It != Problems.end())
+    return It->second;
+  if (auto It = Unprofiled.find(Key); It != Unprofiled.end() && !(MayProfile && AutoProfile))
+    return It->second;
+
+  auto Start = Clock::now();
+  auto Pr = std::make_shared<Problem>();
+  Pr->Vars = Shape.Vars;
+  const uint64_t Total = Range.totalGroups();
+  Pr->P.TotalGroups = Total;
+
+  // Kernel models, profiling first where allowed and needed.
+  std::vector<unsigned> Missing;
+  for (unsigned D = 0; D < Devices.size(); ++D) {
+    bool Enough;
+    auto M = kernelModel(KernelId, D, Shape, Enough);
+    if (!Enough && MayProfile && AutoProfile) {
+      Missing.push_back(D);
+      continue;
+    }
+    if (!M) {
+      if (M.error().code() == ErrorCode::NotFound)
+        Unprofiled.emplace(Key, M.error());
+      return M.error();
+    }
+  }
+  if (!Missing.empty()) {
+    if (Status S = profile(Kernel, Args, Range, Missing); !S)
+      return S.error();
+  }
+  for (unsigned D = 0; D < Devices.size(); ++D) {
+    bool Enough;
+    auto M = kernelModel(KernelId, D, Shape, Enough);
+    if (!M)
+      return M.error();
+    Pr->Models.push_back(std::move(*M));
+  }
+
+  // Bytes a piece of n groups moves, planned at a few n: the piece first,
+  // the CPU taking the rest.
+  auto Db = database();
+  if (!Db)
+    return Db.error();
+  auto HostCopy = hostCopyModel(**Db, "host:" + Devices[CpuIndex]->info().Description);
+  if (!HostCopy)
+    return HostCopy.error();
+  bool HasMerge = K.Symbols.count(TargetKind::X86) &&
+                  !K.Symbols.at(TargetKind::X86).Merge.empty();
+  std::vector<uint64_t> Counts = sampleCounts(Total);
+  struct Moved {
+    std::vector<uint64_t> InBytes, InRects, OutBytes, OutRects; ///< Per argument.
+    uint64_t HostBytes = 0; ///< Copied or merged on the host afterwards.
+  };
+  std::vector<Moved> AtCount;
+  bool Offloads = std::any_of(Devices.begin(), Devices.end(),
+                              [](Device *D) { return !D->info().SharesHostMemory; });
+  for (uint64_t C : Counts) {
+    if (!Offloads)
+      break;
+    std::vector<Piece> Pieces{{0, 0, C}};
+    std::vector<bool> Shares{false};
+    if (C < Total) {
+      Pieces.push_back({CpuIndex, C, Total - C});
+      Shares.push_back(true);
+    }
+    auto Moves = planMoves(K, Args, Range, Pieces, Shares, HasMerge);
+    if (!Moves)
+      return Moves.error();
+    Moved M;
+    M.InBytes.assign(Args.size(), 0);
+    M.InRects = M.OutBytes = M.OutRects = M.InBytes;
+    for (const BufferMove &B : (*Moves)[0]) {
+      for (const Rect &R : toRects(B.In, B.Lo)) {
+        M.InBytes[B.Arg] += R.RowBytes * R.Rows;
+        ++M.InRects[B.Arg];
+      }
+      bool Staged = B.Merge || K.Args[B.Arg].Read;
+      if (B.Merge) {
+        M.OutBytes[B.Arg] += uint64_t(B.Hi - B.Lo);
+        ++M.OutRects[B.Arg];
+      } else {
+        for (const Rect &R : toRects(B.Out, B.Lo)) {
+          M.OutBytes[B.Arg] += R.RowBytes * R.Rows;
+          ++M.OutRects[B.Arg];
+        }
+      }
+      if (Staged)
+        M.HostBytes += B.Merge ? uint64_t(B.Hi - B.Lo) : uint64_t(B.Out.bytes());
+    }
+    AtCount.push_back(std::move(M));
+  }
+
+  const unsigned CpuThreads = Devices[CpuIndex]->info().ComputeUnits;
+  // The estimates point into these: no reallocation once they are taken.
+  Pr->In.resize(Devices.size());
+  Pr->Out.resize(Devices.size());
+  for (unsigned D = 0; D < Devices.size(); ++D) {
+    Device &Dev = *Devices[D];
+    DeviceEstimate E;
+    E.Name = Dev.info().Name;
+    const RegressionModel *Model = &Pr->Models[D];
+    const std::vector<double> *Vars = &Pr->Vars;
+    E.KernelMs = [Model, Vars](uint64_t N) { return Model->predict(double(N), *Vars); };
+    if (D == CpuIndex)
+      E.SplitSlowdown =
+          double(CpuThreads) / double(ThreadPool::computeThreads(CpuThreads, true));
+    if (!Dev.info().SharesHostMemory) {
+      auto Link = Links.find(deviceKey(Dev.info()));
+      if (Link == Links.end()) {
+        auto L = linkModel(Dev, **Db);
+        if (!L)
+          return L.error();
+        Link = Links.emplace(deviceKey(Dev.info()), *L).first;
+      }
+      Curve &In = Pr->In[D], &Out = Pr->Out[D];
+      for (size_t I = 0; I < Counts.size(); ++I) {
+        double InMs = 0, OutMs = 0;
+        for (size_t A = 0; A < Args.size(); ++A) {
+          if (Args[A].K != HostArg::Buffer)
+            continue;
+          bool Pinned = Dev.isPinnedHost(Args[A].Data, Args[A].Bytes);
+          const LinkCost &LIn = Link->second.in(Pinned), &LOut = Link->second.out(Pinned);
+          InMs += AtCount[I].InRects[A] * LIn.LatencyMs +
+                  (AtCount[I].InBytes[A] ? LIn.ms(AtCount[I].InBytes[A]) - LIn.LatencyMs : 0);
+          OutMs += AtCount[I].OutRects[A] * LOut.LatencyMs +
+                   (AtCount[I].OutBytes[A] ? LOut.ms(AtCount[I].OutBytes[A]) - LOut.LatencyMs
+                                           : 0);
+        }
+        In.X.push_back(double(Counts[I]));
+        In.Y.push_back(InMs);
+        Out.X.push_back(double(Counts[I]));
+        Out.Y.push_back(OutMs);
+      }
+      const Curve *InC = &In, *OutC = &Out;
+      E.InputMs = [InC](uint64_t N) { return (*InC)(double(N)); };
+      E.OutputMs = [OutC](uint64_t N) { return (*OutC)(double(N)); };
+      // Copies of HostDiscrete devices all cross the host's memory bus.
+      E.Link = Dev.info().Kind == DeviceKind::HostDiscrete ? 0 : -1;
+    }
+    Pr->P.Devices.push_back(std::move(E));
+  }
+  if (Offloads) {
+    bool AnyHostWork = false;
+    for (size_t I = 0; I < Counts.size(); ++I) {
+      Pr->Merge.X.push_back(double(Counts[I]));
+      Pr->Merge.Y.push_back(HostCopy->ms(AtCount[I].HostBytes));
+      AnyHostWork |= AtCount[I].HostBytes > 0;
+    }
+    const Curve *MergeC = &Pr->Merge;
+    if (AnyHostWork)
+      Pr->P.MergeMs = [MergeC](uint64_t N) { return (*MergeC)(double(N)); };
+  }
+  Pr->BuildMs = msSince(Start);
+  Problems[Key] = Pr;
+  return Pr;
+}
+
+ModelPlan ModelPlanner::describe(const Problem &Pr, const std::vector<uint64_t> &Groups,
+                                 std::string Method) const {
+  ModelPlan M;
+  M.Method = std::move(Method);
+  M.Groups = Groups;
+  M.BuildMs = Pr.BuildMs;
+  std::vector<double> Done;
+  M.PredictedMs = estimateLaunchMs(Pr.P, Groups, &Done);
+  unsigned Used = 0;
+  for (uint64_t G : Groups)
+    Used += G > 0;
+  uint64_t First = 0;
+  for (size_t D = 0; D < Groups.size(); ++D) {
+    DevicePrediction P;
+    const DeviceEstimate &E = Pr.P.Devices[D];
+    P.Device = E.Name;
+    if (uint64_t N = Groups[D]) {
+      M.Pieces.push_back({unsigned(D), First, N});
+      First += N;
+      P.InputMs = E.InputMs ? E.InputMs(N) : 0;
+      P.KernelMs = std::max(0.0, E.KernelMs(N)) * (Used > 1 ? E.SplitSlowdown : 1);
+      P.OutputMs = E.OutputMs ? E.OutputMs(N) : 0;
+      P.MergeMs = Used > 1 && Pr.P.MergeMs && E.InputMs ? Pr.P.MergeMs(N) : 0;
+      P.DoneMs = Done[D];
+    }
+    M.Predicted.push_back(P);
+    std::vector<uint64_t> Alone(Groups.size(), 0);
+    Alone[D] = Pr.P.TotalGroups;
+    M.AloneMs.push_back(estimateLaunchMs(Pr.P, Alone));
+  }
+  return M;
+}
+
+Result<ModelPlan> ModelPlanner::plan(Method How, LoadedKernel &Kernel,
+                                     const std::vector<HostArg> &Args, const NDRange &Range) {
+  auto Pr = problem(Kernel, Args, Range, /*MayProfile=*/true);
+  if (!Pr)
+    return Pr.error();
+  const PartitionProblem &P = (*Pr)->P;
+  auto Start = Clock::now();
+  PartitionResult R;
+  std::string Name;
+  if (!Kernel.Info->Partitionable) {
+    // One device: the fastest alone.
+    R.EstimatedMs = INFINITY;
+    for (unsigned D = 0; D < P.Devices.size(); ++D)
+      if (PartitionResult One = partitionSingle(P, D); One.EstimatedMs < R.EstimatedMs)
+        R = One;
+    Name = "fastest single device (the kernel cannot be split)";
+  } else if (How == Method::Linear) {
+    R = partitionLinear(P);
+    Name = "linear";
+  } else {
+    R = partitionAlgorithm1(P);
+    Name = "auto";
+  }
+  double Us = std::chrono::duration<double, std::micro>(Clock::now() - Start).count();
+  ModelPlan M = describe(**Pr, R.Groups, Name);
+  M.Steps = R.Steps;
+  M.PartitionUs = Us;
+  return M;
+}
+
+Result<ModelPlan> ModelPlanner::predict(const std::vector<Piece> &Pieces,
+                                        const std::string &Name, LoadedKernel &Kernel,
+                                        const std::vector<HostArg> &Args,
+                                        const NDRange &Range) {
+  auto Pr = problem(Kernel, Args, Range, /*MayProfile=*/false);
+  if (!Pr)
+    return Pr.error();
+  std::vector<uint64_t> Groups(Devices.size(), 0);
+  for (const Piece &P : Pieces)
+    if (P.Device < Groups.size())
+      Groups[P.Device] += P.Count;
+  ModelPlan M = describe(**Pr, Groups, Name);
+  M.Pieces = Pieces;
+  return M;
+}
+
+Status ModelPlanner::profile(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                             const NDRange &Range, const std::vector<unsigned> &Which,
+                             unsigned Runs) {
+  auto Db = database();
+  if (!Db)
+    return Db.error();
+  std::vector<std::vector<uint8_t>> Copies;
+  std::vector<HostArg> Scratch = scratchArgs(*Kernel.Info, Args, Copies);
+  ProfileOptions Options;
+  Options.Runs = Runs;
+  Options.Progress = Progress;
+  for (unsigned D : Which) {
+    if (D >= Devices.size())
+      return Failure(ErrorCode::InvalidArgument, "no device " + std::to_string(D));
+    if (Progress)
+      Progress("profiling " + Kernel.Info->Name + " on " + Devices[D]->info().Name + " (" +
+               std::to_string(profileCounts(Range.totalGroups()).size()) + " group counts)");
+    if (Status S = profileDevice(Run, Kernel, Scratch, Range, D, Devices[D]->info(), **Db,
+                                 Options);
+        !S)
+      return S;
+    // Copy costs are measured with the first profile of a device.
+    if (!Devices[D]->info().SharesHostMemory &&
+        !Links.count(deviceKey(Devices[D]->info()))) {
+      auto L = linkModel(*Devices[D], **Db);
+      if (!L)
+        return L.error();
+      Links.emplace(deviceKey(Devices[D]->info()), *L);
+    }
+  }
+  Problems.clear();
+  Unprofiled.clear();
+  return Status::success();
+}
+
+Result<ModelPlanner::ModelCheck>
+ModelPlanner::checkModel(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                         const NDRange &Range, unsigned Device, uint64_t Count, unsigned Runs) {
+  if (Device >= Devices.size())
+    return Failure(ErrorCode::InvalidArgument, "no device " + std::to_string(Device));
+  if (Status S = checkArgs(*Kernel.Info, Args); !S)
+    return S.error();
+  LaunchShape Shape = launchShape(*Kernel.Info, Args, Range);
+  bool Enough;
+  auto Model = kernelModel(kernelKey(Kernel.Source->metadata(), *Kernel.Info), Device, Shape,
+                           Enough, /*Required=*/false);
+  if (!Model)
+    return Model.error();
+  std::vector<std::vector<uint8_t>> Copies;
+  std::vector<HostArg> Scratch = scratchArgs(*Kernel.Info, Args, Copies);
+  ModelCheck C;
+  C.PredictedMs = Model->predict(double(Count), Shape.Vars);
+  PieceReport Warm;
+  if (Status S = Run.profile(Kernel, Scratch, Range, Device, Count, Warm); !S)
+    return S.error();
+  for (unsigned R = 0; R < std::max(1u, Runs); ++R) {
+    PieceReport P;
+    if (Status S = Run.profile(Kernel, Scratch, Range, Device, Count, P); !S)
+      return S.error();
+    if (R == 0 || P.KernelMs < C.MeasuredMs)
+      C.MeasuredMs = P.KernelMs;
+  }
+  return C;
+}
+
+} // namespace skmd

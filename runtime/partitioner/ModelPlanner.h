@@ -1,0 +1,139 @@
+//===- ModelPlanner.h - Plans from the performance model ---------*- C++ -*-===//
+//
+// Turns a launch into the partitioner's problem and solves it:
+//
+//   kernel time   per device, the regression model fitted to that device's
+//                 profiles of this kernel (model/RegressionModel.h);
+//   copies        the bytes a piece of n groups moves (from the footprints,
+//                 planned for pieces of a few sizes and interpolated), at
+//                 the device's link costs for the host memory each buffer
+//                 is in (model/LinkModel.h);
+//   merge         the bytes the host copies or merges after an offloaded
+//                 piece, at the host's memcpy cost;
+//   links         HostDiscrete devices share the host's memory bus; each
+//                 GPU has a link of its own.
+//
+// A device whose profiles are too few for the launch (fewer than 4 rows at
+// this launch's shape, and no 3 shapes around it) makes planning fail with
+// NotFound, unless automatic profiling (SKMD_PROFILE=auto) is on: then the
+// kernel is profiled on that device first, on copies of the buffers it
+// writes, with a line of progress per step.
+//
+// Plans are cached per kernel, launch shape and host memory kinds; new
+// profiles clear the cache.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_PARTITIONER_MODELPLANNER_H
+#define SKMD_PARTITIONER_MODELPLANNER_H
+
+#include "launch/Launcher.h"
+#include "model/LinkModel.h"
+#include "model/ProfileDatabase.h"
+#include "model/Profiler.h"
+#include "model/RegressionModel.h"
+#include "partitioner/Partitioner.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace skmd {
+
+/// What the model predicts for one device's piece.
+struct DevicePrediction {
+  std::string Device;
+  double InputMs = 0, KernelMs = 0, OutputMs = 0, MergeMs = 0;
+  /// When the device is done: after the inputs of devices before it on
+  /// its link, its inputs, kernel and outputs.
+  double DoneMs = 0;
+};
+
+/// A plan, with what the model expects of it.
+struct ModelPlan {
+  std::string Method; ///< "auto", "linear", or the plan it predicts
+  std::vector<Piece> Pieces;
+  std::vector<uint64_t> Groups;            ///< Per device.
+  std::vector<DevicePrediction> Predicted; ///< Per device; zeros if idle.
+  double PredictedMs = 0;                  ///< The launch.
+  std::vector<double> AloneMs; ///< Each device with every group.
+  unsigned Steps = 0;          ///< Algorithm 1's moves.
+  double PartitionUs = 0;      ///< Solving, model built.
+  double BuildMs = 0;          ///< Building the problem (models, bytes).
+};
+
+class ModelPlanner {
+public:
+  enum class Method { Auto, Linear };
+
+  /// \p Devices: the launcher's, \p CpuIndex the CPU among them.
+  ModelPlanner(std::vector<Device *> Devices, unsigned CpuIndex, Launcher &Run);
+  ~ModelPlanner();
+
+  /// The database, at the path set or the default place; opened at the
+  /// first use. Until something is recorded a missing file is not
+  /// created (\p Create false): planning alone leaves no file behind.
+  Result<ProfileDatabase *> database(bool Create = true);
+  void setDatabasePath(std::string Path) { DbPath = std::move(Path); }
+  /// Profile devices with too few profiles before planning.
+  void setAutoProfile(bool On) { AutoProfile = On; }
+  /// Where profiling reports its progress (default: nowhere).
+  void setProgress(std::function<void(const std::string &)> F) { Progress = std::move(F); }
+
+  /// A plan by \p How for the launch.
+  Result<ModelPlan> plan(Method How, LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                         const NDRange &Range);
+  /// What the model expects of \p Pieces, a plan made some other way;
+  /// fails like plan() without profiling.
+  Result<ModelPlan> predict(const std::vector<Piece> &Pieces, const std::string &Name,
+                            LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                            const NDRange &Range);
+
+  /// Profiles the launch on \p Which devices (indices), on copies of the
+  /// buffers the kernel writes, so the caller's data is untouched.
+  Status profile(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                 const NDRange &Range, const std::vector<unsigned> &Which,
+                 unsigned Runs = 2);
+
+  /// The model's accuracy at one point: groups [0, \p Count) alone on
+  /// device \p Device, timed as the profiler does (best of \p Runs, on
+  /// scratch copies of written buffers), and what the device's model
+  /// predicts for it. Records nothing.
+  struct ModelCheck {
+    double MeasuredMs = 0, PredictedMs = 0;
+  };
+  Result<ModelCheck> checkModel(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                                const NDRange &Range, unsigned Device, uint64_t Count,
+                                unsigned Runs = 3);
+
+private:
+  struct Problem;
+  Result<std::shared_ptr<Problem>> problem(LoadedKernel &Kernel,
+                                           const std::vector<HostArg> &Args,
+                                           const NDRange &Range, bool MayProfile);
+  /// The model of \p Kernel on \p Device; \p Enough tells whether the
+  /// profiles cover \p Shape, and without them it is an error unless not
+  /// \p Required.
+  Result<RegressionModel> kernelModel(const std::string &Kernel, unsigned Device,
+                                      const LaunchShape &Shape, bool &Enough,
+                                      bool Required = true);
+  ModelPlan describe(const Problem &P, const std::vector<uint64_t> &Groups,
+                     std::string Method) const;
+
+  std::vector<Device *> Devices;
+  unsigned CpuIndex;
+  Launcher &Run;
+  std::string DbPath;
+  std::unique_ptr<ProfileDatabase> Db;
+  bool AutoProfile = false;
+  std::function<void(const std::string &)> Progress;
+  std::map<std::string, std::shared_ptr<Problem>> Problems;
+  /// Launches found without enough profiles, and why.
+  std::map<std::string, Failure> Unprofiled;
+  std::map<std::string, LinkModel> Links;
+};
+
+} // namespace skmd
+
+#endif // SKMD_PARTITIONER_MODELPLANNER_H

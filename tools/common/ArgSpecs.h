@@ -1,0 +1,53 @@
+//===- ArgSpecs.h - Kernel arguments from the command line ------*- C++ -*-===//
+//
+// What skmd-run and skmd-prof share: sizes, scalar values and generated
+// buffer contents from --global/--local/--arg specs, and the errors that
+// end the tool.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_TOOLS_ARGSPECS_H
+#define SKMD_TOOLS_ARGSPECS_H
+
+#include "skmd/skmd.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace skmd::tools {
+
+/// Prefixes error messages.
+extern const char *ToolName;
+
+[[noreturn]] void die(const std::string &Message);
+/// Dies with \p What and the API's message unless \p S is success.
+void check(skmd_status S, const std::string &What);
+
+std::vector<std::string> split(const std::string &S, char Sep);
+/// A non-negative integer, or a product of them (1024*1024).
+uint64_t parseCount(const std::string &S, const std::string &What);
+/// 1 to 3 comma-separated counts.
+std::vector<size_t> parseSizes(const std::string &S, const std::string &What);
+/// The scalar element type behind an OpenCL type name ("float4*" -> float).
+std::string baseType(std::string T);
+/// \p Text as the value of a scalar argument of \p Info's type.
+std::vector<uint8_t> scalarValue(const skmd_arg_info &Info, const std::string &Text);
+/// COUNT[:FILL[:SEED]] elements of the buffer's type.
+std::vector<uint8_t> bufferContents(const skmd_arg_info &Info, const std::string &Spec);
+
+/// Sets \p K's arguments from one spec each: scalar and __local ones on the
+/// kernel, buffers' generated contents returned (empty for non-buffers).
+/// Dies naming the signature if the count is wrong.
+std::vector<std::vector<uint8_t>> setArguments(skmd_kernel K, const std::string &Kernel,
+                                               const std::vector<std::string> &Specs,
+                                               std::vector<skmd_arg_info> &Infos);
+
+/// Wraps \p Buffers (one per argument, empty for non-buffers) and sets them
+/// as \p K's buffer arguments; returns the handles to release.
+std::vector<skmd_buffer> setBuffers(skmd_context Ctx, skmd_kernel K,
+                                    std::vector<std::vector<uint8_t>> &Buffers,
+                                    const std::vector<skmd_arg_info> &Infos);
+
+} // namespace skmd::tools
+
+#endif // SKMD_TOOLS_ARGSPECS_H
