@@ -220,6 +220,20 @@ void RegressionModel::fitTerms(const std::vector<ProfileSample> &S) {
     }
   }
   Eigen::VectorXd B = Solve(Every, Lambda);
+  // One round against outliers (a profile taken while something else ran):
+  // samples far off the fit, relative to the typical miss, leave the final
+  // fit.
+  std::vector<double> Miss(N);
+  for (size_t I = 0; I < N; ++I)
+    Miss[I] = std::fabs(X.row(Eigen::Index(I)).dot(B) - Y(Eigen::Index(I))) /
+              std::max(std::fabs(Y(Eigen::Index(I))), 1e-9);
+  double Cut = std::max(0.1, 4 * median(Miss));
+  std::vector<size_t> Kept;
+  for (size_t I = 0; I < N; ++I)
+    if (Miss[I] <= Cut)
+      Kept.push_back(I);
+  if (Kept.size() < N && Kept.size() >= 4)
+    B = Solve(Kept, Lambda);
   Beta.resize(F - 1);
   for (size_t J = 0; J + 1 < F; ++J)
     Beta[J] = B(Eigen::Index(J)) / Scale[J];
@@ -231,6 +245,33 @@ double RegressionModel::predict(double Groups, const std::vector<double> &Vars) 
   for (size_t J = 0; J < Terms.size(); ++J)
     if (Beta[J] != 0)
       Y += Beta[J] * feature(Terms[J], Groups, Vars);
+  return std::isfinite(Y) ? std::max(Y, 0.0) : Y;
+}
+
+RegressionModel::OfGroups RegressionModel::ofGroups(const std::vector<double> &Vars) const {
+  OfGroups F;
+  F.Intercept = Intercept;
+  for (size_t J = 0; J < Terms.size(); ++J) {
+    if (Beta[J] == 0)
+      continue;
+    const Term &T = Terms[J];
+    double C = Beta[J] * (T.Var < 0 ? 1 : h(T.H, Vars[size_t(T.Var)]));
+    auto Same = std::find_if(F.Steps.begin(), F.Steps.end(), [&](const OfGroups::Step &S) {
+      return S.A == T.A && S.B == T.B;
+    });
+    if (Same != F.Steps.end())
+      Same->C += C;
+    else
+      F.Steps.push_back({T.A, T.B, C});
+  }
+  return F;
+}
+
+double RegressionModel::OfGroups::operator()(double X) const {
+  double Sum = 0;
+  for (const Step &S : Steps)
+    Sum += S.C * (std::atan(S.A * (X - S.B)) / M_PI + 0.5);
+  double Y = Intercept + X * Sum;
   return std::isfinite(Y) ? std::max(Y, 0.0) : Y;
 }
 

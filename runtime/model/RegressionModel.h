@@ -45,6 +45,24 @@ public:
 
   /// Predicted ms; never negative.
   double predict(double Groups, const std::vector<double> &Vars) const;
+
+  /// The model for one launch, as a function of the group count alone:
+  /// with the other variables fixed the terms of each (a, b) collapse into
+  /// one, b0 + x sum_k c_k g_k(x), cheap enough for the partitioner's
+  /// thousands of evaluations.
+  class OfGroups {
+  public:
+    double operator()(double Groups) const;
+
+  private:
+    friend class RegressionModel;
+    struct Step {
+      double A, B, C;
+    };
+    double Intercept = 0;
+    std::vector<Step> Steps;
+  };
+  OfGroups ofGroups(const std::vector<double> &Vars) const;
   /// Median relative error on the held-out samples when selected.
   double heldOutError() const { return HeldOut; }
   /// The terms with the largest weights, for people.

@@ -98,7 +98,9 @@ Result<RegressionModel> ModelPlanner::kernelModel(const std::string &Kernel, uns
   Enough = false;
   auto Db = database(/*Create=*/false);
   if (!Db)
-    return Db.error();
+    return Failure(Db.error().code(),
+                   "no profiles of this kernel: " + Db.error().message() +
+                       "; run skmd-prof, or set SKMD_PROFILE=auto");
   auto Rows = (*Db)->rows(Kernel, deviceKey(Devices[Device]->info()));
   if (!Rows)
     return Rows.error();
@@ -192,7 +194,9 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
     return HostCopy.error();
   bool HasMerge = K.Symbols.count(TargetKind::X86) &&
                   !K.Symbols.at(TargetKind::X86).Merge.empty();
-  std::vector<uint64_t> Counts = sampleCounts(Total);
+  // A kernel that cannot be split runs whole on one device.
+  std::vector<uint64_t> Counts =
+      K.Partitionable ? sampleCounts(Total) : std::vector<uint64_t>{Total};
   struct Moved {
     std::vector<uint64_t> InBytes, InRects, OutBytes, OutRects; ///< Per argument.
     uint64_t HostBytes = 0; ///< Copied or merged on the host afterwards.
@@ -244,9 +248,9 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
     Device &Dev = *Devices[D];
     DeviceEstimate E;
     E.Name = Dev.info().Name;
-    const RegressionModel *Model = &Pr->Models[D];
-    const std::vector<double> *Vars = &Pr->Vars;
-    E.KernelMs = [Model, Vars](uint64_t N) { return Model->predict(double(N), *Vars); };
+    E.KernelMs = [Model = Pr->Models[D].ofGroups(Pr->Vars)](uint64_t N) {
+      return Model(double(N));
+    };
     if (D == CpuIndex)
       E.SplitSlowdown =
           double(CpuThreads) / double(ThreadPool::computeThreads(CpuThreads, true));

@@ -3,6 +3,7 @@
 # Substitutions:
 #   %skmd-cc     the compiler          %skmd-info  the bundle reader
 #   %skmd-run    runs a kernel of a bundle
+#   %skmd-prof   profiles a kernel for the model partitioner
 #   %opt         opt with the SKMD pass plugin loaded
 #   %examples    the examples/ folder
 # Features: spirv-tools, ptxas (where the CUDA toolkit is installed),
@@ -27,11 +28,15 @@ config.environment["ASAN_OPTIONS"] = "detect_leaks=0"
 for var in ["HOME", "TMPDIR", "CUDA_HOME"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# Plans never see the user's profiles: a database that planning does not
+# create. Tests that profile name their own.
+config.environment["SKMD_PROFILE_DB"] = os.path.join(config.test_exec_root, "no-profiles.sqlite")
 
 opt = os.path.join(config.llvm_tools_dir, "opt")
 config.substitutions.append(("%skmd-cc", os.path.join(config.skmd_tools_dir, "skmd-cc")))
 config.substitutions.append(("%skmd-info", os.path.join(config.skmd_tools_dir, "skmd-info")))
 config.substitutions.append(("%skmd-run", os.path.join(config.skmd_tools_dir, "skmd-run")))
+config.substitutions.append(("%skmd-prof", os.path.join(config.skmd_tools_dir, "skmd-prof")))
 config.substitutions.append(("%opt", "%s -load-pass-plugin=%s" % (opt, config.skmd_plugin)))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%examples", os.path.join(config.skmd_src_root, "examples")))

@@ -53,6 +53,43 @@ TEST(RegressionModel, RecoversThePapersFunctionalForm) {
   EXPECT_LT(M->heldOutError(), 0.05) << M->describe();
 }
 
+TEST(RegressionModel, OneLaunchsCurveIsTheModel) {
+  std::mt19937 Rng(5);
+  std::vector<ProfileSample> Profile;
+  for (double V : {2.0, 8.0})
+    for (double X : profiledCounts(4096))
+      Profile.push_back({X, {V}, paperForm(X, V, Rng)});
+  auto M = RegressionModel::fit(Profile);
+  ASSERT_TRUE(M.ok()) << M.error().message();
+  RegressionModel::OfGroups Curve = M->ofGroups({5.0});
+  for (double X : {1.0, 17.0, 300.0, 4000.0})
+    EXPECT_NEAR(Curve(X), M->predict(X, {5.0}), 1e-9 * M->predict(X, {5.0}));
+}
+
+TEST(RegressionModel, GrowsWithTheGroupsDespiteNoiseAndOutliers) {
+  // A linear device with 5% noise and one profile among the larger counts
+  // taken while something else ran (three times slower): the fit must not
+  // bend to it, and must never fall as groups are added (the partitioner
+  // relies on that). (An outlier at the largest count alone cannot be
+  // told from a real rise, e.g. data outgrowing a cache.)
+  std::mt19937 Rng(3);
+  std::normal_distribution<double> Noise(1.0, 0.05);
+  std::vector<ProfileSample> Profile;
+  for (double X : profiledCounts(8192))
+    Profile.push_back({X, {}, (0.05 + 0.01 * X) * Noise(Rng)});
+  Profile[Profile.size() - 3].Ms *= 3; // 2048 groups
+
+  auto M = RegressionModel::fit(Profile);
+  ASSERT_TRUE(M.ok()) << M.error().message();
+  EXPECT_NEAR(M->predict(6000, {}), 60.05, 60.05 * 0.1) << M->describe();
+  double Last = 0;
+  for (double X = 1; X <= 8192; X += 7) {
+    double Y = M->predict(X, {});
+    EXPECT_GE(Y, Last) << "at " << X;
+    Last = Y;
+  }
+}
+
 TEST(RegressionModel, BadProfilesAreRefusedOrCleaned) {
   EXPECT_FALSE(RegressionModel::fit({}).ok());
   EXPECT_FALSE(RegressionModel::fit({{16, {}, 1.0}}).ok());

@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -20,8 +22,33 @@
 #include <random>
 #include <string>
 #include <vector>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
+
+/// A profile database of the test's own, none there yet; removed after.
+struct ScratchProfiles {
+  std::string Path;
+  explicit ScratchProfiles(const std::string &Name)
+      : Path(::testing::TempDir() + "skmd-" + Name + "-" + std::to_string(getpid()) +
+             ".sqlite") {
+    clear();
+    setenv("SKMD_PROFILE_DB", Path.c_str(), 1);
+  }
+  ~ScratchProfiles() {
+    clear();
+    unsetenv("SKMD_PROFILE_DB");
+  }
+  void clear() {
+    for (const char *Suffix : {"", "-wal", "-shm"})
+      std::remove((Path + Suffix).c_str());
+  }
+  bool exists() const {
+    struct stat St;
+    return stat(Path.c_str(), &St) == 0;
+  }
+};
 
 std::string corpus(const std::string &Name) {
   const char *Env = std::getenv("SKMD_CORPUS_DIR");
@@ -276,6 +303,110 @@ TEST_F(Api, AKernelThatCannotBeSplitRunsWholeOrIsRefused) {
   for (uint32_t D : Data)
     ++Want[D % 16];
   EXPECT_EQ(Bins, Want);
+
+  // So does the model: on the device it predicts fastest.
+  ScratchProfiles Db("api-unsplittable");
+  ASSERT_EQ(skmd_profile(Histogram, 1, nullptr, &Global, &Local, nullptr, 1), SKMD_SUCCESS)
+      << skmd_last_error();
+  EXPECT_EQ(Bins, Want) << "profiling changed the caller's buffer";
+  std::fill(Bins.begin(), Bins.end(), 0);
+  ASSERT_EQ(skmd_launch(Histogram, 1, nullptr, &Global, &Local, "auto", &R), SKMD_SUCCESS)
+      << skmd_last_error();
+  EXPECT_EQ(R.piece_count, 1u);
+  EXPECT_EQ(std::string(R.plan), "fastest single device (the kernel cannot be split)");
+  EXPECT_EQ(Bins, Want);
+}
+
+TEST_F(Api, TheModelPlansOnceTheKernelIsProfiled) {
+  ScratchProfiles Db("api-model");
+  unsetenv("SKMD_PROFILE");
+  setArgs();
+  // No profiles: the default falls back and says why; "auto" refuses.
+  skmd_launch_report R;
+  ASSERT_EQ(launch(nullptr, &R), SKMD_SUCCESS) << skmd_last_error();
+  expectSums();
+  EXPECT_EQ(std::string(R.plan).rfind("proportional (no model: ", 0), 0u) << R.plan;
+  EXPECT_NE(std::string(R.plan).find("skmd-prof"), std::string::npos) << R.plan;
+  EXPECT_EQ(R.predicted_ms, 0.0);
+  EXPECT_FALSE(Db.exists()) << "planning alone created " << Db.Path;
+  EXPECT_EQ(launch("auto"), SKMD_ERROR_NOT_FOUND);
+  EXPECT_NE(std::string(skmd_last_error()).find("SKMD_PROFILE=auto"), std::string::npos)
+      << skmd_last_error();
+
+  // Profiling leaves the caller's buffers as they were.
+  C.assign(N, 0.0f);
+  size_t Global = (N + 63) / 64 * 64, Local = 64;
+  ASSERT_EQ(skmd_profile(K, 1, nullptr, &Global, &Local, nullptr, 1), SKMD_SUCCESS)
+      << skmd_last_error();
+  EXPECT_TRUE(std::all_of(C.begin(), C.end(), [](float F) { return F == 0.0f; }));
+  EXPECT_EQ(skmd_profile(K, 1, nullptr, &Global, &Local, "cpu,gpu7", 1),
+            SKMD_ERROR_NO_DEVICE);
+  EXPECT_NE(std::string(skmd_last_error()).find("no device 'gpu7'"), std::string::npos);
+
+  for (const char *Plan : {(const char *)nullptr, "auto", "linear"}) {
+    SCOPED_TRACE(Plan ? Plan : "(default)");
+    C.assign(N, 0.0f);
+    ASSERT_EQ(launch(Plan, &R), SKMD_SUCCESS) << skmd_last_error();
+    expectSums();
+    EXPECT_STREQ(R.plan, Plan && std::string(Plan) == "linear" ? "linear" : "auto");
+    EXPECT_GT(R.predicted_ms, 0.0);
+    uint64_t Covered = 0;
+    for (size_t I = 0; I < R.piece_count; ++I) {
+      Covered += R.pieces[I].group_count;
+      EXPECT_GT(R.pieces[I].predicted_kernel_ms, 0.0) << R.pieces[I].device;
+    }
+    EXPECT_EQ(Covered, R.total_groups);
+  }
+  // Other plans carry a prediction when asked to explain... and not otherwise.
+  ASSERT_EQ(launch("even", &R), SKMD_SUCCESS);
+  EXPECT_EQ(R.predicted_ms, 0.0);
+
+  double Measured = 0, Predicted = 0;
+  ASSERT_EQ(skmd_check_model(K, 1, nullptr, &Global, &Local, "discrete1", Global / 64 / 2,
+                             1, &Measured, &Predicted),
+            SKMD_SUCCESS)
+      << skmd_last_error();
+  EXPECT_GT(Measured, 0.0);
+  EXPECT_GT(Predicted, 0.0);
+  EXPECT_EQ(skmd_check_model(K, 1, nullptr, &Global, &Local, "cpu", Global, 1, &Measured,
+                             &Predicted),
+            SKMD_ERROR_INVALID_ARGUMENT);
+}
+
+TEST_F(Api, AutomaticProfilingRunsBeforeTheFirstLaunch) {
+  ScratchProfiles Db("api-auto");
+  setenv("SKMD_PROFILE", "bogus", 1);
+  skmd_context Bad = nullptr;
+  EXPECT_EQ(skmd_init("cpu", &Bad), SKMD_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(skmd_last_error()).find("SKMD_PROFILE is 'bogus'"),
+            std::string::npos);
+
+  setenv("SKMD_PROFILE", "auto", 1);
+  skmd_context Auto;
+  ASSERT_EQ(skmd_init("cpu,discrete,discrete", &Auto), SKMD_SUCCESS) << skmd_last_error();
+  unsetenv("SKMD_PROFILE");
+  std::vector<std::string> Lines;
+  skmd_set_progress(
+      Auto,
+      [](const char *Line, void *User) {
+        static_cast<std::vector<std::string> *>(User)->push_back(Line);
+      },
+      &Lines);
+  skmd_program P;
+  skmd_kernel VA;
+  ASSERT_EQ(skmd_load_bundle(Auto, corpus("vector_add").c_str(), &P), SKMD_SUCCESS);
+  ASSERT_EQ(skmd_get_kernel(P, "vector_add", &VA), SKMD_SUCCESS);
+  std::swap(K, VA);
+  setArgs();
+  skmd_launch_report R;
+  ASSERT_EQ(launch(nullptr, &R), SKMD_SUCCESS) << skmd_last_error();
+  std::swap(K, VA);
+  expectSums();
+  EXPECT_STREQ(R.plan, "auto");
+  ASSERT_FALSE(Lines.empty());
+  EXPECT_EQ(Lines.front(), "profiling vector_add on cpu (11 group counts)");
+  EXPECT_TRUE(Db.exists());
+  skmd_release_context(Auto);
 }
 
 TEST(ApiErrors, BadBundlesAndDevicesAreNamed) {
