@@ -46,7 +46,7 @@ case_() {
   "$bin/skmd-run" "$bundles/$bundle.skmd" "$kernel" --devices="$devices" "${args[@]}" \
     --plan=linear --repeat=5 > "$log-linear.txt" 2>&1
   linear=$(grep -o 'total [0-9.]* ms' "$log-linear.txt" | head -1 | cut -d' ' -f2)
-  for d in $(sed -n 's/^  devices: //p' "$log-auto.txt" | grep -o '\b[a-z]*[0-9]* (' | tr -d ' ('); do
+  for d in $(sed -n 's/^  devices: //p' "$log-auto.txt" | grep -oE '\b(cpu|gpu[0-9]+|discrete[0-9]+) \(' | tr -d ' ('); do
     "$bin/skmd-run" "$bundles/$bundle.skmd" "$kernel" --devices="$devices" "${args[@]}" \
       --plan="$d" --repeat=5 > "$log-$d.txt" 2>&1
     singles+="$d $(grep -o 'total [0-9.]* ms' "$log-$d.txt" | head -1 | cut -d' ' -f2), "

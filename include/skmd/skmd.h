@@ -218,17 +218,18 @@ skmd_status skmd_profile(skmd_kernel k, uint32_t work_dim,
                          const size_t *local_size, const char *devices,
                          unsigned runs);
 
-/* How good the model is at one point: runs groups [0, groups) of the
-   launch alone on `device` (a dry run timed as the profiler does, best of
-   `runs`, on scratch copies of the buffers the kernel writes) and gives
-   its measured kernel time and what the device's model predicts for it.
-   Records nothing. Fails with SKMD_ERROR_NOT_FOUND when the database has
-   too few profiles of the kernel on that device. */
+/* How good the model is: for each n of groups[0..count), runs groups
+   [0, n) of the launch alone on `device`, timed as the profiler does
+   (passes over the counts in order, each count's best of `runs`, on
+   scratch copies of the buffers the kernel writes), and gives its measured
+   kernel times and what the device's model predicts for them. Records
+   nothing. Fails with SKMD_ERROR_NOT_FOUND when the database has no
+   profiles of the kernel on that device. */
 skmd_status skmd_check_model(skmd_kernel k, uint32_t work_dim,
                              const size_t *global_offset,
                              const size_t *global_size, const size_t *local_size,
-                             const char *device, uint64_t groups, unsigned runs,
-                             double *measured_ms, double *predicted_ms);
+                             const char *device, const uint64_t *groups, size_t count,
+                             unsigned runs, double *measured_ms, double *predicted_ms);
 
 /* Where progress lines of profiling go (skmd_profile, and SKMD_PROFILE=auto
    before a launch). NULL: standard error, the default. */

@@ -736,18 +736,20 @@ skmd_status skmd_profile(skmd_kernel K, uint32_t WorkDim, const size_t *Offset,
 
 skmd_status skmd_check_model(skmd_kernel K, uint32_t WorkDim, const size_t *Offset,
                              const size_t *Global, const size_t *Local, const char *Device,
-                             uint64_t Groups, unsigned Runs, double *MeasuredMs,
-                             double *PredictedMs) {
+                             const uint64_t *Groups, size_t Count, unsigned Runs,
+                             double *MeasuredMs, double *PredictedMs) {
   return guarded([&] {
-    if (!K || !Device || !MeasuredMs || !PredictedMs)
+    if (!K || !Device || !Groups || !MeasuredMs || !PredictedMs)
       return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_check_model: NULL argument");
     auto Range = ndRange(WorkDim, Offset, Global, Local);
     if (!Range)
       return fail(Range.error());
-    if (Groups == 0 || Groups > Range->totalGroups())
-      return fail(SKMD_ERROR_INVALID_ARGUMENT,
-                  "skmd_check_model: " + std::to_string(Groups) + " groups of a launch of " +
-                      std::to_string(Range->totalGroups()));
+    std::vector<uint64_t> Counts(Groups, Groups + Count);
+    for (uint64_t G : Counts)
+      if (G == 0 || G > Range->totalGroups())
+        return fail(SKMD_ERROR_INVALID_ARGUMENT,
+                    "skmd_check_model: " + std::to_string(G) + " groups of a launch of " +
+                        std::to_string(Range->totalGroups()));
     skmd_context Ctx = K->Program->Ctx;
     auto It = std::find_if(Ctx->Devices.begin(), Ctx->Devices.end(),
                            [&](auto &D) { return D->info().Name == Device; });
@@ -756,12 +758,14 @@ skmd_status skmd_check_model(skmd_kernel K, uint32_t WorkDim, const size_t *Offs
                   std::string("skmd_check_model: no device '") + Device + "'");
     std::lock_guard<std::mutex> Hold(Ctx->LaunchLock);
     auto C = Ctx->Planner->checkModel(K->Loaded, K->Args, *Range,
-                                      unsigned(It - Ctx->Devices.begin()), Groups,
+                                      unsigned(It - Ctx->Devices.begin()), Counts,
                                       Runs ? Runs : 3);
     if (!C)
       return fail(C.error());
-    *MeasuredMs = C->MeasuredMs;
-    *PredictedMs = C->PredictedMs;
+    for (size_t I = 0; I < Count; ++I) {
+      MeasuredMs[I] = (*C)[I].MeasuredMs;
+      PredictedMs[I] = (*C)[I].PredictedMs;
+    }
     return ok();
   });
 }

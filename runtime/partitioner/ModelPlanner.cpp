@@ -129,6 +129,18 @@ Result<RegressionModel> ModelPlanner::kernelModel(const std::string &Kernel, uns
                        Devices[Device]->info().Name + " and " +
                        std::to_string(Shapes.size()) +
                        " launch shapes in all; run skmd-prof, or set SKMD_PROFILE=auto");
+  // Profiles of this very launch, when there are enough, make its model
+  // alone: one model across sizes must compromise between them (a kernel
+  // whose data fits in a cache at one size and not at another costs more
+  // per group at the larger one, which no h(v) says), and predicts the
+  // sizes it has seen worse than their own profiles do.
+  if (AtShape >= RowsAtShape) {
+    std::vector<ProfileRow> Own;
+    for (ProfileRow &R : *Rows)
+      if (R.Shape == Shape.Text)
+        Own.push_back(std::move(R));
+    return fitKernelModel(Own);
+  }
   return fitKernelModel(*Rows);
 }
 
@@ -419,9 +431,10 @@ Status ModelPlanner::profile(LoadedKernel &Kernel, const std::vector<HostArg> &A
   return Status::success();
 }
 
-Result<ModelPlanner::ModelCheck>
+Result<std::vector<ModelPlanner::ModelCheck>>
 ModelPlanner::checkModel(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
-                         const NDRange &Range, unsigned Device, uint64_t Count, unsigned Runs) {
+                         const NDRange &Range, unsigned Device,
+                         const std::vector<uint64_t> &Counts, unsigned Runs) {
   if (Device >= Devices.size())
     return Failure(ErrorCode::InvalidArgument, "no device " + std::to_string(Device));
   if (Status S = checkArgs(*Kernel.Info, Args); !S)
@@ -434,19 +447,20 @@ ModelPlanner::checkModel(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
     return Model.error();
   std::vector<std::vector<uint8_t>> Copies;
   std::vector<HostArg> Scratch = scratchArgs(*Kernel.Info, Args, Copies);
-  ModelCheck C;
-  C.PredictedMs = Model->predict(double(Count), Shape.Vars);
+  std::vector<ModelCheck> Out(Counts.size());
   PieceReport Warm;
-  if (Status S = Run.profile(Kernel, Scratch, Range, Device, Count, Warm); !S)
+  if (Status S = Run.profile(Kernel, Scratch, Range, Device, 1, Warm); !S)
     return S.error();
-  for (unsigned R = 0; R < std::max(1u, Runs); ++R) {
-    PieceReport P;
-    if (Status S = Run.profile(Kernel, Scratch, Range, Device, Count, P); !S)
-      return S.error();
-    if (R == 0 || P.KernelMs < C.MeasuredMs)
-      C.MeasuredMs = P.KernelMs;
-  }
-  return C;
+  for (unsigned Pass = 0; Pass < std::max(1u, Runs); ++Pass)
+    for (size_t I = 0; I < Counts.size(); ++I) {
+      PieceReport P;
+      if (Status S = Run.profile(Kernel, Scratch, Range, Device, Counts[I], P); !S)
+        return S.error();
+      if (Pass == 0 || P.KernelMs < Out[I].MeasuredMs)
+        Out[I].MeasuredMs = P.KernelMs;
+      Out[I].PredictedMs = Model->predict(double(Counts[I]), Shape.Vars);
+    }
+  return Out;
 }
 
 } // namespace skmd

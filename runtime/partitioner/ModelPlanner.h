@@ -96,16 +96,19 @@ public:
                  const NDRange &Range, const std::vector<unsigned> &Which,
                  unsigned Runs = 2);
 
-  /// The model's accuracy at one point: groups [0, \p Count) alone on
-  /// device \p Device, timed as the profiler does (best of \p Runs, on
-  /// scratch copies of written buffers), and what the device's model
-  /// predicts for it. Records nothing.
+  /// The model's accuracy: groups [0, n) alone on device \p Device for
+  /// each n of \p Counts, timed as the profiler does (passes over the
+  /// counts in order, each count's best of \p Runs, on scratch copies of
+  /// written buffers), and what the device's model predicts for each.
+  /// Records nothing.
   struct ModelCheck {
     double MeasuredMs = 0, PredictedMs = 0;
   };
-  Result<ModelCheck> checkModel(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
-                                const NDRange &Range, unsigned Device, uint64_t Count,
-                                unsigned Runs = 3);
+  Result<std::vector<ModelCheck>> checkModel(LoadedKernel &Kernel,
+                                             const std::vector<HostArg> &Args,
+                                             const NDRange &Range, unsigned Device,
+                                             const std::vector<uint64_t> &Counts,
+                                             unsigned Runs = 3);
 
 private:
   struct Problem;

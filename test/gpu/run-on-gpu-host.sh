@@ -1,11 +1,23 @@
 #!/bin/bash
 # The runtime's checks on a GPU host (test/gpu/package.sh puts this beside
 # the binaries). Results go to $OUT when set.
+#   run.sh runtime   differential tests, transfer bandwidth, skmd-run checks
+#   run.sh model     partitioner time, model prediction errors, model plans
+#   run.sh [all]     both
 cd "$(dirname "$0")"
 OUT=${OUT:-/tmp}
+what=${1:-all}
 export SKMD_CORPUS_DIR=$PWD/corpus
 { nvidia-smi -L; nvidia-smi topo -m; lscpu | grep -E "Model name|^CPU\(s\)"; } > "$OUT/machine.txt" 2>&1
 cat "$OUT/machine.txt"
+if [ "$what" = model ] || [ "$what" = all ]; then
+  echo "== partitioner time (Algorithm 1, 5 devices)"
+  bin/partitioner-time 2>&1 | tee "$OUT/partitioner-time.txt"
+  echo "== model: prediction errors and plans (CPU + every GPU)"
+  bash prediction-error.sh bin bench cpu,cuda "$OUT/prediction" full
+  cat "$OUT/prediction/summary.md"
+fi
+[ "$what" = model ] && exit 0
 echo "== differential: every corpus kernel, random pieces over the CPU and every GPU"
 SKMD_TEST_DEVICES=cpu,cuda bin/skmd-corpus-tests --gtest_brief=1 2>&1 | tee "$OUT/differential.txt" | tail -15
 echo "== transfer bandwidth (three runs of the benchmark)"

@@ -361,15 +361,19 @@ TEST_F(Api, TheModelPlansOnceTheKernelIsProfiled) {
   ASSERT_EQ(launch("even", &R), SKMD_SUCCESS);
   EXPECT_EQ(R.predicted_ms, 0.0);
 
-  double Measured = 0, Predicted = 0;
-  ASSERT_EQ(skmd_check_model(K, 1, nullptr, &Global, &Local, "discrete1", Global / 64 / 2,
-                             1, &Measured, &Predicted),
+  uint64_t Counts[2] = {Global / 64 / 2, Global / 64};
+  double Measured[2] = {0, 0}, Predicted[2] = {0, 0};
+  ASSERT_EQ(skmd_check_model(K, 1, nullptr, &Global, &Local, "discrete1", Counts, 2, 1,
+                             Measured, Predicted),
             SKMD_SUCCESS)
       << skmd_last_error();
-  EXPECT_GT(Measured, 0.0);
-  EXPECT_GT(Predicted, 0.0);
-  EXPECT_EQ(skmd_check_model(K, 1, nullptr, &Global, &Local, "cpu", Global, 1, &Measured,
-                             &Predicted),
+  for (int I = 0; I < 2; ++I) {
+    EXPECT_GT(Measured[I], 0.0);
+    EXPECT_GT(Predicted[I], 0.0);
+  }
+  uint64_t TooMany = Global;
+  EXPECT_EQ(skmd_check_model(K, 1, nullptr, &Global, &Local, "cpu", &TooMany, 1, 1, Measured,
+                             Predicted),
             SKMD_ERROR_INVALID_ARGUMENT);
 }
 

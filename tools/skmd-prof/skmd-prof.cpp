@@ -58,8 +58,8 @@ const char *Usage =
     "  --db=FILE        the profile database (default: $SKMD_PROFILE_DB, else\n"
     "                   ~/.cache/skmd/profiles.sqlite)\n"
     "  --validate       then measure each model: dry runs of 10%, 20%, ...,\n"
-    "                   100% of the groups on each device, best of 3, against\n"
-    "                   its predictions; prints the median error\n"
+    "                   100% of the groups on each device, best of 3 passes,\n"
+    "                   against its predictions; prints the median error\n"
     "  --validate-sizes=S,...  validate at these sizes ({n}) instead of the\n"
     "                   profiled ones (sizes the model has not seen)\n"
     "  --no-profile     validate the profiles the database holds already\n"
@@ -274,23 +274,26 @@ double median(std::vector<double> V) {
 /// Dry runs at 10%, ..., 100% of the groups against the models.
 int validate(skmd_context Ctx, skmd_kernel K, const Options &O,
              const std::vector<std::string> &Devices) {
-  std::printf("validation (dry runs, best of 3; error = (predicted - measured) / measured):\n");
+  std::printf("validation (dry runs, best of 3 passes; error = (predicted - measured) / measured):\n");
   std::vector<double> All;
   for (const std::string &N : O.ValidateSizes) {
     Launch L(Ctx, K, O, N);
     std::printf("size %s:\n  %-10s %10s %12s %12s %8s\n", L.Size.c_str(), "device", "groups",
                 "measured ms", "predicted ms", "error");
+    std::vector<uint64_t> Counts;
+    for (int Tenth = 1; Tenth <= 10; ++Tenth)
+      Counts.push_back(std::max<uint64_t>(1, L.groups() * uint64_t(Tenth) / 10));
     for (const std::string &Dev : Devices) {
-      for (int Tenth = 1; Tenth <= 10; ++Tenth) {
-        uint64_t Count = std::max<uint64_t>(1, L.groups() * uint64_t(Tenth) / 10);
-        double Measured, Predicted;
-        check(skmd_check_model(K, uint32_t(L.Global.size()), L.offset(), L.Global.data(),
-                               L.Local.data(), Dev.c_str(), Count, 3, &Measured, &Predicted),
-              "validating on " + Dev);
-        double Err = Measured > 0 ? (Predicted - Measured) / Measured : 0;
+      std::vector<double> Measured(Counts.size()), Predicted(Counts.size());
+      check(skmd_check_model(K, uint32_t(L.Global.size()), L.offset(), L.Global.data(),
+                             L.Local.data(), Dev.c_str(), Counts.data(), Counts.size(), 3,
+                             Measured.data(), Predicted.data()),
+            "validating on " + Dev);
+      for (size_t I = 0; I < Counts.size(); ++I) {
+        double Err = Measured[I] > 0 ? (Predicted[I] - Measured[I]) / Measured[I] : 0;
         All.push_back(std::fabs(Err));
         std::printf("  %-10s %10llu %12.4f %12.4f %+7.1f%%\n", Dev.c_str(),
-                    (unsigned long long)Count, Measured, Predicted, 100 * Err);
+                    (unsigned long long)Counts[I], Measured[I], Predicted[I], 100 * Err);
       }
     }
   }
