@@ -15,7 +15,10 @@ if [ "$what" = model ] || [ "$what" = all ]; then
   bin/partitioner-time 2>&1 | tee "$OUT/partitioner-time.txt"
   echo "== model: prediction errors and plans (CPU + every GPU)"
   bash prediction-error.sh bin bench cpu,cuda "$OUT/prediction" full
-  cat "$OUT/prediction/summary.md"
+  # The logs travel as one archive; the summary beside it.
+  cp "$OUT/prediction/summary.md" "$OUT/prediction-summary.md"
+  rm -rf "$OUT/prediction"
+  cat "$OUT/prediction-summary.md"
 fi
 [ "$what" = model ] && exit 0
 echo "== differential: every corpus kernel, random pieces over the CPU and every GPU"
