@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -28,7 +29,36 @@ Status injected(const std::string &Device, const char *Step) {
                  "fault injected by SKMD_INJECT_FAULT=" + Device + ":" + Step);
 }
 
+/// Counts down the copies in that the CPU waits for.
+class InputLatch {
+public:
+  explicit InputLatch(unsigned Count) : Left(Count) {}
+  void done() {
+    std::lock_guard<std::mutex> Hold(Lock);
+    if (Left && --Left == 0)
+      Zero.notify_all();
+  }
+  void wait() {
+    std::unique_lock<std::mutex> Hold(Lock);
+    Zero.wait(Hold, [&] { return Left == 0; });
+  }
+
+private:
+  std::mutex Lock;
+  std::condition_variable Zero;
+  unsigned Left;
+};
+
 } // namespace
+
+bool copiesUseHostCores(const Device &D, const std::vector<HostArg> &Args) {
+  if (D.info().SharesHostMemory)
+    return false;
+  for (const HostArg &A : Args)
+    if (A.K == HostArg::Buffer && !D.isPinnedHost(A.Data, A.Bytes))
+      return true;
+  return false;
+}
 
 std::vector<DeviceArg> hostDeviceArgs(const std::vector<HostArg> &Args) {
   std::vector<DeviceArg> Out(Args.size());
@@ -63,6 +93,8 @@ struct Launcher::PieceRun {
   /// come back to (holding bytes [Lo, Hi) of the buffer).
   std::vector<DeviceMemory> Memory;
   std::vector<std::vector<uint8_t>> Staging;
+  /// Told when the copies in are over (or failed), if the CPU waits.
+  InputLatch *InputsDone = nullptr;
 };
 
 Launcher::Launcher(std::vector<Device *> Devices, CpuDevice &Cpu)
@@ -92,6 +124,16 @@ void Launcher::runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
     Run.Outcome = Failure(ErrorCode::DeviceFailed,
                           Name + " failed in " + Step + ": " + S.error().message());
   };
+  // The CPU waits for these copies: tell it on every way out of them.
+  struct Signal {
+    InputLatch *L;
+    void operator()() {
+      if (L)
+        L->done();
+      L = nullptr;
+    }
+    ~Signal() { (*this)(); }
+  } InputsOver{Run.InputsDone};
 
   auto At = [&](Clock::time_point T) {
     return std::chrono::duration<double, std::milli>(T - Run.Start).count();
@@ -121,6 +163,7 @@ void Launcher::runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
   if (faultInjected(Name, "copy-in"))
     return Fail(injected(Name, "copy-in"), "copy-in");
   Run.Report.InputMs = msSince(T);
+  InputsOver();
 
   T = Clock::now();
   Run.Report.KernelAt = At(T);
@@ -264,6 +307,17 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
     R.Report.Count = Pieces[I].Count;
     Runs.push_back(std::move(R));
   }
+  // The CPU computes after the copies in that its cores make.
+  unsigned HostCopies = 0;
+  bool CpuPieces = false;
+  for (size_t I = 0; I < Runs.size(); ++I) {
+    CpuPieces |= Shares[I];
+    HostCopies += !Shares[I] && copiesUseHostCores(*Devices[Runs[I].P.Device], Args);
+  }
+  InputLatch InputsDone(CpuPieces ? HostCopies : 0);
+  for (size_t I = 0; I < Runs.size(); ++I)
+    if (CpuPieces && !Shares[I] && copiesUseHostCores(*Devices[Runs[I].P.Device], Args))
+      Runs[I].InputsDone = &InputsDone;
   // One thread per device, which runs that device's pieces in turn.
   std::vector<std::thread> Threads;
   for (unsigned D = 0; D < Devices.size(); ++D) {
@@ -280,6 +334,7 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
   Cpu.limitThreads(Others ? ThreadPool::computeThreads(Cpu.threads(), true) : 0);
   std::vector<DeviceArg> HostArgs = hostDeviceArgs(Args);
   Status CpuOutcome;
+  InputsDone.wait();
   for (PieceRun &R : Runs) {
     if (!Devices[R.P.Device]->info().SharesHostMemory)
       continue;

@@ -6,7 +6,11 @@
 //   2. plans the bytes each piece moves (buffers/Transfers.h);
 //   3. every device that does not share host memory runs on a thread of
 //      its own: allocate, copy in, run its groups, copy out into host
-//      staging; meanwhile the CPU runs its piece on the user's buffers;
+//      staging; meanwhile the CPU runs its piece on the user's buffers,
+//      once the copies in that need the host's cores (pageable memory
+//      staged for a GPU, a HostDiscrete device's copies) are done: run
+//      against them, both the copies and the CPU's kernel slowed down
+//      several times (measured on an H100 host);
 //   4. as each device finishes, its results reach the user's buffers: a
 //      copy of the bytes it wrote, or the merge kernel run on the CPU over
 //      its groups.
@@ -97,6 +101,10 @@ private:
   CpuDevice &Cpu;
   unsigned CpuIndex = 0;
 };
+
+/// Whether \p D's copies of the launch's buffers run on the host's cores
+/// (memcpy through staging, or into a HostDiscrete device), not by DMA.
+bool copiesUseHostCores(const Device &D, const std::vector<HostArg> &Args);
 
 /// The device arguments for a device on the user's own memory.
 std::vector<DeviceArg> hostDeviceArgs(const std::vector<HostArg> &Args);

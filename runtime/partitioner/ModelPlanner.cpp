@@ -263,9 +263,13 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
     E.KernelMs = [Model = Pr->Models[D].ofGroups(Pr->Vars)](uint64_t N) {
       return Model(double(N));
     };
-    if (D == CpuIndex)
+    if (D == CpuIndex) {
       E.SplitSlowdown =
           double(CpuThreads) / double(ThreadPool::computeThreads(CpuThreads, true));
+      // It computes after the copies its cores make (launch/Launcher.h).
+      E.Link = 0;
+      E.AfterLinkInputs = true;
+    }
     if (!Dev.info().SharesHostMemory) {
       auto Link = Links.find(deviceKey(Dev.info()));
       if (Link == Links.end()) {
@@ -296,8 +300,11 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
       const Curve *InC = &In, *OutC = &Out;
       E.InputMs = [InC](uint64_t N) { return (*InC)(double(N)); };
       E.OutputMs = [OutC](uint64_t N) { return (*OutC)(double(N)); };
-      // Copies of HostDiscrete devices all cross the host's memory bus.
-      E.Link = Dev.info().Kind == DeviceKind::HostDiscrete ? 0 : -1;
+      // Copies made by the host's cores (staging pageable memory, or a
+      // HostDiscrete device's) share them, and the host's memory bus:
+      // link 0, with the CPU after them. DMA from pinned memory has a
+      // link of its own.
+      E.Link = copiesUseHostCores(Dev, Args) ? 0 : -1;
     }
     Pr->P.Devices.push_back(std::move(E));
   }

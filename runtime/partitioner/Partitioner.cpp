@@ -68,7 +68,16 @@ std::vector<size_t> linkLeaders(const PartitionProblem &P) {
 class ParentNode {
 public:
   ParentNode(const PartitionProblem &P, const std::vector<size_t> &Leader)
-      : Leader(Leader), K(P.Devices.size()), Start(K), Ms(K), Busy(K) {}
+      : Leader(Leader), K(P.Devices.size()), Start(K), Ms(K), Busy(K), Pos(K) {
+    // The order a link's inputs go in: by index, those that wait for the
+    // others' inputs last.
+    for (bool Waits : {false, true})
+      for (size_t I = 0; I < K; ++I)
+        if (P.Devices[I].AfterLinkInputs == Waits)
+          Order.push_back(I);
+    for (size_t I = 0; I < K; ++I)
+      Pos[Order[I]] = I;
+  }
 
   void set(const std::vector<uint64_t> &Groups, const std::vector<Parts> &T) {
     this->Groups = &Groups;
@@ -76,7 +85,7 @@ public:
     std::fill(Busy.begin(), Busy.end(), 0.0);
     Used = 0;
     MergeSum = 0;
-    for (size_t I = 0; I < K; ++I) {
+    for (size_t I : Order) {
       Start[I] = Busy[Leader[I]];
       if (Groups[I]) {
         Busy[Leader[I]] += T[I].In;
@@ -106,9 +115,9 @@ public:
     double DeltaB = NewB.In - Old[B].In, DeltaI = NewI.In - (G[I] ? Old[I].In : 0);
     auto Shift = [&](size_t J) {
       double D = 0;
-      if (Leader[J] == Leader[B] && J > B)
+      if (Leader[J] == Leader[B] && Pos[J] > Pos[B])
         D += DeltaB;
-      if (Leader[J] == Leader[I] && J > I)
+      if (Leader[J] == Leader[I] && Pos[J] > Pos[I])
         D += DeltaI;
       return D;
     };
@@ -129,6 +138,8 @@ private:
   const std::vector<uint64_t> *Groups = nullptr;
   const std::vector<Parts> *T = nullptr;
   std::vector<double> Start, Ms, Busy;
+  /// Devices in input order, and each one's place in it.
+  std::vector<size_t> Order, Pos;
   double MergeSum = 0;
   unsigned Used = 0;
 };

@@ -17,7 +17,8 @@
 //
 // Estimated launch time (EstAllDevsTime): per device, its input copies
 // after those of the devices before it on the same link (copies over one
-// PCIe link serialize), then its kernel, then its output copies; the launch
+// PCIe link serialize; a device marked AfterLinkInputs comes after all of
+// them), then its kernel, then its output copies; the launch
 // takes the slowest device, plus, for a discontiguous kernel, the merge of
 // every offloaded device's results on the host.
 //
@@ -47,6 +48,10 @@ struct DeviceEstimate {
   /// How much slower its kernel runs when other devices take part too
   /// (the CPU leaves a core to the threads that drive the others).
   double SplitSlowdown = 1;
+  /// Starts only after the inputs of every other device on its link: the
+  /// CPU, whose cores stage the copies of pageable memory, computes after
+  /// them rather than against them.
+  bool AfterLinkInputs = false;
 };
 
 struct PartitionProblem {

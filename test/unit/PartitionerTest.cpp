@@ -114,6 +114,33 @@ TEST(Partitioner, TransfersOnOneLinkAreSerialized) {
   EXPECT_GE(Ms[1], 0.1 * double(Shared.Groups[0]));
 }
 
+TEST(Partitioner, ACpuThatWaitsForStagedCopiesStartsAfterThem) {
+  // The CPU (device 0) computes only after the GPU's pageable copies,
+  // which its cores make: its time is the GPU's inputs plus its kernel.
+  PartitionProblem P;
+  P.TotalGroups = 1000;
+  DeviceEstimate Cpu = linearDevice("cpu", 0.01);
+  Cpu.Link = 0;
+  Cpu.AfterLinkInputs = true;
+  DeviceEstimate Gpu = linearDevice("gpu0", 0.001);
+  Gpu.InputMs = [](uint64_t G) { return 0.004 * double(G); };
+  Gpu.Link = 0;
+  P.Devices = {Cpu, Gpu};
+  std::vector<double> Ms(2);
+  estimateLaunchMs(P, {400, 600}, &Ms);
+  EXPECT_NEAR(Ms[0], 0.004 * 600 + 0.01 * 400, 1e-9);
+  EXPECT_NEAR(Ms[1], 0.004 * 600 + 0.001 * 600, 1e-9);
+  // The algorithm's incremental estimate agrees with the whole one, and
+  // the plan gives the CPU less than when it did not wait.
+  PartitionResult Waits = partitionAlgorithm1(P);
+  EXPECT_NEAR(Waits.EstimatedMs, estimateLaunchMs(P, Waits.Groups), 1e-9);
+  P.Devices[0].AfterLinkInputs = false;
+  P.Devices[0].Link = -1;
+  PartitionResult Free = partitionAlgorithm1(P);
+  EXPECT_LT(Waits.Groups[0], Free.Groups[0]);
+  EXPECT_GT(Waits.Groups[0], 0u);
+}
+
 TEST(Partitioner, DegenerateProblemsHaveDefinedAnswers) {
   PartitionProblem P;
   PartitionResult Empty = partitionAlgorithm1(P);
