@@ -43,9 +43,12 @@ case_() {
   local args=()
   for a in "$@"; do args+=("${a//\{n\}/$runsize}"); done
   local auto linear singles=""
-  # The check compares with the CPU alone; GPUs round floats differently.
+  # The check compares with the CPU alone; GPUs round floats differently,
+  # and n-body's sums of 10^4-10^5 forces in another order drift further.
+  local tol=1e-3
+  [ "$name" = nbody ] && tol=1e-2
   "$bin/skmd-run" "$bundles/$bundle.skmd" "$kernel" --devices="$devices" "${args[@]}" \
-    --plan=auto --explain --repeat=5 --check --tolerance=1e-3 > "$log-auto.txt" 2>&1 || true
+    --plan=auto --explain --repeat=5 --check --tolerance=$tol > "$log-auto.txt" 2>&1 || true
   auto="$(grep -o 'total [0-9.]* ms' "$log-auto.txt" | head -1 | cut -d' ' -f2) ($(grep 'launch .* error' "$log-auto.txt" | tail -1 | sed 's/.*error //'))"
   grep -q "check: ok" "$log-auto.txt" || auto+=" CHECK FAILED"
   "$bin/skmd-run" "$bundles/$bundle.skmd" "$kernel" --devices="$devices" "${args[@]}" \

@@ -4,7 +4,7 @@
 // costs latency + n / bandwidth, per device and direction, from pageable
 // host memory (which a GPU's copies stream through the staging pool) and
 // from page-locked memory (copied directly). Measured once per device
-// (about a tenth of a second) and kept in the profile database.
+// (well under a second) and kept in the profile database.
 //
 // The merge model is the same form for the host: a merge reads a device's
 // results and stores them into the user's buffers, so it costs what a
