@@ -13,13 +13,19 @@ namespace skmd {
 
 namespace {
 
-constexpr uint64_t SmallBytes = 4096;
 constexpr uint64_t LargeBytes = 64ull << 20;
-/// Large copies rotate over this many host regions, so that each one
-/// reads or writes memory no recent copy left in the caches, as a
-/// launch's copies of the user's buffers do (a hot 32 MiB source made a
-/// GPU's pageable copies look a third faster than in launches).
+/// Copies rotate over this many host regions, so that each one reads or
+/// writes memory no recent copy left in the caches, as a launch's copies
+/// of the user's buffers do (a hot 32 MiB source made a GPU's pageable
+/// copies look a third faster than in launches).
 constexpr uint64_t Regions = 4;
+/// The sizes the bandwidth and fixed cost are fitted to: a launch's copies
+/// range from a few rows to whole buffers, and a staged copy's fixed costs
+/// (filling and draining the pipeline, a tenth of a millisecond or more on
+/// the GPU hosts) show only in mid-sized copies; a 4 KiB copy bounds the
+/// latency from below.
+constexpr uint64_t TinyBytes = 4ull << 10;
+constexpr uint64_t Sizes[] = {1ull << 20, 4ull << 20, 16ull << 20, LargeBytes};
 
 /// The best of \p Runs timings of \p Copy(run), in ms, after one untimed
 /// run.
@@ -38,21 +44,32 @@ template <typename F> Result<double> bestMs(unsigned Runs, F &&Copy) {
   return Best;
 }
 
-/// Latency and bandwidth from small copies and large ones;
+/// Latency and bandwidth: the line through the times of the copies of
+/// Sizes (least squares), its intercept no less than a tiny copy's time;
 /// \p CopyBytes(bytes, host offset).
 template <typename F> Result<LinkCost> costOf(F &&CopyBytes) {
-  auto Small = bestMs(20, [&](unsigned) { return CopyBytes(SmallBytes, 0); });
-  if (!Small)
-    return Small.error();
-  auto Large = bestMs(2 * Regions - 1, [&](unsigned R) {
-    return CopyBytes(LargeBytes, (R % Regions) * LargeBytes);
-  });
-  if (!Large)
-    return Large.error();
+  auto Tiny = bestMs(20, [&](unsigned) { return CopyBytes(TinyBytes, 0); });
+  if (!Tiny)
+    return Tiny.error();
+  double Sx = 0, Sy = 0, Sxx = 0, Sxy = 0, N = 0;
+  for (uint64_t Bytes : Sizes) {
+    auto T = bestMs(2 * Regions - 1, [&](unsigned R) {
+      return CopyBytes(Bytes, (R % Regions) * LargeBytes);
+    });
+    if (!T)
+      return T.error();
+    double X = double(Bytes);
+    Sx += X;
+    Sy += *T;
+    Sxx += X * X;
+    Sxy += X * *T;
+    N += 1;
+  }
+  double PerByte = (N * Sxy - Sx * Sy) / (N * Sxx - Sx * Sx);
+  double Intercept = (Sy - PerByte * Sx) / N;
   LinkCost C;
-  C.LatencyMs = *Small;
-  double Streaming = std::max(*Large - *Small, 1e-6);
-  C.GBps = double(LargeBytes - SmallBytes) / Streaming / 1e6;
+  C.LatencyMs = std::max(*Tiny, Intercept);
+  C.GBps = PerByte > 0 ? 1e-6 / PerByte : 0;
   return C;
 }
 
