@@ -2,7 +2,11 @@
 #include "model/Profiler.h"
 
 #include <algorithm>
+#include <cstring>
+#include <mutex>
 #include <sstream>
+#include <unistd.h>
+#include <vector>
 
 namespace skmd {
 
@@ -50,6 +54,20 @@ LaunchShape launchShape(const KernelInfo &K, const std::vector<HostArg> &Args,
   return Shape;
 }
 
+void evictCaches() {
+  static std::mutex Lock;
+  static std::vector<char> Buffer;
+  std::lock_guard<std::mutex> Hold(Lock);
+  if (Buffer.empty()) {
+    long L3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    uint64_t Bytes = L3 > 0 ? 2 * uint64_t(L3) : 128ull << 20;
+    Buffer.resize(std::clamp<uint64_t>(Bytes, 64ull << 20, 512ull << 20));
+  }
+  static char Fill = 0;
+  std::memset(Buffer.data(), ++Fill, Buffer.size());
+  asm volatile("" : : "r"(Buffer.data()) : "memory");
+}
+
 std::vector<uint64_t> profileCounts(uint64_t Total) {
   std::vector<uint64_t> Counts;
   for (uint64_t C = 4; C <= 16 && C < Total; C += 4)
@@ -80,6 +98,7 @@ Status profileDevice(Launcher &Run, LoadedKernel &Kernel, const std::vector<Host
   for (unsigned Pass = 0; Pass < Passes; ++Pass)
     for (size_t I = 0; I < Counts.size(); ++I) {
       PieceReport P;
+      evictCaches();
       if (Status S = Run.profile(Kernel, Args, Range, Device, Counts[I], P); !S)
         return S;
       if (Pass == 0 || P.KernelMs < Best[I].KernelMs)

@@ -120,7 +120,8 @@ private:
   /// \p Required.
   Result<RegressionModel> kernelModel(const std::string &Kernel, unsigned Device,
                                       const LaunchShape &Shape, bool &Enough,
-                                      bool Required = true);
+                                      bool Required = true,
+                                      std::vector<ProfileRow> *Used = nullptr);
   ModelPlan describe(const Problem &P, const std::vector<uint64_t> &Groups,
                      std::string Method) const;
 
