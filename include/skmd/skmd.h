@@ -231,6 +231,9 @@ skmd_status skmd_check_model(skmd_kernel k, uint32_t work_dim,
                              const char *device, const uint64_t *groups, size_t count,
                              unsigned runs, double *measured_ms, double *predicted_ms);
 
+/* Explains every launch on stderr, as SKMD_EXPLAIN=1 does (on: nonzero). */
+void skmd_set_explain(skmd_context ctx, int on);
+
 /* Where progress lines of profiling go (skmd_profile, and SKMD_PROFILE=auto
    before a launch). NULL: standard error, the default. */
 typedef void (*skmd_progress_fn)(const char *line, void *user);

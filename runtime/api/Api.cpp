@@ -770,6 +770,11 @@ skmd_status skmd_check_model(skmd_kernel K, uint32_t WorkDim, const size_t *Offs
   });
 }
 
+void skmd_set_explain(skmd_context Ctx, int On) {
+  if (Ctx)
+    Ctx->Explain = On != 0;
+}
+
 void skmd_set_progress(skmd_context Ctx, skmd_progress_fn Fn, void *User) {
   if (!Ctx)
     return;

@@ -163,7 +163,13 @@ Result<RegressionModel> ModelPlanner::kernelModel(const std::string &Kernel, uns
   }
   if (Used)
     *Used = *Rows;
-  return fitKernelModel(*Rows);
+  auto Model = fitKernelModel(*Rows);
+  if (!Model) // Profiles there, but not enough good ones: still "no model".
+    return Failure(ErrorCode::NotFound,
+                   "the profiles of this launch on " + Devices[Device]->info().Name +
+                       " make no model (" + Model.error().message() +
+                       "); profile it again with skmd-prof");
+  return Model;
 }
 
 Result<std::shared_ptr<ModelPlanner::Problem>>
@@ -224,9 +230,6 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
   auto Db = database();
   if (!Db)
     return Db.error();
-  auto HostCopy = hostCopyModel(**Db, "host:" + Devices[CpuIndex]->info().Description);
-  if (!HostCopy)
-    return HostCopy.error();
   bool HasMerge = K.Symbols.count(TargetKind::X86) &&
                   !K.Symbols.at(TargetKind::X86).Merge.empty();
   // A kernel that cannot be split runs whole on one device.
@@ -338,6 +341,9 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
     Pr->P.Devices.push_back(std::move(E));
   }
   if (Offloads) {
+    auto HostCopy = hostCopy();
+    if (!HostCopy)
+      return HostCopy.error();
     bool AnyHostWork = false;
     for (size_t I = 0; I < Counts.size(); ++I) {
       Pr->Merge.X.push_back(double(Counts[I]));
@@ -351,6 +357,13 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
   Pr->BuildMs = msSince(Start);
   Problems[Key] = Pr;
   return Pr;
+}
+
+Result<LinkCost> ModelPlanner::hostCopy() {
+  auto Db = database();
+  if (!Db)
+    return Db.error();
+  return hostCopyModel(**Db, "host:" + Devices[CpuIndex]->info().Description);
 }
 
 ModelPlan ModelPlanner::describe(const Problem &Pr, const std::vector<uint64_t> &Groups,
@@ -453,7 +466,12 @@ Status ModelPlanner::profile(LoadedKernel &Kernel, const std::vector<HostArg> &A
                                  Options);
         !S)
       return S;
-    // Copy costs are measured with the first profile of a device.
+    // Copy costs are measured with the first profile of a device (the
+    // host's with any device's), not when the first plan needs them.
+    if (!Devices[D]->info().SharesHostMemory) {
+      if (auto HostCopy = hostCopy(); !HostCopy)
+        return HostCopy.error();
+    }
     if (!Devices[D]->info().SharesHostMemory &&
         !Links.count(deviceKey(Devices[D]->info()))) {
       auto L = linkModel(*Devices[D], **Db);

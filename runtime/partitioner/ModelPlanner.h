@@ -122,6 +122,8 @@ private:
                                       const LaunchShape &Shape, bool &Enough,
                                       bool Required = true,
                                       std::vector<ProfileRow> *Used = nullptr);
+  /// The host's memcpy cost (merges), measured once per machine.
+  Result<LinkCost> hostCopy();
   ModelPlan describe(const Problem &P, const std::vector<uint64_t> &Groups,
                      std::string Method) const;
 

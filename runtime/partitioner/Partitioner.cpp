@@ -17,6 +17,7 @@ constexpr unsigned MaxTolerance = 10;
 /// A device's times at one group count.
 struct Parts {
   double In = 0, Rest = 0; ///< Inputs; kernel and outputs.
+  double Out = 0;          ///< The outputs alone (part of Rest).
   double Merge = 0;        ///< Merging its results, if the launch is split.
 };
 
@@ -27,8 +28,8 @@ Parts partsAt(const PartitionProblem &P, size_t Device, uint64_t Groups, bool Sp
   if (Groups == 0)
     return T;
   T.In = D.InputMs ? D.InputMs(Groups) : 0;
-  T.Rest = D.KernelMs(Groups) * (Split ? D.SplitSlowdown : 1) +
-           (D.OutputMs ? D.OutputMs(Groups) : 0);
+  T.Out = D.OutputMs ? D.OutputMs(Groups) : 0;
+  T.Rest = D.KernelMs(Groups) * (Split ? D.SplitSlowdown : 1) + T.Out;
   // Results of a device with its own memory are merged on the host when
   // the kernel is discontiguous and the launch is split.
   if (P.MergeMs && D.InputMs)
@@ -40,6 +41,7 @@ Parts partsAt(const PartitionProblem &P, size_t Device, uint64_t Groups, bool Sp
   };
   T.In = Clean(T.In);
   T.Rest = Clean(T.Rest);
+  T.Out = Clean(T.Out);
   T.Merge = Clean(T.Merge);
   return T;
 }
@@ -64,32 +66,42 @@ std::vector<size_t> linkLeaders(const PartitionProblem &P) {
 /// decision tree, a child (groups moved from the base device to one other)
 /// is estimated in a few operations per device: only those two devices'
 /// parts change, and the devices after them on their links start later or
-/// earlier by the change in their inputs.
+/// earlier by the change in their inputs (a device that waits for its
+/// link also by the change in the link's outputs).
 class ParentNode {
 public:
   ParentNode(const PartitionProblem &P, const std::vector<size_t> &Leader)
-      : Leader(Leader), K(P.Devices.size()), Start(K), Ms(K), Busy(K), Pos(K) {
+      : Leader(Leader), K(P.Devices.size()), Start(K), Ms(K), Busy(K), OutBusy(K),
+        Pos(K), Waits(K) {
     // The order a link's inputs go in: by index, those that wait for the
     // others' inputs last.
-    for (bool Waits : {false, true})
+    for (bool W : {false, true})
       for (size_t I = 0; I < K; ++I)
-        if (P.Devices[I].AfterLinkInputs == Waits)
+        if (P.Devices[I].AfterLinkInputs == W)
           Order.push_back(I);
-    for (size_t I = 0; I < K; ++I)
+    for (size_t I = 0; I < K; ++I) {
       Pos[Order[I]] = I;
+      Waits[I] = P.Devices[I].AfterLinkInputs;
+    }
   }
 
   void set(const std::vector<uint64_t> &Groups, const std::vector<Parts> &T) {
     this->Groups = &Groups;
     this->T = &T;
     std::fill(Busy.begin(), Busy.end(), 0.0);
+    std::fill(OutBusy.begin(), OutBusy.end(), 0.0);
     Used = 0;
     MergeSum = 0;
     for (size_t I : Order) {
       Start[I] = Busy[Leader[I]];
       if (Groups[I]) {
         Busy[Leader[I]] += T[I].In;
-        Ms[I] = Start[I] + T[I].In + T[I].Rest;
+        // The link's outputs too use the cores of a device that waits for
+        // it: its kernel shares them with those copies (conservatively,
+        // one after the other).
+        Ms[I] = Start[I] + T[I].In + T[I].Rest + (Waits[I] ? OutBusy[Leader[I]] : 0);
+        if (!Waits[I])
+          OutBusy[Leader[I]] += T[I].Out;
         MergeSum += T[I].Merge;
         ++Used;
       } else {
@@ -113,16 +125,19 @@ public:
     const std::vector<uint64_t> &G = *Groups;
     const std::vector<Parts> &Old = *T;
     double DeltaB = NewB.In - Old[B].In, DeltaI = NewI.In - (G[I] ? Old[I].In : 0);
+    double OutB = Waits[B] ? 0 : NewB.Out - Old[B].Out,
+           OutI = Waits[I] ? 0 : NewI.Out - (G[I] ? Old[I].Out : 0);
     auto Shift = [&](size_t J) {
       double D = 0;
       if (Leader[J] == Leader[B] && Pos[J] > Pos[B])
-        D += DeltaB;
+        D += DeltaB + (Waits[J] ? OutB : 0);
       if (Leader[J] == Leader[I] && Pos[J] > Pos[I])
-        D += DeltaI;
+        D += DeltaI + (Waits[J] ? OutI : 0);
       return D;
     };
-    MsB = Start[B] + Shift(B) + NewB.In + NewB.Rest;
-    MsI = Start[I] + Shift(I) + NewI.In + NewI.Rest;
+    auto Outs = [&](size_t J) { return Waits[J] ? OutBusy[Leader[J]] : 0; };
+    MsB = Start[B] + Shift(B) + NewB.In + NewB.Rest + Outs(B);
+    MsI = Start[I] + Shift(I) + NewI.In + NewI.Rest + Outs(I);
     double Slowest = std::max(MsB, MsI);
     for (size_t J = 0; J < K; ++J)
       if (J != B && J != I && G[J])
@@ -137,9 +152,10 @@ private:
   size_t K;
   const std::vector<uint64_t> *Groups = nullptr;
   const std::vector<Parts> *T = nullptr;
-  std::vector<double> Start, Ms, Busy;
+  std::vector<double> Start, Ms, Busy, OutBusy;
   /// Devices in input order, and each one's place in it.
   std::vector<size_t> Order, Pos;
+  std::vector<char> Waits; // Not vector<bool>: read in the inner loop.
   double MergeSum = 0;
   unsigned Used = 0;
 };

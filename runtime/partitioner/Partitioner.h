@@ -50,7 +50,8 @@ struct DeviceEstimate {
   double SplitSlowdown = 1;
   /// Starts only after the inputs of every other device on its link: the
   /// CPU, whose cores stage the copies of pageable memory, computes after
-  /// them rather than against them.
+  /// them rather than against them. The link's outputs, staged by the same
+  /// cores while it computes, count as its time too.
   bool AfterLinkInputs = false;
 };
 

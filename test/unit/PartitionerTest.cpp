@@ -116,7 +116,7 @@ TEST(Partitioner, TransfersOnOneLinkAreSerialized) {
 
 TEST(Partitioner, ACpuThatWaitsForStagedCopiesStartsAfterThem) {
   // The CPU (device 0) computes only after the GPU's pageable copies,
-  // which its cores make: its time is the GPU's inputs plus its kernel.
+  // which its cores make: its time is the GPU's inputs plus its kernel...
   PartitionProblem P;
   P.TotalGroups = 1000;
   DeviceEstimate Cpu = linearDevice("cpu", 0.01);
@@ -124,12 +124,14 @@ TEST(Partitioner, ACpuThatWaitsForStagedCopiesStartsAfterThem) {
   Cpu.AfterLinkInputs = true;
   DeviceEstimate Gpu = linearDevice("gpu0", 0.001);
   Gpu.InputMs = [](uint64_t G) { return 0.004 * double(G); };
+  Gpu.OutputMs = [](uint64_t G) { return 0.002 * double(G); };
   Gpu.Link = 0;
   P.Devices = {Cpu, Gpu};
   std::vector<double> Ms(2);
   estimateLaunchMs(P, {400, 600}, &Ms);
-  EXPECT_NEAR(Ms[0], 0.004 * 600 + 0.01 * 400, 1e-9);
-  EXPECT_NEAR(Ms[1], 0.004 * 600 + 0.001 * 600, 1e-9);
+  // ...and the GPU's staged outputs, made by the same cores, as well.
+  EXPECT_NEAR(Ms[0], 0.004 * 600 + 0.01 * 400 + 0.002 * 600, 1e-9);
+  EXPECT_NEAR(Ms[1], 0.004 * 600 + 0.001 * 600 + 0.002 * 600, 1e-9);
   // The algorithm's incremental estimate agrees with the whole one, and
   // the plan gives the CPU less than when it did not wait.
   PartitionResult Waits = partitionAlgorithm1(P);

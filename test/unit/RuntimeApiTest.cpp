@@ -8,11 +8,15 @@
 //===----------------------------------------------------------------------===//
 #include "skmd/skmd.h"
 
+#include "bundle/Bundle.h"
 #include "bundle/BundleFormat.h"
+#include "model/ProfileDatabase.h"
+#include "model/Profiler.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -380,6 +384,74 @@ TEST_F(Api, TheModelPlansOnceTheKernelIsProfiled) {
   EXPECT_EQ(skmd_check_model(K, 1, nullptr, &Global, &Local, "cpu", &TooMany, 1, 1, Measured,
                              Predicted),
             SKMD_ERROR_INVALID_ARGUMENT);
+}
+
+TEST_F(Api, BadProfilesGiveDefinedAnswers) {
+  // cpu and discrete0 profiled; discrete1 has one good profile at this
+  // launch's shape, and negative and infinite ones.
+  ScratchProfiles Db("api-bad-profiles");
+  setArgs();
+  size_t Global = (N + 63) / 64 * 64, Local = 64;
+  ASSERT_EQ(skmd_profile(K, 1, nullptr, &Global, &Local, "cpu,discrete0", 1), SKMD_SUCCESS)
+      << skmd_last_error();
+  {
+    auto B = skmd::Bundle::fromFile(corpus("vector_add"));
+    ASSERT_TRUE(B.ok());
+    auto Open = skmd::ProfileDatabase::open(Db.Path);
+    ASSERT_TRUE(Open.ok()) << Open.error().message();
+    std::string Kernel =
+        skmd::kernelKey(B->metadata(), *B->metadata().findKernel("vector_add"));
+    skmd::DeviceInfo Cpu, Bad;
+    skmd_device_info I;
+    skmd_get_device_info(Ctx, 0, &I);
+    Cpu.Name = I.name;
+    Cpu.Description = I.description;
+    skmd_get_device_info(Ctx, 2, &I);
+    Bad.Name = I.name;
+    Bad.Description = I.description;
+    auto Rows = (*Open)->rows(Kernel, skmd::deviceKey(Cpu));
+    ASSERT_TRUE(Rows.ok() && !Rows->empty());
+    skmd::ProfileRow R = Rows->front();
+    R.Device = skmd::deviceKey(Bad);
+    for (double Ms : {-1.0, -2.0, -0.5, double(INFINITY), 0.5}) {
+      R.KernelMs = Ms;
+      R.Groups *= 2;
+      ASSERT_TRUE((*Open)->add(R).ok());
+    }
+    // A time that is not a number is refused (SQLite keeps no NaN).
+    R.KernelMs = NAN;
+    skmd::Status S = (*Open)->add(R);
+    ASSERT_FALSE(S.ok());
+    EXPECT_NE(S.error().message().find("cannot add a sample"), std::string::npos);
+  }
+  // The default plan falls back and says why; "auto" names the device.
+  skmd_launch_report Report;
+  ASSERT_EQ(launch(nullptr, &Report), SKMD_SUCCESS) << skmd_last_error();
+  expectSums();
+  EXPECT_NE(std::string(Report.plan).find("discrete1 make no model"), std::string::npos)
+      << Report.plan;
+  EXPECT_EQ(launch("auto"), SKMD_ERROR_NOT_FOUND);
+  EXPECT_NE(std::string(skmd_last_error()).find("at least 4 valid samples, 1 given"),
+            std::string::npos)
+      << skmd_last_error();
+  // An empty database file is no profiles at all.
+  Db.clear();
+  { ASSERT_TRUE(skmd::ProfileDatabase::open(Db.Path).ok()); }
+  skmd_context Fresh;
+  ASSERT_EQ(skmd_init("cpu,discrete", &Fresh), SKMD_SUCCESS);
+  skmd_program P;
+  skmd_kernel VA;
+  ASSERT_EQ(skmd_load_bundle(Fresh, corpus("vector_add").c_str(), &P), SKMD_SUCCESS);
+  ASSERT_EQ(skmd_get_kernel(P, "vector_add", &VA), SKMD_SUCCESS);
+  std::swap(K, VA);
+  setArgs();
+  EXPECT_EQ(launch("auto"), SKMD_ERROR_NOT_FOUND);
+  EXPECT_NE(std::string(skmd_last_error()).find("has 0 profiles of this launch on cpu"),
+            std::string::npos)
+      << skmd_last_error();
+  ASSERT_EQ(launch(nullptr, &Report), SKMD_SUCCESS);
+  std::swap(K, VA);
+  skmd_release_context(Fresh);
 }
 
 TEST_F(Api, AutomaticProfilingRunsBeforeTheFirstLaunch) {

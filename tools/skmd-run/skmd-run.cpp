@@ -257,10 +257,10 @@ std::string compare(const skmd_arg_info &Info, const std::vector<uint8_t> &Got,
 int main(int Argc, char **Argv) {
   ToolName = "skmd-run";
   Options O = parse(Argc, Argv);
-  if (O.Explain)
-    setenv("SKMD_EXPLAIN", "1", 1);
   skmd_context Ctx;
   check(skmd_init(O.HaveDevices ? O.Devices.c_str() : nullptr, &Ctx), "opening devices");
+  if (O.Explain)
+    skmd_set_explain(Ctx, 1);
   skmd_program Prog;
   check(skmd_load_bundle(Ctx, O.Bundle.c_str(), &Prog), "loading " + O.Bundle);
   skmd_kernel K;
@@ -312,6 +312,7 @@ int main(int Argc, char **Argv) {
 
   int Exit = Last.Status == SKMD_SUCCESS ? 0 : 2;
   if (O.Check) {
+    skmd_set_explain(Ctx, 0); // The reference run is not the user's launch.
     Launched Ref = runOnce(Ctx, K, O, Initial, Infos, "cpu");
     if (Ref.Status != SKMD_SUCCESS)
       die("the CPU-only run for --check failed: " + Ref.Error);
