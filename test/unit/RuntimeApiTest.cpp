@@ -103,6 +103,15 @@ protected:
     ASSERT_EQ(skmd_set_arg_scalar(K, 3, &N, sizeof N), SKMD_SUCCESS);
   }
 
+  /// vector_add of a context of the test's own, as K (the fixture's K
+  /// goes to \p Saved until restored with std::swap).
+  void useKernelOf(skmd_context Other, skmd_kernel &Saved) {
+    skmd_program P;
+    ASSERT_EQ(skmd_load_bundle(Other, corpus("vector_add").c_str(), &P), SKMD_SUCCESS);
+    ASSERT_EQ(skmd_get_kernel(P, "vector_add", &Saved), SKMD_SUCCESS);
+    std::swap(K, Saved);
+  }
+
   skmd_status launch(const char *Plan, skmd_launch_report *R = nullptr) {
     size_t Global = (N + 63) / 64 * 64, Local = 64;
     return skmd_launch(K, 1, nullptr, &Global, &Local, Plan, R);
@@ -439,11 +448,8 @@ TEST_F(Api, BadProfilesGiveDefinedAnswers) {
   { ASSERT_TRUE(skmd::ProfileDatabase::open(Db.Path).ok()); }
   skmd_context Fresh;
   ASSERT_EQ(skmd_init("cpu,discrete", &Fresh), SKMD_SUCCESS);
-  skmd_program P;
   skmd_kernel VA;
-  ASSERT_EQ(skmd_load_bundle(Fresh, corpus("vector_add").c_str(), &P), SKMD_SUCCESS);
-  ASSERT_EQ(skmd_get_kernel(P, "vector_add", &VA), SKMD_SUCCESS);
-  std::swap(K, VA);
+  useKernelOf(Fresh, VA);
   setArgs();
   EXPECT_EQ(launch("auto"), SKMD_ERROR_NOT_FOUND);
   EXPECT_NE(std::string(skmd_last_error()).find("has 0 profiles of this launch on cpu"),
@@ -473,11 +479,8 @@ TEST_F(Api, AutomaticProfilingRunsBeforeTheFirstLaunch) {
         static_cast<std::vector<std::string> *>(User)->push_back(Line);
       },
       &Lines);
-  skmd_program P;
   skmd_kernel VA;
-  ASSERT_EQ(skmd_load_bundle(Auto, corpus("vector_add").c_str(), &P), SKMD_SUCCESS);
-  ASSERT_EQ(skmd_get_kernel(P, "vector_add", &VA), SKMD_SUCCESS);
-  std::swap(K, VA);
+  useKernelOf(Auto, VA);
   setArgs();
   skmd_launch_report R;
   ASSERT_EQ(launch(nullptr, &R), SKMD_SUCCESS) << skmd_last_error();

@@ -17,6 +17,19 @@ const char *ToolName = "skmd";
   std::exit(1);
 }
 
+const char *optionValue(int Argc, char **Argv, int &I, const char *Name) {
+  std::string A = Argv[I];
+  size_t N = std::strlen(Name);
+  if (A.compare(0, N, Name) == 0 && A.size() > N && A[N] == '=')
+    return Argv[I] + N + 1;
+  if (A == Name) {
+    if (I + 1 >= Argc)
+      die(std::string(Name) + " needs a value");
+    return Argv[++I];
+  }
+  return nullptr;
+}
+
 std::vector<std::string> split(const std::string &S, char Sep) {
   std::vector<std::string> Out;
   size_t Pos = 0;

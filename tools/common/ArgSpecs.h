@@ -23,6 +23,11 @@ extern const char *ToolName;
 /// Dies with \p What and the API's message unless \p S is success.
 void check(skmd_status S, const std::string &What);
 
+/// The value of option \p Name at Argv[I], given as --name=value or as
+/// --name value (then I moves past it); null when Argv[I] is another
+/// option. Dies when the value is missing.
+const char *optionValue(int Argc, char **Argv, int &I, const char *Name);
+
 std::vector<std::string> split(const std::string &S, char Sep);
 /// A non-negative integer, or a product of them (1024*1024).
 uint64_t parseCount(const std::string &S, const std::string &What);

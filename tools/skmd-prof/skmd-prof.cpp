@@ -80,17 +80,7 @@ Options parse(int Argc, char **Argv) {
   std::vector<std::string> Positional;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
-    auto Value = [&](const char *Name) -> const char * {
-      size_t N = std::strlen(Name);
-      if (A.compare(0, N, Name) == 0 && A.size() > N && A[N] == '=')
-        return Argv[I] + N + 1;
-      if (A == Name) {
-        if (I + 1 >= Argc)
-          die(std::string(Name) + " needs a value");
-        return Argv[++I];
-      }
-      return nullptr;
-    };
+    auto Value = [&](const char *Name) { return optionValue(Argc, Argv, I, Name); };
     if (A == "--help" || A == "-h") {
       std::fputs(Usage, stdout);
       std::exit(0);
