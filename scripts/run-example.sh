@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The main job, end to end on a fresh machine: installs what is missing,
 # builds SKMD, compiles the example kernels into bundles and shows what each
-# holds (variants, kernels, arguments), then runs the tiled matmul across
-# the devices with skmd-run: partition, times, bytes moved, check.
+# holds (variants, kernels, arguments), then profiles the tiled matmul on
+# every device (skmd-prof) and runs it across them with the model
+# partitioner's plan (skmd-run): partition, predicted and measured times,
+# bytes moved, check.
 #   scripts/run-example.sh [kernel.cl ...]   (default: examples/*.cl)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
