@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <set>
 
 namespace skmd {
@@ -198,10 +199,12 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
   Pr->P.TotalGroups = Total;
 
   // Kernel models, profiling first where allowed and needed.
+  std::vector<std::optional<RegressionModel>> Models(Devices.size());
+  std::vector<std::vector<ProfileRow>> Profiles(Devices.size());
   std::vector<unsigned> Missing;
   for (unsigned D = 0; D < Devices.size(); ++D) {
     bool Enough;
-    auto M = kernelModel(KernelId, D, Shape, Enough);
+    auto M = kernelModel(KernelId, D, Shape, Enough, /*Required=*/true, &Profiles[D]);
     if (!Enough && MayProfile && AutoProfile) {
       Missing.push_back(D);
       continue;
@@ -211,19 +214,21 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
         Unprofiled.emplace(Key, M.error());
       return M.error();
     }
+    Models[D] = std::move(*M);
   }
   if (!Missing.empty()) {
     if (Status S = profile(Kernel, Args, Range, Missing); !S)
       return S.error();
+    for (unsigned D : Missing) {
+      bool Enough;
+      auto M = kernelModel(KernelId, D, Shape, Enough, /*Required=*/true, &Profiles[D]);
+      if (!M)
+        return M.error();
+      Models[D] = std::move(*M);
+    }
   }
-  std::vector<std::vector<ProfileRow>> Profiles(Devices.size());
-  for (unsigned D = 0; D < Devices.size(); ++D) {
-    bool Enough;
-    auto M = kernelModel(KernelId, D, Shape, Enough, /*Required=*/true, &Profiles[D]);
-    if (!M)
-      return M.error();
+  for (std::optional<RegressionModel> &M : Models)
     Pr->Models.push_back(std::move(*M));
-  }
 
   // Bytes a piece of n groups moves, planned at a few n: the piece first,
   // the CPU taking the rest.
