@@ -7,7 +7,9 @@
 #
 #   bench/prediction-error.sh BIN BUNDLES DEVICES OUT [small|full]
 #
-# CASES (e.g. CASES="matmul nbody") runs some of the kernels only.
+# CASES (e.g. CASES="matmul nbody") runs some of the kernels only;
+# PINNED=1 runs the launches (not the profiles) on page-locked buffers
+# (skmd-run --pinned), which GPUs copy by DMA.
 # BIN holds skmd-prof and skmd-run, BUNDLES the bench kernels' bundles
 # (bench/kernels/*.cl through skmd-cc), DEVICES a device list
 # (cpu,discrete,discrete here; cpu,cuda on a GPU host); logs and a summary
@@ -24,6 +26,11 @@ summary=$out/summary.md
   echo "|---|---|---|---|---|---|"
 } > "$summary"
 cases=${CASES:-vector-add black-scholes matmul sobel nbody}
+pinned=()
+if [ "${PINNED:-0}" = 1 ]; then
+  pinned=(--pinned)
+  echo "(launches on page-locked buffers: skmd-run --pinned)" >> "$summary"
+fi
 
 # case NAME BUNDLE KERNEL "SIZES" UNSEEN RUNSIZE -- ARGS (with {n})
 case_() {
@@ -48,7 +55,7 @@ case_() {
   local tol=1e-3
   [ "$name" = nbody ] && tol=1e-2
   "$bin/skmd-run" "$bundles/$bundle.skmd" "$kernel" --devices="$devices" "${args[@]}" \
-    --plan=auto --explain --repeat=5 --check --tolerance=$tol > "$log-auto.txt" 2>&1 || true
+    "${pinned[@]}" --plan=auto --explain --repeat=5 --check --tolerance=$tol > "$log-auto.txt" 2>&1 || true
   # The launch error: the median over the 5 runs (the --check run after
   # them is the CPU alone).
   local err
@@ -57,11 +64,11 @@ case_() {
   auto="$(grep -o 'total [0-9.]* ms' "$log-auto.txt" | head -1 | cut -d' ' -f2) (${err}%)"
   grep -q "check: ok" "$log-auto.txt" || auto+=" CHECK FAILED"
   "$bin/skmd-run" "$bundles/$bundle.skmd" "$kernel" --devices="$devices" "${args[@]}" \
-    --plan=linear --repeat=5 > "$log-linear.txt" 2>&1
+    "${pinned[@]}" --plan=linear --repeat=5 > "$log-linear.txt" 2>&1
   linear=$(grep -o 'total [0-9.]* ms' "$log-linear.txt" | head -1 | cut -d' ' -f2)
   for d in $(sed -n 's/^  devices: //p' "$log-auto.txt" | grep -oE '\b(cpu|gpu[0-9]+|discrete[0-9]+) \(' | tr -d ' ('); do
     "$bin/skmd-run" "$bundles/$bundle.skmd" "$kernel" --devices="$devices" "${args[@]}" \
-      --plan="$d" --repeat=5 > "$log-$d.txt" 2>&1
+      "${pinned[@]}" --plan="$d" --repeat=5 > "$log-$d.txt" 2>&1
     singles+="$d $(grep -o 'total [0-9.]* ms' "$log-$d.txt" | head -1 | cut -d' ' -f2), "
   done
   echo "| $name | $seen | $unseen_err | $auto | $linear | ${singles%, } |" >> "$summary"

@@ -233,13 +233,21 @@ std::vector<std::vector<uint8_t>> setArguments(skmd_kernel K, const std::string 
 std::vector<skmd_buffer> setBuffers(skmd_context Ctx, skmd_kernel K,
                                     std::vector<std::vector<uint8_t>> &Buffers,
                                     const std::vector<skmd_arg_info> &Infos) {
+  std::vector<std::pair<void *, size_t>> Memory;
+  for (std::vector<uint8_t> &B : Buffers)
+    Memory.push_back({B.data(), B.size()});
+  return setBuffers(Ctx, K, Memory, Infos);
+}
+
+std::vector<skmd_buffer> setBuffers(skmd_context Ctx, skmd_kernel K,
+                                    const std::vector<std::pair<void *, size_t>> &Memory,
+                                    const std::vector<skmd_arg_info> &Infos) {
   std::vector<skmd_buffer> Wrapped;
   for (unsigned I = 0; I < Infos.size(); ++I) {
     if (Infos[I].kind != SKMD_ARG_GLOBAL_BUFFER && Infos[I].kind != SKMD_ARG_CONSTANT_BUFFER)
       continue;
     skmd_buffer B;
-    check(skmd_wrap_buffer(Ctx, Buffers[I].data(), Buffers[I].size(), &B),
-          "wrapping a buffer");
+    check(skmd_wrap_buffer(Ctx, Memory[I].first, Memory[I].second, &B), "wrapping a buffer");
     check(skmd_set_arg_buffer(K, I, B), std::string("argument '") + Infos[I].name + "'");
     Wrapped.push_back(B);
   }

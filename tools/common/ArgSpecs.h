@@ -52,6 +52,10 @@ std::vector<std::vector<uint8_t>> setArguments(skmd_kernel K, const std::string 
 std::vector<skmd_buffer> setBuffers(skmd_context Ctx, skmd_kernel K,
                                     std::vector<std::vector<uint8_t>> &Buffers,
                                     const std::vector<skmd_arg_info> &Infos);
+/// The same with the memory given as (address, bytes) per argument.
+std::vector<skmd_buffer> setBuffers(skmd_context Ctx, skmd_kernel K,
+                                    const std::vector<std::pair<void *, size_t>> &Memory,
+                                    const std::vector<skmd_arg_info> &Infos);
 
 } // namespace skmd::tools
 

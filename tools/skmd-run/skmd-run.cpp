@@ -54,6 +54,8 @@ const char *Usage =
     "                  profiles suffice, else proportional\n"
     "  --explain       print the predicted times per device before the run\n"
     "                  and the prediction error after it (as SKMD_EXPLAIN=1)\n"
+    "  --pinned        put the buffers in page-locked memory (skmd_alloc_host),\n"
+    "                  which GPUs copy by DMA, not through the staging pool\n"
     "  --offset=N[,N,N]  global offset\n"
     "  --check         compare every written buffer with a CPU-only run\n"
     "  --tolerance=X   relative error allowed for floats when a device runs\n"
@@ -66,7 +68,7 @@ const char *Usage =
 
 struct Options {
   std::string Bundle, Kernel, Devices, Plan, Trace;
-  bool HaveDevices = false, Check = false, Explain = false;
+  bool HaveDevices = false, Check = false, Explain = false, Pinned = false;
   std::vector<size_t> Global, Local, Offset;
   std::vector<std::string> Args;
   unsigned Repeat = 1;
@@ -107,6 +109,8 @@ Options parse(int Argc, char **Argv) {
       O.Check = true;
     } else if (A == "--explain") {
       O.Explain = true;
+    } else if (A == "--pinned") {
+      O.Pinned = true;
     } else if (!A.empty() && A[0] == '-') {
       die("unknown option '" + A + "' (see --help)");
     } else {
@@ -138,13 +142,31 @@ Launched runOnce(skmd_context Ctx, skmd_kernel K, const Options &O,
                  const std::vector<skmd_arg_info> &Infos, const char *Plan) {
   Launched L;
   L.Buffers = Initial;
-  std::vector<skmd_buffer> Wrapped = setBuffers(Ctx, K, L.Buffers, Infos);
+  // --pinned: the buffers in page-locked memory from skmd_alloc_host, which
+  // GPUs copy by DMA; the results come back to L.Buffers for the check.
+  std::vector<std::pair<void *, size_t>> Memory;
+  for (std::vector<uint8_t> &B : L.Buffers) {
+    void *At = B.data();
+    if (O.Pinned && !B.empty()) {
+      At = skmd_alloc_host(Ctx, B.size());
+      if (!At)
+        die("--pinned: no page-locked memory for " + std::to_string(B.size()) + " bytes");
+      std::memcpy(At, B.data(), B.size());
+    }
+    Memory.push_back({At, B.size()});
+  }
+  std::vector<skmd_buffer> Wrapped = setBuffers(Ctx, K, Memory, Infos);
   L.Status = skmd_launch(K, uint32_t(O.Global.size()),
                          O.Offset.empty() ? nullptr : O.Offset.data(),
                          O.Global.data(), O.Local.data(), Plan, &L.Report);
   L.Error = skmd_last_error();
   for (skmd_buffer B : Wrapped)
     skmd_release_buffer(B);
+  for (size_t I = 0; I < Memory.size(); ++I)
+    if (Memory[I].first != L.Buffers[I].data()) {
+      std::memcpy(L.Buffers[I].data(), Memory[I].first, Memory[I].second);
+      skmd_free_host(Ctx, Memory[I].first);
+    }
   return L;
 }
 
