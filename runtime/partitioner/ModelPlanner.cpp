@@ -95,6 +95,8 @@ struct ModelPlanner::Problem {
   std::vector<Curve> In, Out; ///< Per device; empty for one on host memory.
   Curve Merge;
   double BuildMs = 0;
+  /// Solved plans by method: a launch's plan is the same every time.
+  std::map<int, ModelPlan> Plans;
 };
 
 ModelPlanner::ModelPlanner(std::vector<Device *> Devices, unsigned CpuIndex, Launcher &Run)
@@ -410,6 +412,8 @@ Result<ModelPlan> ModelPlanner::plan(Method How, LoadedKernel &Kernel,
   if (!Pr)
     return Pr.error();
   const PartitionProblem &P = (*Pr)->P;
+  if (auto It = (*Pr)->Plans.find(int(How)); It != (*Pr)->Plans.end())
+    return It->second;
   auto Start = Clock::now();
   PartitionResult R;
   std::string Name;
@@ -431,6 +435,7 @@ Result<ModelPlan> ModelPlanner::plan(Method How, LoadedKernel &Kernel,
   ModelPlan M = describe(**Pr, R.Groups, Name);
   M.Steps = R.Steps;
   M.PartitionUs = Us;
+  (*Pr)->Plans.emplace(int(How), M);
   return M;
 }
 

@@ -19,8 +19,9 @@
 // kernel is profiled on that device first, on copies of the buffers it
 // writes, with a line of progress per step.
 //
-// Plans are cached per kernel, launch shape and host memory kinds; new
-// profiles clear the cache.
+// Problems and their solved plans are cached per kernel, launch shape and
+// host memory kinds (a launch of the same shape replans in microseconds);
+// new profiles clear the cache.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SKMD_PARTITIONER_MODELPLANNER_H
