@@ -308,16 +308,17 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
     Runs.push_back(std::move(R));
   }
   // The CPU computes after the copies in that its cores make.
-  unsigned HostCopies = 0;
+  std::vector<PieceRun *> HostCopies;
   bool CpuPieces = false;
   for (size_t I = 0; I < Runs.size(); ++I) {
     CpuPieces |= Shares[I];
-    HostCopies += !Shares[I] && copiesUseHostCores(*Devices[Runs[I].P.Device], Args);
+    if (!Shares[I] && copiesUseHostCores(*Devices[Runs[I].P.Device], Args))
+      HostCopies.push_back(&Runs[I]);
   }
-  InputLatch InputsDone(CpuPieces ? HostCopies : 0);
-  for (size_t I = 0; I < Runs.size(); ++I)
-    if (CpuPieces && !Shares[I] && copiesUseHostCores(*Devices[Runs[I].P.Device], Args))
-      Runs[I].InputsDone = &InputsDone;
+  InputLatch InputsDone(CpuPieces ? unsigned(HostCopies.size()) : 0);
+  if (CpuPieces)
+    for (PieceRun *R : HostCopies)
+      R->InputsDone = &InputsDone;
   // One thread per device, which runs that device's pieces in turn.
   std::vector<std::thread> Threads;
   for (unsigned D = 0; D < Devices.size(); ++D) {

@@ -45,8 +45,10 @@ struct ProfileRow {
 struct LinkCost {
   double LatencyMs = 0;
   double GBps = 0;
-  double ms(uint64_t Bytes) const {
-    return Bytes == 0 ? 0 : LatencyMs + (GBps > 0 ? double(Bytes) / GBps / 1e6 : 0);
+  double ms(uint64_t Bytes) const { return ms(Bytes, Bytes ? 1 : 0); }
+  /// \p Bytes in \p Copies copies.
+  double ms(uint64_t Bytes, uint64_t Copies) const {
+    return double(Copies) * LatencyMs + (GBps > 0 ? double(Bytes) / GBps / 1e6 : 0);
   }
 };
 

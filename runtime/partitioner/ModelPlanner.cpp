@@ -325,11 +325,8 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
             continue;
           bool Pinned = Dev.isPinnedHost(Args[A].Data, Args[A].Bytes);
           const LinkCost &LIn = Link->second.in(Pinned), &LOut = Link->second.out(Pinned);
-          InMs += AtCount[I].InRects[A] * LIn.LatencyMs +
-                  (AtCount[I].InBytes[A] ? LIn.ms(AtCount[I].InBytes[A]) - LIn.LatencyMs : 0);
-          OutMs += AtCount[I].OutRects[A] * LOut.LatencyMs +
-                   (AtCount[I].OutBytes[A] ? LOut.ms(AtCount[I].OutBytes[A]) - LOut.LatencyMs
-                                           : 0);
+          InMs += LIn.ms(AtCount[I].InBytes[A], AtCount[I].InRects[A]);
+          OutMs += LOut.ms(AtCount[I].OutBytes[A], AtCount[I].OutRects[A]);
         }
         In.X.push_back(double(Counts[I]));
         In.Y.push_back(InMs * InScale);
@@ -343,7 +340,7 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
       // HostDiscrete device's) share them, and the host's memory bus:
       // link 0, with the CPU after them. DMA from pinned memory has a
       // link of its own.
-      E.Link = copiesUseHostCores(Dev, Args) ? 0 : -1;
+      E.Link = Staged ? 0 : -1;
     }
     Pr->P.Devices.push_back(std::move(E));
   }
