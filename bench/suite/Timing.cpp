@@ -1,0 +1,37 @@
+//===- Timing.cpp - Timed runs, medians -----------------------------------===//
+#include "Timing.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace skmd::bench {
+
+std::string timeRuns(unsigned Warmups, unsigned Runs, const Step &Reset, const Step &Run,
+                     std::vector<double> &Ms) {
+  for (unsigned I = 0; I < Warmups + Runs; ++I) {
+    if (std::string E = Reset(); !E.empty())
+      return E;
+    auto T0 = std::chrono::steady_clock::now();
+    if (std::string E = Run(); !E.empty())
+      return E;
+    double T =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T0).count();
+    if (I >= Warmups)
+      Ms.push_back(T);
+  }
+  return "";
+}
+
+double best(const std::vector<double> &V) {
+  return V.empty() ? 0 : *std::min_element(V.begin(), V.end());
+}
+
+double median(std::vector<double> V) {
+  if (V.empty())
+    return 0;
+  std::sort(V.begin(), V.end());
+  size_t M = V.size() / 2;
+  return V.size() % 2 ? V[M] : (V[M - 1] + V[M]) / 2;
+}
+
+} // namespace skmd::bench

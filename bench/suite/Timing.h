@@ -1,0 +1,24 @@
+//===- Timing.h - Timed runs, medians ---------------------------*- C++ -*-===//
+#ifndef SKMD_BENCH_SUITE_TIMING_H
+#define SKMD_BENCH_SUITE_TIMING_H
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace skmd::bench {
+
+using Step = std::function<std::string()>; ///< Returns an error, or "".
+
+/// Runs Reset (untimed) and Run \p Warmups times untimed and then \p Runs
+/// times timed, appending Run's times (ms) to \p Ms. Returns the first
+/// error.
+std::string timeRuns(unsigned Warmups, unsigned Runs, const Step &Reset, const Step &Run,
+                     std::vector<double> &Ms);
+
+double best(const std::vector<double> &V);
+double median(std::vector<double> V);
+
+} // namespace skmd::bench
+
+#endif // SKMD_BENCH_SUITE_TIMING_H
