@@ -51,6 +51,7 @@ LaunchShape launchShape(const KernelInfo &K, const std::vector<HostArg> &Args,
        << Range.NumGroups[2] << ";local=" << Range.LocalSize[0] << "x" << Range.LocalSize[1]
        << "x" << Range.LocalSize[2];
   Shape.Text = Text.str();
+  Shape.TotalGroups = Range.totalGroups();
   return Shape;
 }
 
@@ -70,6 +71,14 @@ void evictCaches() {
 
 std::vector<uint64_t> profileCounts(uint64_t Total) {
   std::vector<uint64_t> Counts;
+  // A launch of at most 16 groups: a quarter, a half, three quarters and
+  // all of them (fewer when the launch has fewer than 4 groups).
+  if (Total <= 16) {
+    for (uint64_t K = 1; K <= 4; ++K)
+      if (uint64_t C = (Total * K + 2) / 4; C > 0 && (Counts.empty() || C > Counts.back()))
+        Counts.push_back(C);
+    return Counts;
+  }
   for (uint64_t C = 4; C <= 16 && C < Total; C += 4)
     Counts.push_back(C);
   for (uint64_t C = 32; C < Total; C *= 2)
@@ -134,6 +143,9 @@ Result<RegressionModel> fitKernelModel(const std::vector<ProfileRow> &Rows) {
   std::vector<ProfileSample> Samples;
   for (const ProfileRow &R : Rows)
     Samples.push_back({double(R.Groups), R.Vars, R.KernelMs});
+  // A launch of fewer than 4 groups has fewer profiles than any fit needs.
+  if (Samples.size() < RegressionModel::MinFitSamples)
+    return RegressionModel::interpolating(Samples);
   return RegressionModel::fit(Samples);
 }
 

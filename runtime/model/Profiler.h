@@ -32,6 +32,7 @@ std::string deviceKey(const DeviceInfo &Device);
 struct LaunchShape {
   std::string Text;
   std::vector<double> Vars;
+  uint64_t TotalGroups = 0;
 };
 LaunchShape launchShape(const KernelInfo &K, const std::vector<HostArg> &Args,
                         const NDRange &Range);

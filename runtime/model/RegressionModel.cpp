@@ -47,10 +47,10 @@ Result<RegressionModel> RegressionModel::fit(const std::vector<ProfileSample> &A
   for (const ProfileSample &P : All)
     if (std::isfinite(P.Ms) && P.Ms >= 0 && std::isfinite(P.Groups) && P.Groups > 0)
       S.push_back(P);
-  if (S.size() < 4)
+  if (S.size() < MinFitSamples)
     return Failure(ErrorCode::InvalidArgument,
-                   "a model needs at least 4 valid samples, " + std::to_string(S.size()) +
-                       " given");
+                   "a model needs at least " + std::to_string(MinFitSamples) +
+                       " valid samples, " + std::to_string(S.size()) + " given");
   size_t NumVars = S.front().Vars.size();
   for (const ProfileSample &P : S)
     if (P.Vars.size() != NumVars)
@@ -86,7 +86,43 @@ Result<RegressionModel> RegressionModel::fit(const std::vector<ProfileSample> &A
   return Best;
 }
 
+Result<RegressionModel> RegressionModel::interpolating(const std::vector<ProfileSample> &All) {
+  RegressionModel M;
+  for (const ProfileSample &P : All) {
+    if (!(std::isfinite(P.Ms) && P.Ms >= 0 && std::isfinite(P.Groups) && P.Groups > 0))
+      continue;
+    if (P.Vars != All.front().Vars)
+      return Failure(ErrorCode::InvalidArgument,
+                     "fewer than " + std::to_string(MinFitSamples) +
+                         " samples, not all of one launch shape");
+    M.Points.push_back({P.Groups, P.Ms});
+  }
+  if (M.Points.empty())
+    return Failure(ErrorCode::InvalidArgument, "no valid samples");
+  // The best time of each count: a repeat count's slower run is
+  // interference.
+  std::sort(M.Points.begin(), M.Points.end());
+  std::vector<std::pair<double, double>> Best;
+  for (const auto &P : M.Points)
+    if (Best.empty() || P.first != Best.back().first)
+      Best.push_back(P);
+  M.Points = std::move(Best);
+  return M;
+}
+
 namespace {
+
+/// Piecewise linear through (0, 0) and \p Points.
+double interpolate(const std::vector<std::pair<double, double>> &Points, double X) {
+  double X0 = 0, Y0 = 0;
+  for (const auto &[X1, Y1] : Points) {
+    if (X <= X1)
+      return Y0 + (Y1 - Y0) * (X - X0) / (X1 - X0);
+    X0 = X1;
+    Y0 = Y1;
+  }
+  return Y0 * X / X0;
+}
 
 /// Lawson and Hanson's active-set method for min |A x - b| with x >= 0, on
 /// the normal equations (\p G = A^T A, \p Atb = A^T b; few columns).
@@ -241,6 +277,8 @@ void RegressionModel::fitTerms(const std::vector<ProfileSample> &S) {
 }
 
 double RegressionModel::predict(double Groups, const std::vector<double> &Vars) const {
+  if (!Points.empty())
+    return interpolate(Points, Groups);
   double Y = Intercept;
   for (size_t J = 0; J < Terms.size(); ++J)
     if (Beta[J] != 0)
@@ -250,6 +288,7 @@ double RegressionModel::predict(double Groups, const std::vector<double> &Vars) 
 
 RegressionModel::OfGroups RegressionModel::ofGroups(const std::vector<double> &Vars) const {
   OfGroups F;
+  F.Points = Points;
   F.Intercept = Intercept;
   for (size_t J = 0; J < Terms.size(); ++J) {
     if (Beta[J] == 0)
@@ -268,6 +307,8 @@ RegressionModel::OfGroups RegressionModel::ofGroups(const std::vector<double> &V
 }
 
 double RegressionModel::OfGroups::operator()(double X) const {
+  if (!Points.empty())
+    return interpolate(Points, X);
   double Sum = 0;
   for (const Step &S : Steps)
     Sum += S.C * (std::atan(S.A * (X - S.B)) / M_PI + 0.5);

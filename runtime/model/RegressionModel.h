@@ -26,6 +26,7 @@
 #include "support/Result.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace skmd {
@@ -42,6 +43,12 @@ public:
   /// Fits \p Samples (all with the same number of variables). Needs at
   /// least 4 samples with finite, non-negative times; others are dropped.
   static Result<RegressionModel> fit(const std::vector<ProfileSample> &Samples);
+  static constexpr size_t MinFitSamples = 4;
+  /// For a launch too small for a fit (fewer than MinFitSamples counts):
+  /// the line through the origin and the samples, all at the same
+  /// variables, which it then ignores; past the last sample, that
+  /// sample's time per group.
+  static Result<RegressionModel> interpolating(const std::vector<ProfileSample> &Samples);
 
   /// Predicted ms; never negative.
   double predict(double Groups, const std::vector<double> &Vars) const;
@@ -61,6 +68,7 @@ public:
     };
     double Intercept = 0;
     std::vector<Step> Steps;
+    std::vector<std::pair<double, double>> Points; ///< Of an interpolating model.
   };
   OfGroups ofGroups(const std::vector<double> &Vars) const;
   /// Median relative error on the held-out samples when selected.
@@ -81,6 +89,8 @@ private:
 
   std::vector<Term> Terms;
   std::vector<double> Beta;
+  /// (groups, ms) of an interpolating model, by groups; empty for a fit.
+  std::vector<std::pair<double, double>> Points;
   double Intercept = 0, HeldOut = 0, Lambda = 0;
 };
 

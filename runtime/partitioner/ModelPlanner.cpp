@@ -144,7 +144,9 @@ Result<RegressionModel> ModelPlanner::kernelModel(const std::string &Kernel, uns
   bool Around = Shapes.size() >= ShapesAround;
   for (size_t V = 0; V < Shape.Vars.size() && Around; ++V)
     Around = Lo[V] <= Shape.Vars[V] && Shape.Vars[V] <= Hi[V];
-  Enough = AtShape >= RowsAtShape || Around;
+  // A launch of few groups has fewer counts to profile.
+  const size_t Needed = std::min(RowsAtShape, profileCounts(Shape.TotalGroups).size());
+  Enough = AtShape >= Needed || Around;
   if (!Enough && (Required || Rows->empty()))
     return Failure(ErrorCode::NotFound,
                    "the profile database (" + (*Db)->path() + ") has " +
@@ -157,7 +159,7 @@ Result<RegressionModel> ModelPlanner::kernelModel(const std::string &Kernel, uns
   // whose data fits in a cache at one size and not at another costs more
   // per group at the larger one, which no h(v) says), and predicts the
   // sizes it has seen worse than their own profiles do.
-  if (AtShape >= RowsAtShape) {
+  if (AtShape >= Needed) {
     std::vector<ProfileRow> Own;
     for (ProfileRow &R : *Rows)
       if (R.Shape == Shape.Text)

@@ -14,7 +14,11 @@ namespace {
 
 TEST(Profiler, CountsGrowByFourThenDouble) {
   EXPECT_EQ(profileCounts(100), (std::vector<uint64_t>{4, 8, 12, 16, 32, 64, 100}));
-  EXPECT_EQ(profileCounts(10), (std::vector<uint64_t>{4, 8, 10}));
+  EXPECT_EQ(profileCounts(17), (std::vector<uint64_t>{4, 8, 12, 16, 17}));
+  // Launches of at most 16 groups: quarters of the range.
+  EXPECT_EQ(profileCounts(16), (std::vector<uint64_t>{4, 8, 12, 16}));
+  EXPECT_EQ(profileCounts(10), (std::vector<uint64_t>{3, 5, 8, 10}));
+  EXPECT_EQ(profileCounts(3), (std::vector<uint64_t>{1, 2, 3}));
   EXPECT_EQ(profileCounts(1), (std::vector<uint64_t>{1}));
 }
 

@@ -109,4 +109,23 @@ TEST(RegressionModel, BadProfilesAreRefusedOrCleaned) {
   EXPECT_FALSE(RegressionModel::fit(S).ok());
 }
 
+// A launch of fewer groups than a fit needs: the line through the origin
+// and the measured counts (the best of repeats), defined everywhere.
+TEST(RegressionModel, FewSamplesOfOneLaunchInterpolate) {
+  auto M = RegressionModel::interpolating({{1, {2.0}, 1.0}, {2, {2.0}, 1.5}, {2, {2.0}, 9.0},
+                                           {3, {2.0}, 2.5}, {4, {2.0}, NAN}});
+  ASSERT_TRUE(M.ok()) << M.error().message();
+  EXPECT_DOUBLE_EQ(M->predict(0.5, {2.0}), 0.5);
+  EXPECT_DOUBLE_EQ(M->predict(2, {2.0}), 1.5);
+  EXPECT_DOUBLE_EQ(M->predict(2.5, {2.0}), 2.0);
+  EXPECT_DOUBLE_EQ(M->predict(6, {2.0}), 5.0); // 2.5 ms per 3 groups
+  EXPECT_DOUBLE_EQ(M->ofGroups({2.0})(2.5), 2.0);
+  // One sample: proportional to the groups.
+  auto One = RegressionModel::interpolating({{1, {}, 0.4}});
+  ASSERT_TRUE(One.ok());
+  EXPECT_DOUBLE_EQ(One->predict(3, {}), 1.2);
+  EXPECT_FALSE(RegressionModel::interpolating({}).ok());
+  EXPECT_FALSE(RegressionModel::interpolating({{1, {1.0}, 1.0}, {2, {2.0}, 1.0}}).ok());
+}
+
 } // namespace

@@ -493,6 +493,37 @@ TEST_F(Api, AutomaticProfilingRunsBeforeTheFirstLaunch) {
   skmd_release_context(Auto);
 }
 
+// A launch of fewer groups than a fit needs profiles (a scan's second
+// level is one group) is profiled at every count it has and planned from
+// the measured times, split or not, with the same result.
+TEST_F(Api, LaunchesOfFewGroupsArePlannedToo) {
+  ScratchProfiles Db("api-few");
+  setenv("SKMD_PROFILE", "auto", 1);
+  skmd_context Auto;
+  ASSERT_EQ(skmd_init("cpu,discrete,discrete", &Auto), SKMD_SUCCESS) << skmd_last_error();
+  unsetenv("SKMD_PROFILE");
+  skmd_set_progress(Auto, [](const char *, void *) {}, nullptr);
+  skmd_kernel VA;
+  useKernelOf(Auto, VA);
+  setArgs();
+  for (size_t Groups : {1, 3, 10}) {
+    size_t Global = Groups * 64, Local = 64;
+    for (const char *Plan : {"auto", "linear"}) {
+      std::fill(C.begin(), C.end(), 0.0f);
+      skmd_launch_report R;
+      ASSERT_EQ(skmd_launch(K, 1, nullptr, &Global, &Local, Plan, &R), SKMD_SUCCESS)
+          << Groups << " groups, plan " << Plan << ": " << skmd_last_error();
+      EXPECT_STREQ(R.plan, Plan);
+      EXPECT_GT(R.predicted_ms, 0);
+      for (size_t I = 0; I < Global; ++I)
+        ASSERT_EQ(C[I], A[I] + B[I]) << Groups << " groups, plan " << Plan << ", element " << I;
+      EXPECT_EQ(C[Global], 0.0f) << "written past the range";
+    }
+  }
+  std::swap(K, VA);
+  skmd_release_context(Auto);
+}
+
 TEST(ApiErrors, BadBundlesAndDevicesAreNamed) {
   skmd_context Ctx;
   EXPECT_EQ(skmd_init("cpu,tpu", &Ctx), SKMD_ERROR_INVALID_ARGUMENT);

@@ -1,0 +1,616 @@
+//===- SuiteMain.cpp - skmd-bench: the paper's applications, every driver ==//
+//
+// Runs each benchmark application (bench/apps) end to end, inputs in host
+// memory before and outputs in host memory after, under:
+//   - each vendor OpenCL driver's device (PoCL's CPU, NVIDIA's GPUs...),
+//     running the original kernel from source with its buffers copied from
+//     and to pageable host memory;
+//   - SKMD on each of its devices alone;
+//   - SKMD with linear partitioning and with the model partitioner.
+// Every configuration's outputs are checked against the application's C++
+// reference; times are the median of --runs runs after --warmup untimed
+// ones. Writes a markdown table (stdout or --markdown) and JSON (--json);
+// bench/plot-suite.py draws the plots.
+//
+//===----------------------------------------------------------------------===//
+#include "suite/Apps.h"
+#include "suite/OpenCL.h"
+#include "suite/SkmdRun.h"
+#include "suite/Timing.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <new>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace skmd::bench;
+
+namespace {
+
+struct Options {
+  std::vector<const App *> Apps;
+  double Scale = 1;
+  std::string SizeName = "paper";
+  unsigned Runs = 5, Warmups = 1;
+  bool HaveDevices = false;
+  std::string Devices;
+  std::string OpenCl = "all";
+  std::vector<std::string> Plans{"single", "linear", "auto"};
+  bool Pinned = false;
+  std::string Profile = "auto";
+  std::string Db, Json, Markdown;
+  std::string KernelsDir = SKMD_BENCH_KERNELS_DIR;
+  std::string BundlesDir = SKMD_BENCH_BUNDLES_DIR;
+  bool List = false;
+};
+
+/// The small size: every application in well under a second on a laptop
+/// core, for CI.
+constexpr double SmallScale = 256;
+
+void printUsage() {
+  std::printf(
+      "usage: skmd-bench [options]\n"
+      "\n"
+      "Runs the SKMD paper's applications end to end (inputs from and outputs\n"
+      "to host memory) under each vendor OpenCL driver and under SKMD (each\n"
+      "device alone, linear partitioning, the model partitioner), checks every\n"
+      "result against the application's C++ reference, and prints a markdown\n"
+      "table of median times and speedups.\n"
+      "\n"
+      "  --only=a,b,...     these applications only (--list shows them)\n"
+      "  --size=S           paper (the paper's Table II sizes, the default),\n"
+      "                     small (1/%g of the work, for CI), or a number F:\n"
+      "                     the work divided by F\n"
+      "  --runs=N           timed runs per configuration (default 5)\n"
+      "  --warmup=N         untimed runs before them (default 1)\n"
+      "  --devices=LIST     SKMD's devices, as SKMD_DEVICES (default: every\n"
+      "                     device found), e.g. cpu,cuda or cpu,discrete,discrete\n"
+      "  --opencl=LIST      vendor-driver devices: all (default), none, or\n"
+      "                     labels such as pocl-cpu,nvidia-gpu0\n"
+      "  --plans=LIST       SKMD plans: single (each device alone), device\n"
+      "                     names (cpu, gpu0...), linear, auto, even, or\n"
+      "                     manual:... (default single,linear,auto)\n"
+      "  --pinned           SKMD's buffers in page-locked memory (the vendor\n"
+      "                     drivers' stay pageable)\n"
+      "  --profile=MODE     auto (default): profile what the model lacks\n"
+      "                     before a linear or auto run; off: fail instead\n"
+      "  --db=FILE          the profile database (default: SKMD_PROFILE_DB,\n"
+      "                     else ~/.cache/skmd/profiles.sqlite)\n"
+      "  --json=FILE        write every time, check and plan as JSON\n"
+      "  --markdown=FILE    write the table there instead of stdout\n"
+      "  --kernels-dir=DIR  the .cl sources (default %s)\n"
+      "  --bundles-dir=DIR  the .skmd bundles (default %s)\n"
+      "  --list             list the applications and their sizes\n"
+      "  --help             this text\n"
+      "\n"
+      "Exit status: 0 when every configuration ran and matched its\n"
+      "reference, 1 when one did not, 2 for a bad option.\n",
+      SmallScale, SKMD_BENCH_KERNELS_DIR, SKMD_BENCH_BUNDLES_DIR);
+}
+
+std::vector<std::string> splitList(const std::string &S) {
+  std::vector<std::string> Out;
+  std::stringstream SS(S);
+  for (std::string Item; std::getline(SS, Item, ',');)
+    if (!Item.empty())
+      Out.push_back(Item);
+  return Out;
+}
+
+std::string parseOptions(int Argc, char **Argv, Options &O, bool &Help) {
+  for (int I = 1; I < Argc; ++I) {
+    std::string A = Argv[I];
+    auto Value = [&](const char *Name, std::string &Out) {
+      std::string Prefix = std::string(Name) + "=";
+      if (A.compare(0, Prefix.size(), Prefix) != 0)
+        return false;
+      Out = A.substr(Prefix.size());
+      return true;
+    };
+    auto Count = [](const std::string &V, unsigned Min, unsigned &Out) {
+      char *End = nullptr;
+      long N = std::strtol(V.c_str(), &End, 10);
+      if (V.empty() || *End || N < long(Min) || N > 1000)
+        return false;
+      Out = unsigned(N);
+      return true;
+    };
+    std::string V;
+    if (A == "--help" || A == "-h") {
+      Help = true;
+    } else if (A == "--list") {
+      O.List = true;
+    } else if (A == "--pinned") {
+      O.Pinned = true;
+    } else if (Value("--only", V)) {
+      for (const std::string &Name : splitList(V)) {
+        const App *Found = findApp(Name);
+        if (!Found)
+          return "--only: no application named '" + Name + "' (see --list)";
+        O.Apps.push_back(Found);
+      }
+    } else if (Value("--size", V)) {
+      O.SizeName = V;
+      if (V == "paper") {
+        O.Scale = 1;
+      } else if (V == "small") {
+        O.Scale = SmallScale;
+      } else {
+        char *End = nullptr;
+        O.Scale = std::strtod(V.c_str(), &End);
+        if (V.empty() || *End || !(O.Scale >= 1) || !std::isfinite(O.Scale))
+          return "--size needs paper, small or a number of at least 1, got '" + V + "'";
+        O.SizeName = "1/" + V;
+      }
+    } else if (Value("--runs", V)) {
+      if (!Count(V, 1, O.Runs))
+        return "--runs needs a count from 1 to 1000, got '" + V + "'";
+    } else if (Value("--warmup", V)) {
+      if (!Count(V, 0, O.Warmups))
+        return "--warmup needs a count from 0 to 1000, got '" + V + "'";
+    } else if (Value("--devices", O.Devices)) {
+      O.HaveDevices = true;
+    } else if (Value("--opencl", O.OpenCl)) {
+    } else if (Value("--plans", V)) {
+      O.Plans = splitList(V);
+      if (O.Plans.empty())
+        return "--plans needs at least one plan";
+    } else if (Value("--profile", O.Profile)) {
+      if (O.Profile != "auto" && O.Profile != "off")
+        return "--profile is auto or off, got '" + O.Profile + "'";
+    } else if (Value("--db", O.Db) || Value("--json", O.Json) || Value("--markdown", O.Markdown) ||
+               Value("--kernels-dir", O.KernelsDir) || Value("--bundles-dir", O.BundlesDir)) {
+      if (A.back() == '=')
+        return A + " needs a value";
+    } else {
+      return "unknown option '" + A + "' (see --help)";
+    }
+  }
+  if (O.Apps.empty())
+    for (const App &A : allApps())
+      O.Apps.push_back(&A);
+  return "";
+}
+
+std::string readFile(const std::string &Path, std::string &Out) {
+  std::ifstream In(Path, std::ios::binary);
+  if (!In)
+    return "cannot read " + Path;
+  std::stringstream SS;
+  SS << In.rdbuf();
+  Out = SS.str();
+  return "";
+}
+
+/// One configuration: a vendor driver's device, or SKMD with a plan.
+struct Config {
+  std::string Label; ///< "pocl-cpu", "skmd cpu", "skmd auto"
+  bool Vendor = false;
+  ClDeviceInfo ClDevice; ///< When Vendor.
+  std::string Plan;      ///< When !Vendor.
+  bool SingleDevice = false;
+};
+
+/// One configuration's outcome for one application.
+struct Result {
+  std::string Error;
+  std::vector<double> Ms;
+  Check Against;
+  std::vector<SkmdLaunchSummary> Launches; ///< SKMD's last run.
+
+  bool ok() const { return Error.empty() && Against.Ok; }
+  double medianMs() const { return median(Ms); }
+};
+
+struct AppRow {
+  const App *Application;
+  std::string Size, Error;
+  std::vector<Result> Results; ///< Per configuration.
+};
+
+/// The fastest successful configuration among those \p Pick accepts: its
+/// index, or -1.
+template <typename PickFn>
+int fastest(const std::vector<Config> &Configs, const AppRow &Row, PickFn Pick) {
+  int Best = -1;
+  for (size_t I = 0; I < Configs.size(); ++I) {
+    const Result &R = Row.Results[I];
+    if (!Pick(Configs[I]) || !R.ok() || R.Ms.empty())
+      continue;
+    if (Best < 0 || R.medianMs() < Row.Results[size_t(Best)].medianMs())
+      Best = int(I);
+  }
+  return Best;
+}
+
+bool isVendor(const Config &C) { return C.Vendor; }
+bool isSkmdSingle(const Config &C) { return !C.Vendor && C.SingleDevice; }
+
+/// Each device's share of the groups over a run's launches, e.g.
+/// "cpu 12% gpu0 88%".
+std::string shares(const std::vector<SkmdLaunchSummary> &Launches) {
+  std::vector<std::pair<std::string, double>> Groups;
+  double Total = 0;
+  for (const SkmdLaunchSummary &L : Launches)
+    for (const SkmdPiece &P : L.Pieces) {
+      auto It = std::find_if(Groups.begin(), Groups.end(),
+                             [&](const auto &G) { return G.first == P.Device; });
+      if (It == Groups.end())
+        It = Groups.insert(Groups.end(), {P.Device, 0.0});
+      It->second += double(P.Groups);
+      Total += double(P.Groups);
+    }
+  std::string S;
+  for (const auto &[Device, N] : Groups) {
+    if (N == 0)
+      continue;
+    char Text[64];
+    std::snprintf(Text, sizeof(Text), "%s%s %.0f%%", S.empty() ? "" : " ", Device.c_str(),
+                  Total > 0 ? 100 * N / Total : 0.0);
+    S += Text;
+  }
+  return S;
+}
+
+std::string fixed(double V, const char *Format) {
+  char Text[64];
+  std::snprintf(Text, sizeof(Text), Format, V);
+  return Text;
+}
+
+std::string msText(double Ms) { return fixed(Ms, Ms < 10 ? "%.3f" : Ms < 1000 ? "%.2f" : "%.1f"); }
+
+std::string cell(std::string S) {
+  for (char &C : S)
+    if (C == '\n' || C == '|')
+      C = C == '\n' ? ' ' : '/';
+  return S;
+}
+
+void runConfig(const Options &O, skmd_context Ctx, const Config &C, const App &A,
+               const Problem &P, Result &R) {
+  Outputs Out(P.Buffers.size());
+  std::string Why;
+  if (C.Vendor) {
+    std::string Source;
+    if (std::string E = readFile(O.KernelsDir + "/" + A.Source + ".cl", Source); !E.empty()) {
+      R.Error = E;
+      return;
+    }
+    auto Run =
+        ClProblemRun::prepare(C.ClDevice, Source, P, ClProblemRun::Placement::Copied, Out, Why);
+    if (!Run) {
+      R.Error = Why;
+      return;
+    }
+    R.Error = timeRuns(
+        O.Warmups, O.Runs, [&] { return Run->reset(); }, [&] { return Run->run(); }, R.Ms);
+    if (R.Error.empty())
+      R.Error = Run->collect();
+  } else {
+    auto Run =
+        SkmdProblemRun::prepare(Ctx, O.BundlesDir + "/" + A.Source + ".skmd", P, O.Pinned, Out, Why);
+    if (!Run) {
+      R.Error = Why;
+      return;
+    }
+    R.Error = timeRuns(
+        O.Warmups, O.Runs, [&] { return Run->reset(); }, [&] { return Run->run(C.Plan); }, R.Ms);
+    if (R.Error.empty())
+      R.Error = Run->collect();
+    R.Launches = Run->lastReports();
+  }
+  if (R.Error.empty())
+    R.Against = P.Reference(P, Out);
+  else
+    R.Ms.clear();
+}
+
+nlohmann::json launchesJson(const std::vector<SkmdLaunchSummary> &Launches) {
+  nlohmann::json J = nlohmann::json::array();
+  for (const SkmdLaunchSummary &L : Launches) {
+    nlohmann::json Pieces = nlohmann::json::array();
+    for (const SkmdPiece &P : L.Pieces)
+      Pieces.push_back({{"device", P.Device},
+                        {"groups", P.Groups},
+                        {"input_ms", P.InputMs},
+                        {"kernel_ms", P.KernelMs},
+                        {"output_ms", P.OutputMs},
+                        {"merge_ms", P.MergeMs},
+                        {"bytes_in", P.BytesIn},
+                        {"bytes_out", P.BytesOut}});
+    J.push_back({{"kernel", L.Kernel},
+                 {"plan", L.Plan},
+                 {"total_groups", L.TotalGroups},
+                 {"total_ms", L.TotalMs},
+                 {"plan_ms", L.PlanMs},
+                 {"predicted_ms", L.PredictedMs},
+                 {"pieces", Pieces}});
+  }
+  return J;
+}
+
+/// Writes \p Text to \p Path whole or not at all (through a temporary
+/// file renamed into place).
+bool writeWhole(const std::string &Path, const std::string &Text) {
+  std::string Temp = Path + ".tmp";
+  {
+    std::ofstream Out(Temp, std::ios::binary);
+    Out << Text;
+    if (!Out.flush()) {
+      std::remove(Temp.c_str());
+      return false;
+    }
+  }
+  if (std::rename(Temp.c_str(), Path.c_str()) != 0) {
+    std::remove(Temp.c_str());
+    return false;
+  }
+  return true;
+}
+
+std::string cpuModel() {
+  std::ifstream In("/proc/cpuinfo");
+  for (std::string Line; std::getline(In, Line);)
+    if (Line.rfind("model name", 0) == 0) {
+      size_t Colon = Line.find(':');
+      if (Colon != std::string::npos)
+        return Line.substr(Line.find_first_not_of(' ', Colon + 1));
+    }
+  return "unknown CPU";
+}
+
+int run(int Argc, char **Argv) {
+  Options O;
+  bool Help = false;
+  if (std::string E = parseOptions(Argc, Argv, O, Help); !E.empty()) {
+    std::fprintf(stderr, "skmd-bench: %s\n", E.c_str());
+    return 2;
+  }
+  if (Help) {
+    printUsage();
+    return 0;
+  }
+  if (O.List) {
+    for (const App &A : allApps()) {
+      std::mt19937 Rng(appSeed(A));
+      // The paper's sizes would draw gigabytes of inputs just to be named.
+      Problem Small = A.Make(SmallScale, Rng);
+      std::printf("%-18s kernels/%s.cl, %zu launch%s; small: %s\n", A.Name, A.Source,
+                  Small.Launches.size(), Small.Launches.size() == 1 ? "" : "es",
+                  Small.Size.c_str());
+    }
+    return 0;
+  }
+  // The SKMD library reads these at skmd_init.
+  if (!O.Db.empty())
+    setenv("SKMD_PROFILE_DB", O.Db.c_str(), 1);
+  setenv("SKMD_PROFILE", O.Profile.c_str(), 1);
+
+  skmd_context Ctx = nullptr;
+  if (skmd_status E = skmd_init(O.HaveDevices ? O.Devices.c_str() : nullptr, &Ctx)) {
+    std::fprintf(stderr, "skmd-bench: opening SKMD's devices: %s: %s\n", skmd_status_name(E),
+                 skmd_last_error());
+    return 1;
+  }
+  std::vector<std::string> SkmdDevices;
+  std::string DeviceText;
+  for (size_t I = 0; I < skmd_device_count(Ctx); ++I) {
+    skmd_device_info Info;
+    skmd_get_device_info(Ctx, I, &Info);
+    SkmdDevices.push_back(Info.name);
+    DeviceText += std::string(DeviceText.empty() ? "" : "; ") + Info.name + ": " + Info.description;
+  }
+
+  std::vector<Config> Configs;
+  std::string NoOpenCl;
+  std::string VendorText;
+  if (O.OpenCl != "none") {
+    std::vector<std::string> Wanted = splitList(O.OpenCl);
+    bool All = O.OpenCl == "all";
+    std::vector<ClDeviceInfo> Found = listOpenClDevices(NoOpenCl);
+    for (const ClDeviceInfo &D : Found) {
+      if (!All && std::find(Wanted.begin(), Wanted.end(), D.Label) == Wanted.end())
+        continue;
+      Config C;
+      C.Label = D.Label;
+      C.Vendor = true;
+      C.ClDevice = D;
+      Configs.push_back(C);
+      VendorText += std::string(VendorText.empty() ? "" : "; ") + D.Label + ": " + D.Version +
+                    ", " + D.Name + ", " + std::to_string(D.ComputeUnits) + " compute units";
+    }
+    for (const std::string &W : Wanted) {
+      if (All)
+        break;
+      if (std::none_of(Found.begin(), Found.end(),
+                       [&](const ClDeviceInfo &D) { return D.Label == W; })) {
+        std::string Labels;
+        for (const ClDeviceInfo &D : Found)
+          Labels += (Labels.empty() ? "" : ", ") + D.Label;
+        std::fprintf(stderr, "skmd-bench: --opencl: no OpenCL device '%s' (found: %s)\n",
+                     W.c_str(), Labels.empty() ? NoOpenCl.c_str() : Labels.c_str());
+        skmd_release_context(Ctx);
+        return 2;
+      }
+    }
+    if (Found.empty())
+      std::fprintf(stderr, "skmd-bench: no vendor OpenCL driver: %s\n", NoOpenCl.c_str());
+  }
+  for (const std::string &Plan : O.Plans) {
+    if (Plan == "single") {
+      for (const std::string &D : SkmdDevices)
+        Configs.push_back({"skmd " + D, false, {}, D, true});
+      continue;
+    }
+    bool Single = std::find(SkmdDevices.begin(), SkmdDevices.end(), Plan) != SkmdDevices.end();
+    Configs.push_back({"skmd " + Plan, false, {}, Plan, Single});
+  }
+
+  std::string Machine = cpuModel() + ", " + std::to_string(std::thread::hardware_concurrency()) +
+                        " hardware threads";
+  std::fprintf(stderr, "skmd-bench: %s\n  SKMD devices: %s\n  vendor drivers: %s\n",
+               Machine.c_str(), DeviceText.c_str(),
+               VendorText.empty() ? ("none: " + NoOpenCl).c_str() : VendorText.c_str());
+
+  std::vector<AppRow> Rows;
+  for (const App *A : O.Apps) {
+    AppRow &Row = Rows.emplace_back();
+    Row.Application = A;
+    Row.Results.resize(Configs.size());
+    try {
+      std::mt19937 Rng(appSeed(*A));
+      Problem P = A->Make(O.Scale, Rng);
+      Row.Size = P.Size;
+      std::fprintf(stderr, "%s (%s):\n", A->Name, P.Size.c_str());
+      for (size_t I = 0; I < Configs.size(); ++I) {
+        Result &R = Row.Results[I];
+        try {
+          runConfig(O, Ctx, Configs[I], *A, P, R);
+        } catch (const std::bad_alloc &) {
+          R.Error = "out of memory (try a smaller --size)";
+        }
+        std::string Status = R.Error.empty() ? R.Against.str() : "FAIL: " + R.Error;
+        std::string Plan = R.Launches.empty() ? "" : "; " + shares(R.Launches);
+        std::fprintf(stderr, "  %-16s %s ms%s; %s%s\n", Configs[I].Label.c_str(),
+                     R.Ms.empty() ? "-" : msText(R.medianMs()).c_str(),
+                     R.Ms.empty() ? "" : (" (median of " + std::to_string(R.Ms.size()) + ")").c_str(),
+                     R.ok() ? "ok: " : (R.Error.empty() ? "FAIL: " : ""), (Status + Plan).c_str());
+      }
+    } catch (const std::bad_alloc &) {
+      Row.Error = "out of memory for the inputs (try a smaller --size)";
+      std::fprintf(stderr, "%s: %s\n", A->Name, Row.Error.c_str());
+    }
+  }
+
+  // The table: times, then the model partitioner against the fastest
+  // single devices.
+  std::ostringstream Md;
+  Md << "Machine: " << Machine << ". SKMD devices: " << DeviceText << ". Vendor drivers: "
+     << (VendorText.empty() ? "none" : VendorText) << ". Size: " << O.SizeName << ". Times: ms, end to end, median of "
+     << O.Runs << " after " << O.Warmups << " warm-up" << (O.Warmups == 1 ? "" : "s")
+     << (O.Pinned ? "; SKMD on page-locked buffers" : "") << ".\n\n| application | size |";
+  for (const Config &C : Configs)
+    Md << " " << C.Label << " |";
+  Md << " auto vs fastest vendor | auto vs fastest SKMD single | auto's groups | check |\n| --- | --- |";
+  for (size_t I = 0; I < Configs.size(); ++I)
+    Md << " ---: |";
+  Md << " ---: | ---: | --- | --- |\n";
+
+  int AutoIndex = -1;
+  for (size_t I = 0; I < Configs.size(); ++I)
+    if (!Configs[I].Vendor && Configs[I].Plan == "auto")
+      AutoIndex = int(I);
+  double LogVendor = 0, LogSingle = 0;
+  unsigned NVendor = 0, NSingle = 0;
+  bool AllOk = true;
+  nlohmann::json JApps = nlohmann::json::array();
+  for (const AppRow &Row : Rows) {
+    Md << "| " << Row.Application->Name << " | " << Row.Size << " |";
+    std::string Failures = Row.Error;
+    nlohmann::json JConfigs = nlohmann::json::array();
+    for (size_t I = 0; I < Configs.size(); ++I) {
+      const Result &R = Row.Results[I];
+      Md << " " << (R.Ms.empty() ? "-" : msText(R.medianMs())) << " |";
+      if (!R.ok() && Row.Error.empty())
+        Failures += (Failures.empty() ? "" : "; ") + Configs[I].Label + ": " +
+                    (R.Error.empty() ? R.Against.str() : R.Error);
+      nlohmann::json J = {{"config", Configs[I].Label},
+                          {"vendor", Configs[I].Vendor},
+                          {"single_device", Configs[I].Vendor || Configs[I].SingleDevice},
+                          {"ms", R.Ms},
+                          {"ok", R.ok()},
+                          {"check", R.Error.empty() ? R.Against.str() : R.Error}};
+      if (!R.Ms.empty())
+        J["median_ms"] = R.medianMs();
+      if (!R.Launches.empty()) {
+        J["launches"] = launchesJson(R.Launches);
+        J["shares"] = shares(R.Launches);
+      }
+      JConfigs.push_back(J);
+    }
+    int Vendor = fastest(Configs, Row, isVendor), Single = fastest(Configs, Row, isSkmdSingle);
+    const Result *Auto = AutoIndex >= 0 && Row.Error.empty() ? &Row.Results[size_t(AutoIndex)]
+                                                             : nullptr;
+    bool AutoRan = Auto && Auto->ok() && !Auto->Ms.empty();
+    nlohmann::json JApp = {{"application", Row.Application->Name},
+                           {"size", Row.Size},
+                           {"configs", JConfigs}};
+    auto Speedup = [&](int Base, double &LogSum, unsigned &N, const char *Key) {
+      if (!AutoRan || Base < 0)
+        return std::string("-");
+      double S = Row.Results[size_t(Base)].medianMs() / Auto->medianMs();
+      LogSum += std::log(S);
+      ++N;
+      JApp[Key] = S;
+      JApp[std::string(Key) + "_base"] = Configs[size_t(Base)].Label;
+      return fixed(S, "%.2fx") + " (" + Configs[size_t(Base)].Label + ")";
+    };
+    Md << " " << Speedup(Vendor, LogVendor, NVendor, "auto_vs_fastest_vendor") << " |";
+    Md << " " << Speedup(Single, LogSingle, NSingle, "auto_vs_fastest_skmd_single") << " |";
+    Md << " " << (AutoRan ? shares(Auto->Launches) : "-") << " |";
+    Md << " " << (Failures.empty() ? "ok" : cell("FAIL: " + Failures)) << " |\n";
+    AllOk = AllOk && Failures.empty();
+    JApp["ok"] = Failures.empty();
+    JApps.push_back(JApp);
+  }
+  double GeoVendor = NVendor ? std::exp(LogVendor / NVendor) : 0,
+         GeoSingle = NSingle ? std::exp(LogSingle / NSingle) : 0;
+  if (AutoIndex >= 0) {
+    Md << "\nGeometric mean speedup of the model partitioner (auto): "
+       << (NVendor ? fixed(GeoVendor, "%.2fx") : std::string("-")) << " over the fastest vendor-driver device ("
+       << NVendor << " applications), "
+       << (NSingle ? fixed(GeoSingle, "%.2fx") : std::string("-")) << " over SKMD's fastest single device ("
+       << NSingle << " applications).\n";
+  }
+
+  if (O.Markdown.empty()) {
+    std::fputs(Md.str().c_str(), stdout);
+  } else {
+    if (!writeWhole(O.Markdown, Md.str())) {
+      std::fprintf(stderr, "skmd-bench: cannot write %s\n", O.Markdown.c_str());
+      AllOk = false;
+    }
+  }
+  if (!O.Json.empty()) {
+    nlohmann::json J = {{"machine", Machine},
+                        {"skmd_devices", DeviceText},
+                        {"vendor_drivers", VendorText},
+                        {"size", O.SizeName},
+                        {"scale", O.Scale},
+                        {"runs", O.Runs},
+                        {"warmups", O.Warmups},
+                        {"pinned", O.Pinned},
+                        {"applications", JApps}};
+    if (NVendor)
+      J["geomean_auto_vs_fastest_vendor"] = GeoVendor;
+    if (NSingle)
+      J["geomean_auto_vs_fastest_skmd_single"] = GeoSingle;
+    if (!writeWhole(O.Json, J.dump(2) + "\n")) {
+      std::fprintf(stderr, "skmd-bench: cannot write %s\n", O.Json.c_str());
+      AllOk = false;
+    }
+  }
+  skmd_release_context(Ctx);
+  return AllOk ? 0 : 1;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  try {
+    return run(Argc, Argv);
+  } catch (const std::exception &E) {
+    std::fprintf(stderr, "skmd-bench: %s\n", E.what());
+    return 1;
+  }
+}
