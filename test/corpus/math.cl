@@ -92,6 +92,10 @@ float4 binary_op(int op, float4 x, float4 y) {
   case 10: return native_divide(x, y);
   case 11: return native_powr(x, y);
   case 12: return step(x, y);
+  case 13: return min(x, y);
+  case 14: return max(x, y);
+  case 15: return min(x, y.x);
+  case 16: return max(x, y.w);
   }
   return x;
 }

@@ -184,6 +184,10 @@ TEST_F(CpuMath, BinaryFunctionsOnFloat4) {
        Relaxed, Bases, Ten},
       {12, "step", [](double E, double X) { return X < E ? 0.0 : 1.0; }, 0,
        Unit, Unit, true},
+      {13, "min", [](double X, double Y) { return std::fmin(X, Y); }, 0, Unit,
+       Unit},
+      {14, "max", [](double X, double Y) { return std::fmax(X, Y); }, 0, Unit,
+       Unit},
   };
   // clang-format on
   const uint32_t N = 1024, L = 64; // float4 elements
@@ -214,6 +218,21 @@ TEST_F(CpuMath, BinaryFunctionsOnFloat4) {
     R.Reference = [&](Args &Out) {
       for (uint32_t I = 0; I < 4 * N; ++I)
         Out.buffer<float>(2)[I] = float(C.Ref(X[I], Y[I]));
+    };
+    check(R);
+  }
+  // min and max of a vector and a scalar (the scalar y.x and y.w).
+  for (int Op : {15, 16}) {
+    SCOPED_TRACE(Op == 15 ? "min(float4, float)" : "max(float4, float)");
+    auto X = draw<float>(4 * N, Rng, Unit, true);
+    auto Y = draw<float>(4 * N, Rng, Unit, false);
+    KernelRun R("math", "binary", launch({N / L, 1, 1}, {L, 1, 1}, 1));
+    R.buffer(X).buffer(Y).buffer(std::vector<float>(4 * N), ulps(0)).scalar(Op);
+    R.Reference = [&](Args &Out) {
+      for (uint32_t I = 0; I < 4 * N; ++I) {
+        float S = Y[I / 4 * 4 + (Op == 15 ? 0 : 3)];
+        Out.buffer<float>(2)[I] = Op == 15 ? std::fmin(X[I], S) : std::fmax(X[I], S);
+      }
     };
     check(R);
   }

@@ -85,6 +85,8 @@ SKMD_ALL_WIDTHS(NATIVE_RECIP, float)
   OVL T atan2(T y, T x) { return __builtin_elementwise_atan2(y, x); }         \
   OVL T fmin(T x, T y) { return __builtin_elementwise_min(x, y); }            \
   OVL T fmax(T x, T y) { return __builtin_elementwise_max(x, y); }            \
+  OVL T min(T x, T y) { return __builtin_elementwise_min(x, y); }             \
+  OVL T max(T x, T y) { return __builtin_elementwise_max(x, y); }             \
   OVL T fmod(T x, T y) { return __builtin_elementwise_fmod(x, y); }           \
   OVL T copysign(T x, T y) { return __builtin_elementwise_copysign(x, y); }   \
   OVL T fdim(T x, T y) { return x > y ? x - y : x <= y ? (T)0 : x + y; }      \
@@ -108,6 +110,8 @@ SKMD_ALL_WIDTHS(BINARY, double)
 #define WITH_SCALARS(V, S)                                                     \
   OVL V fmin(V x, S y) { return fmin(x, (V)y); }                              \
   OVL V fmax(V x, S y) { return fmax(x, (V)y); }                              \
+  OVL V min(V x, S y) { return min(x, (V)y); }                                \
+  OVL V max(V x, S y) { return max(x, (V)y); }                                \
   OVL V clamp(V x, S lo, S hi) { return clamp(x, (V)lo, (V)hi); }             \
   OVL V mix(V x, V y, S a) { return mix(x, y, (V)a); }                        \
   OVL V step(S edge, V x) { return step((V)edge, x); }                        \
