@@ -40,6 +40,7 @@ struct Options {
   double Scale = 1;
   std::string SizeName = "paper";
   unsigned Runs = 5, Warmups = 1;
+  double TimeLimit = 0; ///< Seconds per configuration; 0: none.
   bool HaveDevices = false;
   std::string Devices;
   std::string OpenCl = "all";
@@ -72,6 +73,10 @@ void printUsage() {
       "                     the work divided by F\n"
       "  --runs=N           timed runs per configuration (default 5)\n"
       "  --warmup=N         untimed runs before them (default 1)\n"
+      "  --time-limit=S     stop a configuration's runs once S seconds went\n"
+      "                     into it (one timed run at least; a warm-up run\n"
+      "                     longer than S is that run); the table shows how\n"
+      "                     many runs each median has when it is fewer\n"
       "  --devices=LIST     SKMD's devices, as SKMD_DEVICES (default: every\n"
       "                     device found), e.g. cpu,cuda or cpu,discrete,discrete\n"
       "  --opencl=LIST      vendor-driver devices: all (default), none, or\n"
@@ -157,6 +162,11 @@ std::string parseOptions(int Argc, char **Argv, Options &O, bool &Help) {
     } else if (Value("--warmup", V)) {
       if (!Count(V, 0, O.Warmups))
         return "--warmup needs a count from 0 to 1000, got '" + V + "'";
+    } else if (Value("--time-limit", V)) {
+      char *End = nullptr;
+      O.TimeLimit = std::strtod(V.c_str(), &End);
+      if (V.empty() || *End || !(O.TimeLimit > 0) || !std::isfinite(O.TimeLimit))
+        return "--time-limit needs a positive number of seconds, got '" + V + "'";
     } else if (Value("--devices", O.Devices)) {
       O.HaveDevices = true;
     } else if (Value("--opencl", O.OpenCl)) {
@@ -293,7 +303,8 @@ void runConfig(const Options &O, skmd_context Ctx, const Config &C, const App &A
       return;
     }
     R.Error = timeRuns(
-        O.Warmups, O.Runs, [&] { return Run->reset(); }, [&] { return Run->run(); }, R.Ms);
+        O.Warmups, O.Runs, [&] { return Run->reset(); }, [&] { return Run->run(); }, R.Ms,
+        O.TimeLimit);
     if (R.Error.empty())
       R.Error = Run->collect();
   } else {
@@ -304,7 +315,8 @@ void runConfig(const Options &O, skmd_context Ctx, const Config &C, const App &A
       return;
     }
     R.Error = timeRuns(
-        O.Warmups, O.Runs, [&] { return Run->reset(); }, [&] { return Run->run(C.Plan); }, R.Ms);
+        O.Warmups, O.Runs, [&] { return Run->reset(); }, [&] { return Run->run(C.Plan); }, R.Ms,
+        O.TimeLimit);
     if (R.Error.empty())
       R.Error = Run->collect();
     R.Launches = Run->lastReports();
@@ -498,6 +510,9 @@ int run(int Argc, char **Argv) {
   Md << "Machine: " << Machine << ". SKMD devices: " << DeviceText << ". Vendor drivers: "
      << (VendorText.empty() ? "none" : VendorText) << ". Size: " << O.SizeName << ". Times: ms, end to end, median of "
      << O.Runs << " after " << O.Warmups << " warm-up" << (O.Warmups == 1 ? "" : "s")
+     << (O.TimeLimit > 0 ? " (fewer, shown in parentheses, where a configuration reached the " +
+                               fixed(O.TimeLimit, "%g") + " s limit)"
+                         : std::string())
      << (O.Pinned ? "; SKMD on page-locked buffers" : "") << ".\n\n| application | size |";
   for (const Config &C : Configs)
     Md << " " << C.Label << " |";
@@ -520,7 +535,10 @@ int run(int Argc, char **Argv) {
     nlohmann::json JConfigs = nlohmann::json::array();
     for (size_t I = 0; I < Configs.size(); ++I) {
       const Result &R = Row.Results[I];
-      Md << " " << (R.Ms.empty() ? "-" : msText(R.medianMs())) << " |";
+      Md << " " << (R.Ms.empty() ? "-" : msText(R.medianMs()));
+      if (!R.Ms.empty() && R.Ms.size() < O.Runs)
+        Md << " (" << R.Ms.size() << ")";
+      Md << " |";
       if (!R.ok() && Row.Error.empty())
         Failures += (Failures.empty() ? "" : "; ") + Configs[I].Label + ": " +
                     (R.Error.empty() ? R.Against.str() : R.Error);
@@ -589,6 +607,7 @@ int run(int Argc, char **Argv) {
                         {"scale", O.Scale},
                         {"runs", O.Runs},
                         {"warmups", O.Warmups},
+                        {"time_limit_s", O.TimeLimit},
                         {"pinned", O.Pinned},
                         {"applications", JApps}};
     if (NVendor)

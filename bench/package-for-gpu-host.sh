@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# Puts what cpu-vs-pocl needs on a GPU host (which has no LLVM) in one
-# folder that the device tool can carry: the binary, libskmd.so, the
-# kernels' sources and bundles (default, x86-64-v4, AVX2 alone), and the run script.
+# Puts what cpu-vs-pocl and skmd-bench need on a GPU host (which has no
+# LLVM) in one folder that the device tool can carry: the binaries,
+# libskmd.so, the kernels' sources and bundles (default with PTX,
+# x86-64-v4, AVX2 alone), and the run scripts.
 #   bench/package-for-gpu-host.sh [folder]   (default: gpu-run/bench)
-# then, through the device tool:  bash gpu-run/bench/run.sh
+# then, through the device tool:  bash gpu-run/bench/run.sh  (cpu-vs-pocl)
+#                            or:  bash gpu-run/bench/run-suite.sh APPS [options]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$root/gpu-run/bench}
 build=$root/build
-cmake --build "$build" --target cpu-vs-pocl
+cmake --build "$build" --target cpu-vs-pocl skmd-bench
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib" "$out/kernels" "$out/kernels-x86-64-v4" \
   "$out/kernels-x86-64-v3-only"
-cp "$build/bin/cpu-vs-pocl" "$out/bin/"
+cp "$build/bin/cpu-vs-pocl" "$build/bin/skmd-bench" "$out/bin/"
 cp "$build/lib/libskmd.so" "$out/lib/"
 cp "$root"/bench/kernels/*.cl "$build"/bench/kernels/*.skmd "$out/kernels/"
 for variant in x86-64-v4 x86-64-v3-only; do
@@ -20,4 +22,5 @@ for variant in x86-64-v4 x86-64-v3-only; do
     "$out/kernels-$variant/"
 done
 cp "$root/bench/run-on-gpu-host.sh" "$out/run.sh"
+cp "$root/bench/run-suite-on-gpu-host.sh" "$out/run-suite.sh"
 du -sh "$out"

@@ -7,17 +7,29 @@
 namespace skmd::bench {
 
 std::string timeRuns(unsigned Warmups, unsigned Runs, const Step &Reset, const Step &Run,
-                     std::vector<double> &Ms) {
+                     std::vector<double> &Ms, double LimitSeconds) {
+  auto Since = [](std::chrono::steady_clock::time_point T) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T).count();
+  };
+  auto Start = std::chrono::steady_clock::now();
+  const double LimitMs = LimitSeconds * 1e3;
   for (unsigned I = 0; I < Warmups + Runs; ++I) {
     if (std::string E = Reset(); !E.empty())
       return E;
     auto T0 = std::chrono::steady_clock::now();
     if (std::string E = Run(); !E.empty())
       return E;
-    double T =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T0).count();
-    if (I >= Warmups)
-      Ms.push_back(T);
+    double T = Since(T0);
+    if (I < Warmups) {
+      if (LimitMs > 0 && T > LimitMs) {
+        Ms.push_back(T);
+        return "";
+      }
+      continue;
+    }
+    Ms.push_back(T);
+    if (LimitMs > 0 && Since(Start) > LimitMs)
+      return "";
   }
   return "";
 }
