@@ -12,9 +12,8 @@ using Step = std::function<std::string()>; ///< Returns an error, or "".
 
 /// Runs Reset (untimed) and Run \p Warmups times untimed and then \p Runs
 /// times timed, appending Run's times (ms) to \p Ms. Returns the first
-/// error. With a \p LimitSeconds, the timed runs stop once that long has
-/// been spent, after one at least; a warm-up run that alone takes longer
-/// is the one timed run (a configuration that slow is not repeated).
+/// error. With a \p LimitSeconds, the timed runs stop once they have taken
+/// that long, after one at least.
 std::string timeRuns(unsigned Warmups, unsigned Runs, const Step &Reset, const Step &Run,
                      std::vector<double> &Ms, double LimitSeconds = 0);
 

@@ -302,8 +302,7 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
       E.SplitSlowdown =
           double(CpuThreads) / double(ThreadPool::computeThreads(CpuThreads, true));
       // It computes after the copies its cores make (launch/Launcher.h).
-      E.Link = 0;
-      E.AfterLinkInputs = true;
+      E.AfterStagedInputs = true;
     }
     if (!Dev.info().SharesHostMemory) {
       auto Link = Links.find(deviceKey(Dev.info()));
@@ -338,11 +337,11 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
       const Curve *InC = &In, *OutC = &Out;
       E.InputMs = [InC](uint64_t N) { return (*InC)(double(N)); };
       E.OutputMs = [OutC](uint64_t N) { return (*OutC)(double(N)); };
-      // Copies made by the host's cores (staging pageable memory, or a
-      // HostDiscrete device's) share them, and the host's memory bus:
-      // link 0, with the CPU after them. DMA from pinned memory has a
-      // link of its own.
-      E.Link = Staged ? 0 : -1;
+      // Each device's copies run on a thread of its own, DMA from pinned
+      // memory and copies made by the host's cores (staging pageable
+      // memory, a HostDiscrete device's) alike; the CPU computes after
+      // the latter.
+      E.StagedByHost = Staged;
     }
     Pr->P.Devices.push_back(std::move(E));
   }

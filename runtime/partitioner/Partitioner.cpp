@@ -65,23 +65,28 @@ std::vector<size_t> linkLeaders(const PartitionProblem &P) {
 /// A split's EstAllDevsTime, kept so that, as the parent node of the
 /// decision tree, a child (groups moved from the base device to one other)
 /// is estimated in a few operations per device: only those two devices'
-/// parts change, and the devices after them on their links start later or
-/// earlier by the change in their inputs (a device that waits for its
-/// link also by the change in the link's outputs).
+/// parts change, the devices after them on their links start later or
+/// earlier by the change in their inputs, and a device that waits for the
+/// host-staged copies by the change in when the last of them ends and in
+/// their outputs.
 class ParentNode {
 public:
   ParentNode(const PartitionProblem &P, const std::vector<size_t> &Leader)
-      : Leader(Leader), K(P.Devices.size()), Start(K), Ms(K), Busy(K), OutBusy(K),
-        Pos(K), Waits(K) {
+      : Leader(Leader), K(P.Devices.size()), Start(K), LinkStart(K), Ms(K), Busy(K), Pos(K),
+        Waits(K), Staged(K) {
     // The order a link's inputs go in: by index, those that wait for the
-    // others' inputs last.
+    // staged copies last.
     for (bool W : {false, true})
       for (size_t I = 0; I < K; ++I)
-        if (P.Devices[I].AfterLinkInputs == W)
+        if (P.Devices[I].AfterStagedInputs == W)
           Order.push_back(I);
     for (size_t I = 0; I < K; ++I) {
       Pos[Order[I]] = I;
-      Waits[I] = P.Devices[I].AfterLinkInputs;
+      Waits[I] = P.Devices[I].AfterStagedInputs;
+      Staged[I] = P.Devices[I].StagedByHost && !Waits[I];
+      if (Staged[I])
+        StagedList.push_back(I);
+      AnyWaiting |= bool(Waits[I]);
     }
   }
 
@@ -89,24 +94,26 @@ public:
     this->Groups = &Groups;
     this->T = &T;
     std::fill(Busy.begin(), Busy.end(), 0.0);
-    std::fill(OutBusy.begin(), OutBusy.end(), 0.0);
     Used = 0;
     MergeSum = 0;
+    StagedEnd = 0;
+    StagedOut = 0;
     for (size_t I : Order) {
-      Start[I] = Busy[Leader[I]];
-      if (Groups[I]) {
-        Busy[Leader[I]] += T[I].In;
-        // The link's outputs too use the cores of a device that waits for
-        // it: its kernel shares them with those copies (conservatively,
-        // one after the other).
-        Ms[I] = Start[I] + T[I].In + T[I].Rest + (Waits[I] ? OutBusy[Leader[I]] : 0);
-        if (!Waits[I])
-          OutBusy[Leader[I]] += T[I].Out;
-        MergeSum += T[I].Merge;
-        ++Used;
-      } else {
+      LinkStart[I] = Busy[Leader[I]];
+      if (!Groups[I]) {
+        Start[I] = LinkStart[I];
         Ms[I] = 0;
+        continue;
       }
+      Start[I] = Waits[I] ? std::max(LinkStart[I], StagedEnd) : LinkStart[I];
+      Busy[Leader[I]] = Start[I] + T[I].In;
+      Ms[I] = Start[I] + T[I].In + T[I].Rest + (Waits[I] ? StagedOut : 0);
+      if (Staged[I]) {
+        StagedEnd = std::max(StagedEnd, Start[I] + T[I].In);
+        StagedOut += T[I].Out;
+      }
+      MergeSum += T[I].Merge;
+      ++Used;
     }
   }
 
@@ -125,23 +132,39 @@ public:
     const std::vector<uint64_t> &G = *Groups;
     const std::vector<Parts> &Old = *T;
     double DeltaB = NewB.In - Old[B].In, DeltaI = NewI.In - (G[I] ? Old[I].In : 0);
-    double OutB = Waits[B] ? 0 : NewB.Out - Old[B].Out,
-           OutI = Waits[I] ? 0 : NewI.Out - (G[I] ? Old[I].Out : 0);
+    // How much later a device starts for the changes in the inputs before
+    // it on its link.
     auto Shift = [&](size_t J) {
       double D = 0;
       if (Leader[J] == Leader[B] && Pos[J] > Pos[B])
-        D += DeltaB + (Waits[J] ? OutB : 0);
+        D += DeltaB;
       if (Leader[J] == Leader[I] && Pos[J] > Pos[I])
-        D += DeltaI + (Waits[J] ? OutI : 0);
+        D += DeltaI;
       return D;
     };
-    auto Outs = [&](size_t J) { return Waits[J] ? OutBusy[Leader[J]] : 0; };
-    MsB = Start[B] + Shift(B) + NewB.In + NewB.Rest + Outs(B);
-    MsI = Start[I] + Shift(I) + NewI.In + NewI.Rest + Outs(I);
+    auto PartsOf = [&](size_t J) -> const Parts & {
+      return J == B ? NewB : J == I ? NewI : Old[J];
+    };
+    // When the last staged input ends, and the staged outputs, in the
+    // child (only waiting devices read them).
+    double End = 0, Outs = 0;
+    if (AnyWaiting)
+      for (size_t J : StagedList)
+        if (G[J] || J == I) {
+          End = std::max(End, Start[J] + Shift(J) + PartsOf(J).In);
+          Outs += PartsOf(J).Out;
+        }
+    auto MsOf = [&](size_t J) {
+      const Parts &Pj = PartsOf(J);
+      double From = Waits[J] ? std::max(LinkStart[J] + Shift(J), End) : Start[J] + Shift(J);
+      return From + Pj.In + Pj.Rest + (Waits[J] ? Outs : 0);
+    };
+    MsB = MsOf(B);
+    MsI = MsOf(I);
     double Slowest = std::max(MsB, MsI);
     for (size_t J = 0; J < K; ++J)
       if (J != B && J != I && G[J])
-        Slowest = std::max(Slowest, Ms[J] + Shift(J));
+        Slowest = std::max(Slowest, Waits[J] ? MsOf(J) : Ms[J] + Shift(J));
     unsigned NewUsed = Used + (G[I] == 0);
     double Merge = MergeSum - Old[B].Merge - (G[I] ? Old[I].Merge : 0) + NewB.Merge + NewI.Merge;
     return Slowest + (NewUsed > 1 ? Merge : 0);
@@ -152,12 +175,16 @@ private:
   size_t K;
   const std::vector<uint64_t> *Groups = nullptr;
   const std::vector<Parts> *T = nullptr;
-  std::vector<double> Start, Ms, Busy, OutBusy;
+  /// When each device's inputs start, and when its link is free for them.
+  std::vector<double> Start, LinkStart, Ms, Busy;
   /// Devices in input order, and each one's place in it.
   std::vector<size_t> Order, Pos;
-  std::vector<char> Waits; // Not vector<bool>: read in the inner loop.
-  double MergeSum = 0;
+  // Not vector<bool>: read in the inner loop.
+  std::vector<char> Waits, Staged;
+  std::vector<size_t> StagedList;
+  double MergeSum = 0, StagedEnd = 0, StagedOut = 0;
   unsigned Used = 0;
+  bool AnyWaiting = false;
 };
 
 PartitionResult finish(const PartitionProblem &P, std::vector<uint64_t> Groups) {

@@ -17,10 +17,11 @@
 //
 // Estimated launch time (EstAllDevsTime): per device, its input copies
 // after those of the devices before it on the same link (copies over one
-// PCIe link serialize; a device marked AfterLinkInputs comes after all of
-// them), then its kernel, then its output copies; the launch
-// takes the slowest device, plus, for a discontiguous kernel, the merge of
-// every offloaded device's results on the host.
+// PCIe link serialize; a device marked AfterStagedInputs starts after the
+// inputs of every device whose copies the host's cores make), then its
+// kernel, then its output copies; the launch takes the slowest device,
+// plus, for a discontiguous kernel, the merge of every offloaded device's
+// results on the host.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SKMD_PARTITIONER_PARTITIONER_H
@@ -48,11 +49,15 @@ struct DeviceEstimate {
   /// How much slower its kernel runs when other devices take part too
   /// (the CPU leaves a core to the threads that drive the others).
   double SplitSlowdown = 1;
-  /// Starts only after the inputs of every other device on its link: the
-  /// CPU, whose cores stage the copies of pageable memory, computes after
-  /// them rather than against them. The link's outputs, staged by the same
-  /// cores while it computes, count as its time too.
-  bool AfterLinkInputs = false;
+  /// Its copies are made by the host's cores (pageable memory staged for
+  /// a GPU, a HostDiscrete device's memcpy): each device's on its own
+  /// thread, at the same time as the others'.
+  bool StagedByHost = false;
+  /// Starts only after the inputs of every StagedByHost device: the CPU
+  /// computes after the copies its cores make rather than against them.
+  /// Their outputs, staged by the same cores while it computes, count as
+  /// its time too (conservatively, one after the other).
+  bool AfterStagedInputs = false;
 };
 
 struct PartitionProblem {

@@ -120,12 +120,11 @@ TEST(Partitioner, ACpuThatWaitsForStagedCopiesStartsAfterThem) {
   PartitionProblem P;
   P.TotalGroups = 1000;
   DeviceEstimate Cpu = linearDevice("cpu", 0.01);
-  Cpu.Link = 0;
-  Cpu.AfterLinkInputs = true;
+  Cpu.AfterStagedInputs = true;
   DeviceEstimate Gpu = linearDevice("gpu0", 0.001);
   Gpu.InputMs = [](uint64_t G) { return 0.004 * double(G); };
   Gpu.OutputMs = [](uint64_t G) { return 0.002 * double(G); };
-  Gpu.Link = 0;
+  Gpu.StagedByHost = true;
   P.Devices = {Cpu, Gpu};
   std::vector<double> Ms(2);
   estimateLaunchMs(P, {400, 600}, &Ms);
@@ -136,11 +135,40 @@ TEST(Partitioner, ACpuThatWaitsForStagedCopiesStartsAfterThem) {
   // the plan gives the CPU less than when it did not wait.
   PartitionResult Waits = partitionAlgorithm1(P);
   EXPECT_NEAR(Waits.EstimatedMs, estimateLaunchMs(P, Waits.Groups), 1e-9);
-  P.Devices[0].AfterLinkInputs = false;
-  P.Devices[0].Link = -1;
+  P.Devices[0].AfterStagedInputs = false;
   PartitionResult Free = partitionAlgorithm1(P);
   EXPECT_LT(Waits.Groups[0], Free.Groups[0]);
   EXPECT_GT(Waits.Groups[0], 0u);
+}
+
+TEST(Partitioner, TwoGpusStageTheirCopiesAtOnceAndTheCpuWaitsForTheLast) {
+  // Each GPU's pageable copies are staged by a thread of its own: the two
+  // GPUs copy at once (not one after the other, as on one link), and the
+  // CPU starts when the longer of the two is over.
+  PartitionProblem P;
+  P.TotalGroups = 1200;
+  DeviceEstimate Cpu = linearDevice("cpu", 0.01);
+  Cpu.AfterStagedInputs = true;
+  auto Gpu = [](std::string Name, double In) {
+    DeviceEstimate D = linearDevice(std::move(Name), 0.001);
+    D.InputMs = [In](uint64_t G) { return In * double(G); };
+    D.OutputMs = [](uint64_t G) { return 0.001 * double(G); };
+    D.StagedByHost = true;
+    return D;
+  };
+  P.Devices = {Cpu, Gpu("gpu0", 0.004), Gpu("gpu1", 0.002)};
+  std::vector<double> Ms(3);
+  estimateLaunchMs(P, {200, 500, 500}, &Ms);
+  EXPECT_NEAR(Ms[1], 0.004 * 500 + 0.001 * 500 + 0.001 * 500, 1e-9);
+  EXPECT_NEAR(Ms[2], 0.002 * 500 + 0.001 * 500 + 0.001 * 500, 1e-9);
+  // The CPU: after gpu0's inputs (the later), then its kernel, then both
+  // GPUs' staged outputs.
+  EXPECT_NEAR(Ms[0], 0.004 * 500 + 0.01 * 200 + 2 * 0.001 * 500, 1e-9);
+  // The incremental estimate of every child agrees with the whole one.
+  PartitionResult R = partitionAlgorithm1(P);
+  EXPECT_NEAR(R.EstimatedMs, estimateLaunchMs(P, R.Groups), 1e-9);
+  EXPECT_GT(R.Groups[1], 0u);
+  EXPECT_GT(R.Groups[2], R.Groups[1]) << "gpu1 copies faster";
 }
 
 TEST(Partitioner, DegenerateProblemsHaveDefinedAnswers) {
