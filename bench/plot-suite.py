@@ -4,6 +4,9 @@
     bench/plot-suite.py OUT_DIR RESULTS.json [MORE.json ...]
 
 Writes to OUT_DIR:
+  summary.md        per application, the fastest vendor-driver device, SKMD's
+                    fastest single device, linear and auto, the speedups, and
+                    their geometric means over every file given;
   speedups.png      per application, the speedup of SKMD's plans (auto,
                     linear) and of SKMD's fastest single device over the
                     fastest vendor-driver device (log scale), with the
@@ -13,7 +16,8 @@ Writes to OUT_DIR:
                     (as the SKMD paper's Fig. 10).
 Several JSON files (e.g. runs of a few applications each on one machine)
 are merged by application; a later file's application replaces an earlier
-one's. Needs matplotlib (Debian: python3-matplotlib).
+one's. The plots need matplotlib (Debian: python3-matplotlib); without it
+only summary.md is written, and the exit status is 1.
 """
 import json
 import math
@@ -22,14 +26,14 @@ import sys
 
 
 def load(paths):
-    apps, meta = {}, None
+    apps, metas = {}, []
     for path in paths:
         with open(path) as f:
             data = json.load(f)
-        meta = meta or data
+        metas.append(data)
         for app in data["applications"]:
             apps[app["application"]] = app
-    return meta, [apps[name] for name in sorted(apps)]
+    return metas, [apps[name] for name in sorted(apps)]
 
 
 def median_of(app, pick):
@@ -122,10 +126,77 @@ def plot_distribution(plt, meta, apps, out):
     fig.savefig(os.path.join(out, "distribution.png"), dpi=120)
 
 
+def fastest(app, pick):
+    """(label, median ms) of the fastest successful configuration pick accepts."""
+    best = None
+    for c in app["configs"]:
+        if pick(c) and c["ok"] and "median_ms" in c:
+            if best is None or c["median_ms"] < best[1]:
+                best = (c["config"], c["median_ms"])
+    return best
+
+
+def summary(metas, apps):
+    """The markdown table over every application, with geometric means."""
+    lines = ["Machine: " + metas[0]["machine"] + ". SKMD devices: " + metas[0]["skmd_devices"] +
+             ". Sizes: " + ", ".join(sorted({m["size"] for m in metas})) +
+             ". Times: ms, end to end (inputs from and outputs to pageable host memory), "
+             "medians (runs in parentheses where fewer than asked).", "",
+             "| application | size | fastest vendor device | SKMD fastest single | SKMD linear "
+             "| SKMD auto | auto vs vendor | auto vs SKMD single | auto's groups | check |",
+             "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- | --- |"]
+    vs_vendor, vs_single, slower = [], [], []
+
+    def cell(c):
+        if not c:
+            return "-"
+        runs = len(c["ms"])
+        return f"{c['median_ms']:.2f}" + (f" ({runs})" if runs < 5 else "")
+
+    for a in apps:
+        vendor = fastest(a, lambda c: c["vendor"])
+        single = fastest(a, lambda c: not c["vendor"] and c["single_device"])
+        auto, linear = config(a, "skmd auto"), config(a, "skmd linear")
+        sv = vendor[1] / auto["median_ms"] if vendor and auto else None
+        ss = single[1] / auto["median_ms"] if single and auto else None
+        if sv:
+            vs_vendor.append(sv)
+        if ss:
+            vs_single.append(ss)
+            if ss < 1 / 1.03:
+                slower.append(f"{a['application']} ({(1 / ss - 1) * 100:.0f}% slower)")
+        lines.append("| " + " | ".join([
+            a["application"], a["size"],
+            f"{vendor[0]} {vendor[1]:.2f}" if vendor else "-",
+            f"{single[0]} {single[1]:.2f}" if single else "-",
+            cell(linear), cell(auto),
+            f"{sv:.2f}x" if sv else "-", f"{ss:.2f}x" if ss else "-",
+            auto.get("shares", "-") if auto else "-",
+            "ok" if a["ok"] else "FAIL"]) + " |")
+    gv, gs = geomean(vs_vendor), geomean(vs_single)
+    lines += ["",
+              f"Geometric mean speedup of auto over the fastest vendor-driver device: "
+              f"{gv:.2f}x ({len(vs_vendor)} applications)" if gv else "No vendor-driver results.",
+              f"Geometric mean speedup of auto over SKMD's fastest single device: "
+              f"{gs:.2f}x ({len(vs_single)} applications)" if gs else "No SKMD single-device results.",
+              "Applications where auto is more than 3% slower than SKMD's fastest single device: " +
+              (", ".join(slower) if slower else "none") + "."]
+    return "\n".join(lines) + "\n"
+
+
 def main(argv):
     if len(argv) < 3 or argv[1] in ("-h", "--help"):
         print(__doc__.strip())
         return 0 if len(argv) > 1 and argv[1] in ("-h", "--help") else 2
+    out = argv[1]
+    try:
+        metas, apps = load(argv[2:])
+    except (OSError, ValueError, KeyError) as e:
+        print(f"plot-suite.py: cannot read the results: {e}", file=sys.stderr)
+        return 1
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "summary.md"), "w") as f:
+        f.write(summary(metas, apps))
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -139,16 +210,9 @@ def main(argv):
         print("plot-suite.py: matplotlib is missing (apt-get install python3-matplotlib)",
               file=sys.stderr)
         return 1
-    out = argv[1]
-    try:
-        meta, apps = load(argv[2:])
-    except (OSError, ValueError, KeyError) as e:
-        print(f"plot-suite.py: cannot read the results: {e}", file=sys.stderr)
-        return 1
-    os.makedirs(out, exist_ok=True)
-    plot_speedups(plt, meta, apps, out)
-    plot_distribution(plt, meta, apps, out)
-    print(f"plot-suite.py: wrote {out}/speedups.png and {out}/distribution.png "
+    plot_speedups(plt, metas[0], apps, out)
+    plot_distribution(plt, metas[0], apps, out)
+    print(f"plot-suite.py: wrote {out}/summary.md, speedups.png and distribution.png "
           f"({len(apps)} applications)")
     return 0
 
