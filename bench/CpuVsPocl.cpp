@@ -25,6 +25,7 @@
 #include "devices/cpu/WorkGroupRunner.h"
 #include "suite/Apps.h"
 #include "suite/OpenCL.h"
+#include "suite/Text.h"
 #include "suite/Timing.h"
 
 #include <nlohmann/json.hpp>
@@ -315,27 +316,6 @@ std::string parseOptions(int Argc, char **Argv, Options &O, bool &Help) {
   return "";
 }
 
-std::string readFile(const std::string &Path, std::string &Out) {
-  std::ifstream In(Path, std::ios::binary);
-  if (!In)
-    return "cannot read " + Path;
-  std::stringstream SS;
-  SS << In.rdbuf();
-  Out = SS.str();
-  return "";
-}
-
-std::string cpuModel() {
-  std::ifstream In("/proc/cpuinfo");
-  for (std::string Line; std::getline(In, Line);)
-    if (Line.rfind("model name", 0) == 0) {
-      size_t Colon = Line.find(':');
-      if (Colon != std::string::npos)
-        return Line.substr(Line.find_first_not_of(' ', Colon + 1));
-    }
-  return "unknown CPU";
-}
-
 /// One row of the table.
 struct Row {
   std::string Name, Size;
@@ -376,14 +356,6 @@ std::string msCell(const std::vector<double> &Ms) {
   double Best = best(Ms);
   std::snprintf(Text, sizeof(Text), Best < 1 ? "%.3f" : "%.1f", Best);
   return Text;
-}
-
-/// Markdown cells must stay on one line and keep their pipes.
-std::string cell(std::string S) {
-  for (char &C : S)
-    if (C == '\n' || C == '|')
-      C = C == '\n' ? ' ' : '/';
-  return S;
 }
 
 /// Runs one kernel under both drivers into \p R.
@@ -505,7 +477,7 @@ int run(int Argc, char **Argv) {
     std::printf("| %s | %s | %s | %s | %s | %s | %s |\n", R.Name.c_str(),
                 R.Size.c_str(), Threads.c_str(), msCell(R.PoclMs).c_str(),
                 msCell(R.SkmdMs).c_str(), Speedup.c_str(),
-                cell(R.check()).c_str());
+                markdownCell(R.check()).c_str());
     AllOk = AllOk && R.ok();
   }
 

@@ -16,6 +16,7 @@
 #include "suite/Apps.h"
 #include "suite/OpenCL.h"
 #include "suite/SkmdRun.h"
+#include "suite/Text.h"
 #include "suite/Timing.h"
 
 #include <nlohmann/json.hpp>
@@ -190,16 +191,6 @@ std::string parseOptions(int Argc, char **Argv, Options &O, bool &Help) {
   return "";
 }
 
-std::string readFile(const std::string &Path, std::string &Out) {
-  std::ifstream In(Path, std::ios::binary);
-  if (!In)
-    return "cannot read " + Path;
-  std::stringstream SS;
-  SS << In.rdbuf();
-  Out = SS.str();
-  return "";
-}
-
 /// One configuration: a vendor driver's device, or SKMD with a plan.
 struct Config {
   std::string Label; ///< "pocl-cpu", "skmd cpu", "skmd auto"
@@ -277,13 +268,6 @@ std::string fixed(double V, const char *Format) {
 }
 
 std::string msText(double Ms) { return fixed(Ms, Ms < 10 ? "%.3f" : Ms < 1000 ? "%.2f" : "%.1f"); }
-
-std::string cell(std::string S) {
-  for (char &C : S)
-    if (C == '\n' || C == '|')
-      C = C == '\n' ? ' ' : '/';
-  return S;
-}
 
 void runConfig(const Options &O, skmd_context Ctx, const Config &C, const App &A,
                const Problem &P, Result &R) {
@@ -367,17 +351,6 @@ bool writeWhole(const std::string &Path, const std::string &Text) {
     return false;
   }
   return true;
-}
-
-std::string cpuModel() {
-  std::ifstream In("/proc/cpuinfo");
-  for (std::string Line; std::getline(In, Line);)
-    if (Line.rfind("model name", 0) == 0) {
-      size_t Colon = Line.find(':');
-      if (Colon != std::string::npos)
-        return Line.substr(Line.find_first_not_of(' ', Colon + 1));
-    }
-  return "unknown CPU";
 }
 
 int run(int Argc, char **Argv) {
@@ -575,7 +548,7 @@ int run(int Argc, char **Argv) {
     Md << " " << Speedup(Vendor, LogVendor, NVendor, "auto_vs_fastest_vendor") << " |";
     Md << " " << Speedup(Single, LogSingle, NSingle, "auto_vs_fastest_skmd_single") << " |";
     Md << " " << (AutoRan ? shares(Auto->Launches) : "-") << " |";
-    Md << " " << (Failures.empty() ? "ok" : cell("FAIL: " + Failures)) << " |\n";
+    Md << " " << (Failures.empty() ? "ok" : markdownCell("FAIL: " + Failures)) << " |\n";
     AllOk = AllOk && Failures.empty();
     JApp["ok"] = Failures.empty();
     JApps.push_back(JApp);

@@ -1,0 +1,18 @@
+//===- Text.h - Files, the host's name, markdown cells -----------*- C++ -*-===//
+#ifndef SKMD_BENCH_SUITE_TEXT_H
+#define SKMD_BENCH_SUITE_TEXT_H
+
+#include <string>
+
+namespace skmd::bench {
+
+/// Reads \p Path whole into \p Out; returns an error or "".
+std::string readFile(const std::string &Path, std::string &Out);
+/// /proc/cpuinfo's model name.
+std::string cpuModel();
+/// \p S as one markdown table cell: on one line, without pipes.
+std::string markdownCell(std::string S);
+
+} // namespace skmd::bench
+
+#endif // SKMD_BENCH_SUITE_TEXT_H
