@@ -322,7 +322,11 @@ nlohmann::json launchesJson(const std::vector<SkmdLaunchSummary> &Launches) {
                         {"output_ms", P.OutputMs},
                         {"merge_ms", P.MergeMs},
                         {"bytes_in", P.BytesIn},
-                        {"bytes_out", P.BytesOut}});
+                        {"bytes_out", P.BytesOut},
+                        {"predicted_input_ms", P.PredictedInputMs},
+                        {"predicted_kernel_ms", P.PredictedKernelMs},
+                        {"predicted_output_ms", P.PredictedOutputMs},
+                        {"predicted_merge_ms", P.PredictedMergeMs}});
     J.push_back({{"kernel", L.Kernel},
                  {"plan", L.Plan},
                  {"total_groups", L.TotalGroups},

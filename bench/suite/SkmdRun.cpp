@@ -140,6 +140,10 @@ std::string SkmdProblemRun::run(const std::string &Plan) {
       Mine.MergeMs = Piece.merge_ms;
       Mine.BytesIn = Piece.bytes_in;
       Mine.BytesOut = Piece.bytes_out;
+      Mine.PredictedInputMs = Piece.predicted_input_ms;
+      Mine.PredictedKernelMs = Piece.predicted_kernel_ms;
+      Mine.PredictedOutputMs = Piece.predicted_output_ms;
+      Mine.PredictedMergeMs = Piece.predicted_merge_ms;
     }
   }
   return "";

@@ -26,6 +26,9 @@ struct SkmdPiece {
   uint64_t Groups = 0;
   double InputMs = 0, KernelMs = 0, OutputMs = 0, MergeMs = 0;
   uint64_t BytesIn = 0, BytesOut = 0;
+  /// The model's predictions (0 without a model).
+  double PredictedInputMs = 0, PredictedKernelMs = 0, PredictedOutputMs = 0,
+         PredictedMergeMs = 0;
 };
 
 /// What one launch of a run did.
