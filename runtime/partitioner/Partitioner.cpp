@@ -107,7 +107,7 @@ public:
       }
       Start[I] = Waits[I] ? std::max(LinkStart[I], StagedEnd) : LinkStart[I];
       Busy[Leader[I]] = Start[I] + T[I].In;
-      Ms[I] = Start[I] + T[I].In + T[I].Rest + (Waits[I] ? StagedOut : 0);
+      Ms[I] = Start[I] + T[I].In + T[I].Rest + (Waits[I] ? std::min(StagedOut, T[I].Rest) : 0);
       if (Staged[I]) {
         StagedEnd = std::max(StagedEnd, Start[I] + T[I].In);
         StagedOut += T[I].Out;
@@ -157,7 +157,7 @@ public:
     auto MsOf = [&](size_t J) {
       const Parts &Pj = PartsOf(J);
       double From = Waits[J] ? std::max(LinkStart[J] + Shift(J), End) : Start[J] + Shift(J);
-      return From + Pj.In + Pj.Rest + (Waits[J] ? Outs : 0);
+      return From + Pj.In + Pj.Rest + (Waits[J] ? std::min(Outs, Pj.Rest) : 0);
     };
     MsB = MsOf(B);
     MsI = MsOf(I);

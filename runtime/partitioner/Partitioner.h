@@ -55,8 +55,9 @@ struct DeviceEstimate {
   bool StagedByHost = false;
   /// Starts only after the inputs of every StagedByHost device: the CPU
   /// computes after the copies its cores make rather than against them.
-  /// Their outputs, staged by the same cores while it computes, count as
-  /// its time too (conservatively, one after the other).
+  /// Their outputs, staged by the same cores while it computes, slow it:
+  /// by their time, up to its own kernel's (they cannot overlap a shorter
+  /// computation by more than its length).
   bool AfterStagedInputs = false;
 };
 

@@ -164,6 +164,10 @@ TEST(Partitioner, TwoGpusStageTheirCopiesAtOnceAndTheCpuWaitsForTheLast) {
   // The CPU: after gpu0's inputs (the later), then its kernel, then both
   // GPUs' staged outputs.
   EXPECT_NEAR(Ms[0], 0.004 * 500 + 0.01 * 200 + 2 * 0.001 * 500, 1e-9);
+  // Staged outputs slow the CPU by no more than its own kernel's time: a
+  // CPU with little work is not charged the GPUs' whole output staging.
+  estimateLaunchMs(P, {20, 590, 590}, &Ms);
+  EXPECT_NEAR(Ms[0], 0.004 * 590 + 0.01 * 20 + 0.01 * 20, 1e-9);
   // The incremental estimate of every child agrees with the whole one.
   PartitionResult R = partitionAlgorithm1(P);
   EXPECT_NEAR(R.EstimatedMs, estimateLaunchMs(P, R.Groups), 1e-9);
