@@ -2,6 +2,7 @@
 #include "buffers/Transfers.h"
 
 #include <algorithm>
+#include <tuple>
 #include <cstring>
 
 namespace skmd {
@@ -45,12 +46,26 @@ Result<Touched> touched(const KernelInfo &K, const ArgFootprint &Arg,
     return Boxes.error();
   int64_t Sum = 0;
   for (const ByteBox &B : *Boxes) {
-    T.Bytes.add(B);
     int64_t N = B.Inner;
     for (auto [Stride, Times] : B.Dims)
       N *= Times;
     Sum += N;
   }
+  // Boxes of one shape whose rows meet (a[2i] and a[2i + 1], a stencil's
+  // x - 1, x, x + 1) are one box of longer rows: fewer rows to merge.
+  std::sort(Boxes->begin(), Boxes->end(), [](const ByteBox &A, const ByteBox &B) {
+    return std::tie(A.Dims, A.Start) < std::tie(B.Dims, B.Start);
+  });
+  std::vector<ByteBox> Joined;
+  for (ByteBox &B : *Boxes) {
+    ByteBox *Last = Joined.empty() ? nullptr : &Joined.back();
+    if (Last && Last->Dims == B.Dims && B.Start <= Last->Start + Last->Inner)
+      Last->Inner = std::max(Last->Inner, B.Start + B.Inner - Last->Start);
+    else
+      Joined.push_back(std::move(B));
+  }
+  for (const ByteBox &B : Joined)
+    T.Bytes.add(B);
   T.Dense = Sum == T.Bytes.bytes() &&
             std::none_of(Arg.Accesses.begin(), Arg.Accesses.end(),
                          [](const Access &A) { return A.Guarded; });
@@ -199,8 +214,12 @@ Result<std::vector<std::vector<BufferMove>>>
 planMoves(const KernelInfo &K, const std::vector<HostArg> &Args,
           const NDRange &Range, const std::vector<Piece> &Pieces,
           const std::vector<bool> &SharesHostMemory, bool HasMerge) {
-  LaunchValues LV = launchValues(K, Args, Range);
   std::vector<std::vector<BufferMove>> Moves(Pieces.size());
+  // Devices on host memory move nothing; when no other takes part there
+  // is nothing to plan (footprints of 10^5 groups took milliseconds).
+  if (std::all_of(SharesHostMemory.begin(), SharesHostMemory.end(), [](bool S) { return S; }))
+    return Moves;
+  LaunchValues LV = launchValues(K, Args, Range);
   for (unsigned AI = 0; AI < K.Args.size(); ++AI) {
     if (!isBufferArg(K.Args[AI].Kind))
       continue;
@@ -209,22 +228,27 @@ planMoves(const KernelInfo &K, const std::vector<HostArg> &Args,
     const ArgFootprint *F = K.Footprint.find(AI);
     bool Whole = !F || F->Kind == FootprintKind::Whole;
 
-    // Every piece's reads and writes, to see whose writes may meet.
+    // The reads of each piece that moves bytes, and every piece's writes,
+    // to see whose writes may meet.
     std::vector<Touched> Reads(Pieces.size()), Writes(Pieces.size());
-    if (!Whole)
+    if (!Whole && (Info.Read || Info.Written))
       for (size_t P = 0; P < Pieces.size(); ++P) {
-        auto R = touched(K, accessesThat(*F, false), LV, Pieces[P].First,
-                         Pieces[P].Count);
-        auto W = touched(K, accessesThat(*F, true), LV, Pieces[P].First,
-                         Pieces[P].Count);
-        if (!R || !W)
-          return Failure(ErrorCode::InvalidArgument,
-                         "kernel '" + K.Name + "', " + argName(K, AI) + ": " +
-                             (R ? W.error() : R.error()).message());
-        Reads[P] = std::move(*R);
+        auto W = touched(K, accessesThat(*F, true), LV, Pieces[P].First, Pieces[P].Count);
+        if (!W)
+          return Failure(ErrorCode::InvalidArgument, "kernel '" + K.Name + "', " +
+                                                         argName(K, AI) + ": " +
+                                                         W.error().message());
         Writes[P] = std::move(*W);
-        Reads[P].Bytes.clamp(0, Size);
         Writes[P].Bytes.clamp(0, Size);
+        if (SharesHostMemory[P])
+          continue;
+        auto R = touched(K, accessesThat(*F, false), LV, Pieces[P].First, Pieces[P].Count);
+        if (!R)
+          return Failure(ErrorCode::InvalidArgument, "kernel '" + K.Name + "', " +
+                                                         argName(K, AI) + ": " +
+                                                         R.error().message());
+        Reads[P] = std::move(*R);
+        Reads[P].Bytes.clamp(0, Size);
       }
 
     for (size_t P = 0; P < Pieces.size(); ++P) {
@@ -273,6 +297,45 @@ planMoves(const KernelInfo &K, const std::vector<HostArg> &Args,
       Moves[P].push_back(std::move(M));
     }
   }
+  return Moves;
+}
+
+Result<std::vector<std::vector<BufferMove>>>
+MovesCache::plan(const KernelInfo &K, const std::string &KernelId,
+                 const std::vector<HostArg> &Args, const NDRange &Range,
+                 const std::vector<Piece> &Pieces, const std::vector<bool> &SharesHostMemory,
+                 bool HasMerge) {
+  // Everything the moves depend on; not the buffers' addresses.
+  std::string Key = std::to_string(reinterpret_cast<uintptr_t>(&K)) + ":" + KernelId + ":" +
+                    K.Name + (HasMerge ? "m" : "-");
+  for (unsigned D = 0; D < 3; ++D)
+    Key += "|" + std::to_string(Range.NumGroups[D]) + "x" + std::to_string(Range.LocalSize[D]);
+  for (const HostArg &A : Args) {
+    Key += "|" + std::to_string(int(A.K)) + ":" + std::to_string(A.Bytes) + ":" +
+           std::to_string(A.LocalBytes) + ":";
+    for (uint8_t B : A.Value)
+      Key += char('a' + (B >> 4)), Key += char('a' + (B & 15));
+  }
+  for (size_t P = 0; P < Pieces.size(); ++P)
+    Key += "|" + std::to_string(Pieces[P].Device) + "@" + std::to_string(Pieces[P].First) + "+" +
+           std::to_string(Pieces[P].Count) + (SharesHostMemory[P] ? "h" : "d");
+  {
+    std::lock_guard<std::mutex> Hold(Lock);
+    for (auto It = Recent.begin(); It != Recent.end(); ++It)
+      if (It->first == Key) {
+        auto Hit = std::move(*It);
+        Recent.erase(It);
+        Recent.push_front(std::move(Hit));
+        return Recent.front().second;
+      }
+  }
+  auto Moves = planMoves(K, Args, Range, Pieces, SharesHostMemory, HasMerge);
+  if (!Moves)
+    return Moves;
+  std::lock_guard<std::mutex> Hold(Lock);
+  Recent.emplace_front(std::move(Key), *Moves);
+  if (Recent.size() > Entries)
+    Recent.pop_back();
   return Moves;
 }
 

@@ -27,6 +27,9 @@
 #include "footprint/Footprint.h"
 
 #include <cstdint>
+#include <deque>
+#include <mutex>
+#include <string>
 #include <vector>
 
 namespace skmd {
@@ -85,6 +88,28 @@ Result<std::vector<std::vector<BufferMove>>>
 planMoves(const KernelInfo &K, const std::vector<HostArg> &Args,
           const NDRange &Range, const std::vector<Piece> &Pieces,
           const std::vector<bool> &SharesHostMemory, bool HasMerge);
+
+/// planMoves for the last few launches: a launch's moves depend on the
+/// kernel, the buffers' sizes, the scalars, the range and the pieces, and
+/// planning them from the footprints costs milliseconds for 10^5 groups
+/// (a stencil's boxes have a row per grid row), while launches repeat.
+/// Safe to use from several threads.
+class MovesCache {
+public:
+  /// \p KernelId: what identifies the kernel's compilation beyond \p K's
+  /// address (which a later bundle may reuse), e.g. its source's hash.
+  Result<std::vector<std::vector<BufferMove>>>
+  plan(const KernelInfo &K, const std::string &KernelId, const std::vector<HostArg> &Args,
+       const NDRange &Range,
+       const std::vector<Piece> &Pieces, const std::vector<bool> &SharesHostMemory,
+       bool HasMerge);
+
+private:
+  static constexpr size_t Entries = 8;
+  std::mutex Lock;
+  /// Most recently used first.
+  std::deque<std::pair<std::string, std::vector<std::vector<BufferMove>>>> Recent;
+};
 
 } // namespace skmd
 

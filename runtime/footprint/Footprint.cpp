@@ -218,28 +218,43 @@ void IntervalSet::add(int64_t Lo, int64_t Hi) {
 }
 
 void IntervalSet::add(const ByteBox &Box) {
-  // A box has as many rows as the product of its counts: collected and
-  // merged in one pass, not inserted one by one (each insertion moves the
-  // tail of the vector; a transpose's box has thousands of rows).
-  std::vector<std::pair<int64_t, int64_t>> Rows;
-  std::vector<int64_t> Index(Box.Dims.size(), 0);
   if (Box.Inner <= 0)
     return;
   for (const auto &D : Box.Dims)
     if (D.second <= 0)
       return;
+  // A dimension whose stride is at most the row's length joins its rows
+  // into one longer row (a row of groups each writing the next bytes):
+  // folded first, smallest stride first, so that a launch's box of 10^5
+  // groups is one row, not 10^5 to sort.
+  int64_t Inner = Box.Inner;
+  std::vector<std::pair<int64_t, int64_t>> Dims = Box.Dims;
+  std::sort(Dims.begin(), Dims.end());
+  size_t Folded = 0;
+  while (Folded < Dims.size() && Dims[Folded].first <= Inner) {
+    Inner += (Dims[Folded].second - 1) * Dims[Folded].first;
+    ++Folded;
+  }
+  Dims.erase(Dims.begin(), Dims.begin() + Folded);
+  // The other rows, collected and merged in one pass, not inserted one by
+  // one (each insertion moves the tail of the vector; a transpose's box
+  // has thousands of rows). With the strides increasing they come out in
+  // order, unless rows of one dimension reach past the next's stride.
+  std::vector<std::pair<int64_t, int64_t>> Rows;
+  std::vector<int64_t> Index(Dims.size(), 0);
   for (;;) {
     int64_t Lo = Box.Start;
-    for (size_t J = 0; J < Box.Dims.size(); ++J)
-      Lo += Index[J] * Box.Dims[J].first;
-    Rows.push_back({Lo, Lo + Box.Inner});
+    for (size_t J = 0; J < Dims.size(); ++J)
+      Lo += Index[J] * Dims[J].first;
+    Rows.push_back({Lo, Lo + Inner});
     size_t J = 0;
-    while (J < Index.size() && ++Index[J] == Box.Dims[J].second)
+    while (J < Index.size() && ++Index[J] == Dims[J].second)
       Index[J++] = 0;
     if (J == Index.size())
       break;
   }
-  std::sort(Rows.begin(), Rows.end());
+  if (!std::is_sorted(Rows.begin(), Rows.end()))
+    std::sort(Rows.begin(), Rows.end());
   merge(Rows);
 }
 

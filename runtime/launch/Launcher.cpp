@@ -288,7 +288,8 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
   if (Status S = load(Kernel, CpuIndex); !S)
     return S;
   bool HasMerge = Kernel.OnDevice[CpuIndex]->hasMerge();
-  auto Moves = planMoves(K, Args, Range, Pieces, Shares, HasMerge);
+  auto Moves = this->Moves.plan(K, Kernel.Source->metadata().SourceHash, Args, Range, Pieces,
+                                Shares, HasMerge);
   if (!Moves)
     return Moves.error();
   Report.PlanMs = msSince(Start);

@@ -100,6 +100,7 @@ private:
   std::vector<Device *> Devices;
   CpuDevice &Cpu;
   unsigned CpuIndex = 0;
+  MovesCache Moves;
 };
 
 /// Whether \p D's copies of the launch's buffers run on the host's cores

@@ -78,6 +78,32 @@ TEST(IntervalSet, MergesTouchingAndOverlapping) {
   EXPECT_EQ(S.intervals(), (Intervals{{5, 12}}));
 }
 
+// A box's rows, folded where a stride is at most the row (rows that
+// touch) and enumerated otherwise, give the same bytes as row by row.
+TEST(IntervalSet, BoxesAddTheirRows) {
+  auto RowByRow = [](const ByteBox &B) {
+    IntervalSet S;
+    for (int64_t I = 0; I < B.Dims[0].second; ++I)
+      for (int64_t J = 0; J < (B.Dims.size() > 1 ? B.Dims[1].second : 1); ++J) {
+        int64_t Lo = B.Start + I * B.Dims[0].first +
+                     (B.Dims.size() > 1 ? J * B.Dims[1].first : 0);
+        S.add(Lo, Lo + B.Inner);
+      }
+    return S;
+  };
+  ByteBox Touching{100, 16, {{16, 1000}}}; // a row of groups, 16 bytes each
+  ByteBox Gaps{0, 8, {{1040, 50}, {16, 4}}}; // 2-D: 4 rows of 8 in 64, 50 times
+  ByteBox Overlapping{4, 12, {{8, 30}}};
+  for (const ByteBox &B : {Touching, Gaps, Overlapping}) {
+    IntervalSet S;
+    S.add(B);
+    EXPECT_EQ(S, RowByRow(B));
+  }
+  IntervalSet One;
+  One.add(Touching);
+  EXPECT_EQ(One.intervals(), (Intervals{{100, 100 + 16 * 1000}}));
+}
+
 TEST(Footprint, VectorAddGroupsAreConsecutiveIntervals) {
   KernelFootprint K = vectorAdd();
   LaunchValues L = launch({64, 1, 1}, {10, 1, 1});

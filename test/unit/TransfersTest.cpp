@@ -105,6 +105,52 @@ TEST(Transfers, APieceMovesWhatItReadsAndWrites) {
   EXPECT_EQ(Out.Hi, 8 * 64);
 }
 
+// The cache gives what planMoves gives, for each launch it has seen, and
+// tells launches apart by their pieces and sizes.
+TEST(Transfers, CachedMovesAreThoseOfTheirLaunch) {
+  KernelInfo K = copyKernel(false);
+  MovesCache Cache;
+  auto Same = [](const std::vector<std::vector<BufferMove>> &A,
+                 const std::vector<std::vector<BufferMove>> &B) {
+    if (A.size() != B.size())
+      return false;
+    for (size_t P = 0; P < A.size(); ++P) {
+      if (A[P].size() != B[P].size())
+        return false;
+      for (size_t M = 0; M < A[P].size(); ++M)
+        if (!(A[P][M].In == B[P][M].In) || !(A[P][M].Out == B[P][M].Out) ||
+            A[P][M].Lo != B[P][M].Lo || A[P][M].Hi != B[P][M].Hi ||
+            A[P][M].Merge != B[P][M].Merge)
+          return false;
+    }
+    return true;
+  };
+  // More launches than the cache holds, then each again.
+  for (int Round = 0; Round < 2; ++Round)
+    for (uint64_t Split = 1; Split < 12; ++Split) {
+      std::vector<Piece> Pieces = {{0, 0, Split}, {1, Split, 12 - Split}};
+      auto Want = planMoves(K, buffers(12 * 16 * 4), range1D(12, 16), Pieces, {true, false}, true);
+      auto Got = Cache.plan(K, "source", buffers(12 * 16 * 4), range1D(12, 16), Pieces,
+                            {true, false}, true);
+      ASSERT_TRUE(Want.ok() && Got.ok());
+      EXPECT_TRUE(Same(*Want, *Got)) << "split at " << Split << ", round " << Round;
+      // Twice in a row: served from the cache.
+      auto Again = Cache.plan(K, "source", buffers(12 * 16 * 4), range1D(12, 16), Pieces,
+                              {true, false}, true);
+      ASSERT_TRUE(Again.ok());
+      EXPECT_TRUE(Same(*Want, *Again));
+    }
+  // A smaller buffer is another launch: the guard-free store now reaches
+  // past it, and the bytes are clamped.
+  std::vector<Piece> Pieces = {{0, 0, 4}, {1, 4, 8}};
+  auto Small = Cache.plan(K, "source", buffers(12 * 16 * 4 - 64), range1D(12, 16), Pieces,
+                          {true, false}, true);
+  auto Want = planMoves(K, buffers(12 * 16 * 4 - 64), range1D(12, 16), Pieces, {true, false},
+                        true);
+  ASSERT_TRUE(Small.ok() && Want.ok());
+  EXPECT_TRUE(Same(*Want, *Small));
+}
+
 TEST(Transfers, AGuardedStoreBringsItsBytesIn) {
   KernelInfo K = copyKernel(true);
   // The buffers end inside the last group: the moves are clamped.
