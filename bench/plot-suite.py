@@ -143,9 +143,10 @@ def summary(metas, apps):
              ". Times: ms, end to end (inputs from and outputs to pageable host memory), "
              "medians (runs in parentheses where fewer than asked).", "",
              "| application | size | fastest vendor device | SKMD fastest single | SKMD linear "
-             "| SKMD auto | auto vs vendor | auto vs SKMD single | auto's groups | check |",
-             "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- | --- |"]
-    vs_vendor, vs_single, slower = [], [], []
+             "| SKMD auto | auto vs vendor | auto vs SKMD single | auto's groups "
+             "| auto predicted | prediction error | auto planning ms | check |",
+             "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- |"]
+    vs_vendor, vs_single, slower, errors = [], [], [], []
 
     def cell(c):
         if not c:
@@ -165,6 +166,17 @@ def summary(metas, apps):
             vs_single.append(ss)
             if ss < 1 / 1.03:
                 slower.append(f"{a['application']} ({(1 / ss - 1) * 100:.0f}% slower)")
+        # The last run's launches: the model's prediction against their
+        # measured total, and the planning (plan choice, checks, bytes).
+        predicted = measured = planning = None
+        if auto and auto.get("launches"):
+            launches = auto["launches"]
+            if all(l["predicted_ms"] > 0 for l in launches):
+                predicted = sum(l["predicted_ms"] for l in launches)
+                measured = sum(l["total_ms"] - l["plan_ms"] for l in launches)
+            planning = sum(l["plan_ms"] for l in launches)
+        if predicted:
+            errors.append(abs(predicted / measured - 1))
         lines.append("| " + " | ".join([
             a["application"], a["size"],
             f"{vendor[0]} {vendor[1]:.2f}" if vendor else "-",
@@ -172,6 +184,9 @@ def summary(metas, apps):
             cell(linear), cell(auto),
             f"{sv:.2f}x" if sv else "-", f"{ss:.2f}x" if ss else "-",
             auto.get("shares", "-") if auto else "-",
+            f"{predicted:.2f}" if predicted else "-",
+            f"{(predicted / measured - 1) * 100:+.1f}%" if predicted else "-",
+            f"{planning:.3f}" if planning is not None else "-",
             "ok" if a["ok"] else "FAIL"]) + " |")
     gv, gs = geomean(vs_vendor), geomean(vs_single)
     lines += ["",
@@ -180,7 +195,10 @@ def summary(metas, apps):
               f"Geometric mean speedup of auto over SKMD's fastest single device: "
               f"{gs:.2f}x ({len(vs_single)} applications)" if gs else "No SKMD single-device results.",
               "Applications where auto is more than 3% slower than SKMD's fastest single device: " +
-              (", ".join(slower) if slower else "none") + "."]
+              (", ".join(slower) if slower else "none") + ".",
+              (f"Median |prediction error| of auto's launches (last run, after planning): "
+               f"{sorted(errors)[len(errors) // 2] * 100:.1f}% ({len(errors)} applications)."
+               if errors else "No predictions.")]
     return "\n".join(lines) + "\n"
 
 
