@@ -15,8 +15,8 @@ Writes to OUT_DIR:
                     under linear partitioning and the model partitioner
                     (as the SKMD paper's Fig. 10).
 Several JSON files (e.g. runs of a few applications each on one machine)
-are merged by application; a later file's application replaces an earlier
-one's. The plots need matplotlib (Debian: python3-matplotlib); without it
+are merged by application and configuration: a later file's configuration
+replaces an earlier one's (so SKMD's plans can be re-run alone). The plots need matplotlib (Debian: python3-matplotlib); without it
 only summary.md is written, and the exit status is 1.
 """
 import json
@@ -26,13 +26,25 @@ import sys
 
 
 def load(paths):
+    """Applications by name over every file. A later file's configuration
+    replaces an earlier one's of the same name and application at the same
+    size (a re-run of SKMD's plans keeps the vendor drivers' results); at
+    another size the later application replaces the earlier whole."""
     apps, metas = {}, []
     for path in paths:
         with open(path) as f:
             data = json.load(f)
         metas.append(data)
         for app in data["applications"]:
-            apps[app["application"]] = app
+            old = apps.get(app["application"])
+            if old is None or old["size"] != app["size"]:
+                apps[app["application"]] = app
+                continue
+            configs = {c["config"]: c for c in old["configs"]}
+            for c in app["configs"]:
+                configs[c["config"]] = c
+            old["configs"] = list(configs.values())
+            old["ok"] = all(c["ok"] for c in old["configs"])
     return metas, [apps[name] for name in sorted(apps)]
 
 
