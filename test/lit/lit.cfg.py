@@ -4,6 +4,7 @@
 #   %skmd-cc     the compiler          %skmd-info  the bundle reader
 #   %skmd-run    runs a kernel of a bundle
 #   %skmd-prof   profiles a kernel for the model partitioner
+#   %skmd-bench  the benchmark suite
 #   %opt         opt with the SKMD pass plugin loaded
 #   %examples    the examples/ folder
 # Features: spirv-tools, ptxas (where the CUDA toolkit is installed),
@@ -37,6 +38,7 @@ config.substitutions.append(("%skmd-cc", os.path.join(config.skmd_tools_dir, "sk
 config.substitutions.append(("%skmd-info", os.path.join(config.skmd_tools_dir, "skmd-info")))
 config.substitutions.append(("%skmd-run", os.path.join(config.skmd_tools_dir, "skmd-run")))
 config.substitutions.append(("%skmd-prof", os.path.join(config.skmd_tools_dir, "skmd-prof")))
+config.substitutions.append(("%skmd-bench", os.path.join(config.skmd_tools_dir, "skmd-bench")))
 config.substitutions.append(("%opt", "%s -load-pass-plugin=%s" % (opt, config.skmd_plugin)))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%examples", os.path.join(config.skmd_src_root, "examples")))
