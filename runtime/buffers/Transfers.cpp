@@ -313,8 +313,10 @@ MovesCache::plan(const KernelInfo &K, const std::string &KernelId,
   for (const HostArg &A : Args) {
     Key += "|" + std::to_string(int(A.K)) + ":" + std::to_string(A.Bytes) + ":" +
            std::to_string(A.LocalBytes) + ":";
-    for (uint8_t B : A.Value)
-      Key += char('a' + (B >> 4)), Key += char('a' + (B & 15));
+    for (uint8_t B : A.Value) {
+      Key += char('a' + (B >> 4));
+      Key += char('a' + (B & 15));
+    }
   }
   for (size_t P = 0; P < Pieces.size(); ++P)
     Key += "|" + std::to_string(Pieces[P].Device) + "@" + std::to_string(Pieces[P].First) + "+" +
