@@ -380,6 +380,16 @@ bool isUnconditional(const BasicBlock *BB, const LoopInfo &LI,
   return PDT.dominates(Inner, &BB->getParent()->getEntryBlock());
 }
 
+/// For an access in a block whose one predecessor runs for every
+/// work-item (in every iteration) and branches to it when `idx < limit`
+/// holds, with the access at offset idx * its size: that limit times the
+/// size, in bytes, when it depends on launch values only. Such an access
+/// happens exactly at the offsets below the bound.
+std::optional<Polynomial> guardBound(const Instruction &I, const SCEV *Off, uint64_t Bytes,
+                                     ScalarEvolution &SE, const LoopInfo &LI,
+                                     const PostDominatorTree &PDT, OffsetBuilder &Builder,
+                                     const AtomTable &Atoms);
+
 /// One memory operation on a buffer: where, how many bytes, which way.
 struct RawAccess {
   const Value *Pointer = nullptr;
@@ -490,6 +500,51 @@ std::optional<Decomposed> decompose(const Polynomial &P, const AtomTable &Atoms)
   return D;
 }
 
+std::optional<Polynomial> guardBound(const Instruction &I, const SCEV *Off, uint64_t Bytes,
+                                     ScalarEvolution &SE, const LoopInfo &LI,
+                                     const PostDominatorTree &PDT, OffsetBuilder &Builder,
+                                     const AtomTable &Atoms) {
+  const BasicBlock *BB = I.getParent();
+  const BasicBlock *Pred = BB->getSinglePredecessor();
+  if (!Pred || !isUnconditional(Pred, LI, PDT))
+    return std::nullopt;
+  auto *Br = dyn_cast<BranchInst>(Pred->getTerminator());
+  if (!Br || !Br->isConditional() || Br->getSuccessor(0) != BB || Br->getSuccessor(1) == BB)
+    return std::nullopt;
+  auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+  if (!Cmp)
+    return std::nullopt;
+  Value *Idx = Cmp->getOperand(0), *Limit = Cmp->getOperand(1);
+  CmpInst::Predicate Pred0 = Cmp->getPredicate();
+  if (Pred0 == CmpInst::ICMP_UGT || Pred0 == CmpInst::ICMP_SGT) {
+    std::swap(Idx, Limit);
+    Pred0 = Cmp->getSwappedPredicate();
+  }
+  if (Pred0 != CmpInst::ICMP_ULT && Pred0 != CmpInst::ICMP_SLT)
+    return std::nullopt;
+  Type *Ty = Off->getType();
+  auto Extend = [&](const SCEV *S) -> const SCEV * {
+    if (S->getType() == Ty)
+      return S;
+    if (SE.getTypeSizeInBits(S->getType()) > SE.getTypeSizeInBits(Ty))
+      return nullptr;
+    return Pred0 == CmpInst::ICMP_ULT ? SE.getZeroExtendExpr(S, Ty) : SE.getSignExtendExpr(S, Ty);
+  };
+  const SCEV *IdxS = Extend(SE.getSCEV(Idx)), *LimitS = Extend(SE.getSCEV(Limit));
+  if (!IdxS || !LimitS)
+    return std::nullopt;
+  const SCEV *Size = SE.getConstant(Ty, Bytes);
+  if (!SE.getMinusSCEV(Off, SE.getMulExpr(IdxS, Size))->isZero())
+    return std::nullopt;
+  std::optional<Polynomial> Bound = Builder.convert(SE.getMulExpr(LimitS, Size));
+  if (!Bound)
+    return std::nullopt;
+  auto D = decompose(*Bound, Atoms);
+  if (!D || !D->ByAtom.empty())
+    return std::nullopt;
+  return Bound;
+}
+
 /// The range of an index atom, as a polynomial.
 Polynomial rangeOf(const Atom &A, const KernelAccessInfo &Info,
                    const std::array<uint32_t, 3> &Reqd, AtomTable &Atoms) {
@@ -533,6 +588,9 @@ void coalesce(std::vector<AnalyzedAccess> &Accesses) {
         const AnalyzedAccess &Next = Accesses[Members[L].second];
         End = std::max(End, Members[L].first + static_cast<int64_t>(Next.Bytes));
         Run.Guarded |= Next.Guarded;
+        // A joined run is bounded only if its members are, alike; a
+        // member at another offset shifts the bound, so drop it then.
+        Run.Below.reset();
         Used[Members[L].second] = true;
       }
       Run.Bytes = End - Start;
@@ -813,6 +871,8 @@ KernelAccessInfo analyzeKernel(const Function &F, ScalarEvolution &SE,
       A.Bytes = R.Bytes;
       A.Offset = std::move(*P);
       A.Guarded = !isUnconditional(I.getParent(), LI, PDT);
+      if (A.Guarded)
+        A.Below = guardBound(I, Off, R.Bytes, SE, LI, PDT, Builder, Info.Atoms);
       B.Accesses.push_back(std::move(A));
     }
   }
@@ -852,6 +912,8 @@ KernelFootprint KernelAccessInfo::toFootprint() const {
       X.Writes = A.Writes;
       X.Bytes = A.Bytes;
       X.Guarded = A.Guarded;
+      if (A.Below)
+        X.Below = A.Below->toIndexExpr(Atoms);
       auto D = decompose(A.Offset, Atoms);
       X.Base = D->Base.toIndexExpr(Atoms);
       for (const auto &[AtomId, Coeff] : D->ByAtom) {
@@ -891,8 +953,13 @@ void AccessFootprintResult::print(raw_ostream &OS) const {
         OS << "    " << (A.Reads && A.Writes ? "read-write" : A.Writes ? "write" : "read")
            << ' ' << A.Bytes << " B at ";
         A.Offset.print(OS, Info.Atoms);
-        if (A.Guarded)
+        if (A.Below) {
+          OS << " (guarded: below ";
+          A.Below->print(OS, Info.Atoms);
+          OS << " bytes)";
+        } else if (A.Guarded) {
           OS << " (guarded)";
+        }
         OS << '\n';
       }
     }

@@ -32,6 +32,7 @@
 #include "llvm/IR/PassManager.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,10 @@ struct AnalyzedAccess {
   uint64_t Bytes = 0;
   Polynomial Offset;
   bool Guarded = false;
+  /// For a guarded access that happens exactly when its offset is below
+  /// this many bytes (`if (i < n) out[i] = ...`): the bound, over launch
+  /// values only.
+  std::optional<Polynomial> Below;
 };
 
 struct BufferAccessInfo {

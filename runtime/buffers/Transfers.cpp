@@ -2,6 +2,7 @@
 #include "buffers/Transfers.h"
 
 #include <algorithm>
+#include <limits>
 #include <tuple>
 #include <cstring>
 
@@ -36,11 +37,11 @@ struct Touched {
   bool Dense = false;
 };
 
-Result<Touched> touched(const KernelInfo &K, const ArgFootprint &Arg,
-                        const LaunchValues &LV, uint64_t First, uint64_t Count) {
-  Touched T;
-  if (Arg.Accesses.empty() || Count == 0)
-    return T;
+/// The bytes accesses of \p Arg touch over groups [First, First + Count),
+/// added to \p Into; returns the sum of the boxes' bytes (more than they
+/// cover when boxes overlap).
+Result<int64_t> addBoxes(const KernelInfo &K, const ArgFootprint &Arg, const LaunchValues &LV,
+                         uint64_t First, uint64_t Count, IntervalSet &Into) {
   auto Boxes = rangeFootprint(K.Footprint, Arg, LV, int64_t(First), int64_t(Count));
   if (!Boxes)
     return Boxes.error();
@@ -65,10 +66,53 @@ Result<Touched> touched(const KernelInfo &K, const ArgFootprint &Arg,
       Joined.push_back(std::move(B));
   }
   for (const ByteBox &B : Joined)
-    T.Bytes.add(B);
-  T.Dense = Sum == T.Bytes.bytes() &&
-            std::none_of(Arg.Accesses.begin(), Arg.Accesses.end(),
-                         [](const Access &A) { return A.Guarded; });
+    Into.add(B);
+  return Sum;
+}
+
+Result<Touched> touched(const KernelInfo &K, const ArgFootprint &Arg,
+                        const LaunchValues &LV, uint64_t First, uint64_t Count) {
+  Touched T;
+  if (Arg.Accesses.empty() || Count == 0)
+    return T;
+  // Accesses without a bound together; each bounded one (`if (i < n)
+  // out[i]`) on its own, its bytes cut at the bound, below which they are
+  // exact.
+  ArgFootprint Plain = Arg;
+  Plain.Accesses.clear();
+  std::vector<ArgFootprint> Bounded;
+  bool Exact = true;
+  for (const Access &A : Arg.Accesses) {
+    if (A.Below) {
+      Bounded.push_back(Arg);
+      Bounded.back().Accesses = {A};
+      continue;
+    }
+    Plain.Accesses.push_back(A);
+    Exact = Exact && !A.Guarded;
+  }
+  int64_t Sum = 0;
+  if (!Plain.Accesses.empty()) {
+    auto N = addBoxes(K, Plain, LV, First, Count, T.Bytes);
+    if (!N)
+      return N.error();
+    Sum += *N;
+  }
+  for (const ArgFootprint &One : Bounded) {
+    auto Limit = One.Accesses[0].Below->evaluate(LV);
+    if (!Limit)
+      return Limit.error();
+    IntervalSet Bytes;
+    auto N = addBoxes(K, One, LV, First, Count, Bytes);
+    if (!N)
+      return N.error();
+    // Rows that overlap each other are not described exactly.
+    Exact = Exact && *N == Bytes.bytes();
+    Bytes.clamp(std::numeric_limits<int64_t>::min(), *Limit);
+    Sum += Bytes.bytes();
+    T.Bytes.add(Bytes);
+  }
+  T.Dense = Exact && Sum == T.Bytes.bytes();
   return T;
 }
 

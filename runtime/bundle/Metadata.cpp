@@ -147,6 +147,8 @@ public:
     throw SchemaError(Path + "." + Key + " has unknown value '" + Name + "'");
   }
 
+  bool has(const char *Key) const { return Obj.contains(Key); }
+
   IndexExpr expr(const char *Key) const {
     auto E = exprFromJson(field(Key), Path + "." + Key);
     if (!E)
@@ -255,13 +257,16 @@ ordered_json footprintToJson(const KernelFootprint &F) {
       ordered_json Terms = ordered_json::array();
       for (const AccessTerm &T : X.Terms)
         Terms.push_back({{"var", indexVarName(T)}, {"coeff", exprToJson(T.Coeff)}});
-      Accesses.push_back({{"mode", X.Reads && X.Writes ? "read_write"
+      ordered_json Acc = {{"mode", X.Reads && X.Writes ? "read_write"
                                    : X.Writes          ? "write"
                                                        : "read"},
                           {"bytes", X.Bytes},
                           {"guarded", X.Guarded},
                           {"base", exprToJson(X.Base)},
-                          {"terms", Terms}});
+                          {"terms", Terms}};
+      if (X.Below)
+        Acc["below"] = exprToJson(*X.Below);
+      Accesses.push_back(std::move(Acc));
     }
     J["accesses"] = Accesses;
     Args.push_back(J);
@@ -304,6 +309,12 @@ KernelFootprint footprintFromJson(const ObjectReader &R, size_t NumArgs) {
       if (Acc.Bytes == 0)
         X.fail("touches 0 bytes");
       Acc.Guarded = X.boolean("guarded");
+      // Optional: bundles written before bounds were recorded have none.
+      if (X.has("below")) {
+        if (!Acc.Guarded)
+          X.fail("has a bound but is not guarded");
+        Acc.Below = X.expr("below");
+      }
       Acc.Base = X.expr("base");
       const json &Terms = X.array("terms");
       for (size_t T = 0; T < Terms.size(); ++T) {

@@ -45,6 +45,10 @@ struct Access {
   /// The access sits under a condition, so not every variable value
   /// touches memory: the footprint is then an over-approximation.
   bool Guarded = false;
+  /// Of a guarded access, when known: it happens exactly at the offsets
+  /// below this many bytes (`if (i < n) out[i] = ...`), so its footprint
+  /// below the bound is exact.
+  std::optional<IndexExpr> Below;
 };
 
 enum class FootprintKind {

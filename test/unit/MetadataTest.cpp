@@ -103,6 +103,27 @@ TEST(Metadata, ErrorsNameTheField) {
             "metadata is not an object");
 }
 
+// A guarded store's bound round-trips; metadata without one (older
+// bundles) still reads; a bound on an unguarded access is refused.
+TEST(Metadata, AStoresBoundIsKept) {
+  nlohmann::json J = nlohmann::json::parse(validJson());
+  auto &Access = J["kernels"][0]["footprint"]["args"][0]["accesses"][0];
+  Access["guarded"] = true;
+  Access["below"] = {"*", 4, "arg.0"};
+  auto R = parseMetadata(J.dump());
+  ASSERT_TRUE(R.ok()) << R.error().message();
+  const auto &Parsed = R->Kernels[0].Footprint.Args[0].Accesses[0];
+  ASSERT_TRUE(Parsed.Below.has_value());
+  EXPECT_EQ(nlohmann::json::parse(toJson(*R))["kernels"][0]["footprint"]["args"][0]
+                ["accesses"][0]["below"],
+            Access["below"]);
+  EXPECT_FALSE(parseMetadata(validJson())->Kernels[0].Footprint.Args[0].Accesses[0].Below);
+  EXPECT_EQ(errorAfter([](auto &J) {
+              J["kernels"][0]["footprint"]["args"][0]["accesses"][0]["below"] = 64;
+            }),
+            "metadata.kernels[0].footprint.args[0].accesses[0] has a bound but is not guarded");
+}
+
 TEST(Metadata, OtherSchemaVersionIsRefused) {
   nlohmann::json J = nlohmann::json::parse(validJson());
   J["schema"] = MetadataSchemaVersion + 1;

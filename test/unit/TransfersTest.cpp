@@ -164,6 +164,29 @@ TEST(Transfers, AGuardedStoreBringsItsBytesIn) {
   EXPECT_EQ(Out.Out, Range);
 }
 
+// A store bounded by its own index (`if (i < n) out[i] = ...`) writes
+// every byte of its footprint below the bound: nothing of out goes in, and
+// only the bytes below the bound come back.
+TEST(Transfers, ABoundedStoreNeedsNoOldBytes) {
+  KernelInfo K = copyKernel(true);
+  const int64_t Bound = 8 * 16 * 4 - 20; // five elements short of the range
+  K.Footprint.Args[1].Accesses[0].Below = IndexExpr::constant(Bound);
+  auto Moves = planMoves(K, buffers(8 * 16 * 4), range1D(8, 16), {{0, 0, 3}, {1, 3, 5}},
+                         {true, false}, true);
+  ASSERT_TRUE(Moves.ok()) << Moves.error().message();
+  const BufferMove &Out = (*Moves)[1][1];
+  EXPECT_TRUE(Out.In.intervals().empty());
+  IntervalSet Written;
+  Written.add(3 * 64, Bound);
+  EXPECT_EQ(Out.Out, Written);
+  // Without the bound the same store brings its bytes in.
+  K.Footprint.Args[1].Accesses[0].Below.reset();
+  auto Unbounded = planMoves(K, buffers(8 * 16 * 4), range1D(8, 16), {{0, 0, 3}, {1, 3, 5}},
+                             {true, false}, true);
+  ASSERT_TRUE(Unbounded.ok());
+  EXPECT_FALSE((*Unbounded)[1][1].In.intervals().empty());
+}
+
 TEST(Transfers, OverlappingWritesAreMergedOrRefused) {
   KernelInfo K = copyKernel(false);
   // Every group writes element 0 of out too.

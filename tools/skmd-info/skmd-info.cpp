@@ -121,10 +121,20 @@ void printBundle(const std::string &Path, const Bundle &B) {
       if (const ArgFootprint *F = K.Footprint.find(I)) {
         if (F->Kind == FootprintKind::Whole)
           std::printf("      footprint: whole buffer (%s)\n", F->WholeReason.c_str());
-        else
-          std::printf("      footprint: %zu affine access%s, contiguous %s\n",
-                      F->Accesses.size(), F->Accesses.size() == 1 ? "" : "es",
+        else {
+          size_t Guarded = 0, Bounded = 0;
+          for (const Access &X : F->Accesses) {
+            Guarded += X.Guarded;
+            Bounded += X.Below.has_value();
+          }
+          std::string Guards;
+          if (Guarded)
+            Guards = " (" + std::to_string(Guarded) + " guarded" +
+                     (Bounded ? ", " + std::to_string(Bounded) + " below a bound" : "") + ")";
+          std::printf("      footprint: %zu affine access%s%s, contiguous %s\n",
+                      F->Accesses.size(), F->Accesses.size() == 1 ? "" : "es", Guards.c_str(),
                       std::string(contiguityName(F->Contiguous)).c_str());
+        }
       }
     }
   }

@@ -26,9 +26,9 @@
 // CHECK-NEXT: global atomics on 'bins' (atomic_add(unsigned int volatile CLglobal*, unsigned int), commutative: could be aggregated)
 // CHECK-NEXT: no merge kernel: atomic_add(unsigned int volatile CLglobal*, unsigned int) writes to an output buffer in a way SKMD cannot merge
 // CHECK-NEXT: arg 0 data uint* global_buffer size 8 elem 4 read const
-// CHECK-NEXT: footprint: 1 affine access, contiguous always
+// CHECK-NEXT: footprint: 1 affine access (1 guarded, 1 below a bound), contiguous always
 // CHECK-NEXT: arg 1 bins uint* global_buffer size 8 elem 4 read-write
-// CHECK-NEXT: footprint: 1 affine access, contiguous no
+// CHECK-NEXT: footprint: 1 affine access (1 guarded, 1 below a bound), contiguous no
 // CHECK-NEXT: arg 2 n uint scalar size 4 elem 0 value
 // JSON: "schema": 1
 // TWO: variants:
