@@ -154,10 +154,8 @@ public:
 
     auto Reset = [&] {
       for (size_t I = 0; I < P.Buffers.size(); ++I)
-        if (P.Buffers[I].IsOutput && P.Buffers[I].Input.bytes())
-          std::memcpy(Out[I].data(), P.Buffers[I].Input.data(), Out[I].bytes());
-        else if (P.Buffers[I].IsOutput)
-          std::memset(Out[I].data(), 0, Out[I].bytes());
+        if (P.Buffers[I].IsOutput)
+          P.Buffers[I].initialContents(Out[I].data());
       return std::string();
     };
     auto Run = [&] {
@@ -219,15 +217,18 @@ private:
 //===----------------------------------------------------------------------===//
 
 /// The applications cpu-vs-pocl can run: those of one launch (SKMD's CPU
-/// device runs one work-group function here).
-std::vector<App> oneLaunchApps() {
-  std::vector<App> Apps;
-  for (const App &A : allApps()) {
-    std::mt19937 Rng(appSeed(A));
-    // The smallest problem, only to count its launches.
-    if (A.Make(1e12, Rng).Launches.size() == 1)
-      Apps.push_back(A);
-  }
+/// device runs one work-group function here). Found once: each is made
+/// at its smallest size to count its launches.
+const std::vector<App> &oneLaunchApps() {
+  static const std::vector<App> Apps = [] {
+    std::vector<App> One;
+    for (const App &A : allApps()) {
+      std::mt19937 Rng(appSeed(A));
+      if (A.Make(1e12, Rng).Launches.size() == 1)
+        One.push_back(A);
+    }
+    return One;
+  }();
   return Apps;
 }
 
@@ -297,7 +298,7 @@ std::string parseOptions(int Argc, char **Argv, Options &O, bool &Help) {
     } else if (Value("--only", V)) {
       std::stringstream SS(V);
       for (std::string Name; std::getline(SS, Name, ',');) {
-        std::vector<App> Apps = oneLaunchApps();
+        const std::vector<App> &Apps = oneLaunchApps();
         bool Known = std::any_of(Apps.begin(), Apps.end(),
                                  [&](const App &A) { return Name == A.Name; });
         if (!Known)

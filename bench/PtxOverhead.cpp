@@ -209,12 +209,12 @@ int main(int Argc, char **Argv) {
         O.Apps.push_back(Found);
       }
     } else if (A.rfind("--size=", 0) == 0) {
-      std::string V = A.substr(7);
-      O.Scale = V == "paper" ? 1 : V == "small" ? 256 : std::atof(V.c_str());
-      if (!(O.Scale >= 1)) {
+      std::optional<double> Scale = scaleOfSize(A.substr(7));
+      if (!Scale) {
         std::fprintf(stderr, "ptx-overhead: --size is paper, small or a number >= 1\n");
         return 2;
       }
+      O.Scale = *Scale;
     } else if (A.rfind("--runs=", 0) == 0) {
       O.Runs = unsigned(std::max(1, std::atoi(A.c_str() + 7)));
     } else if (A.rfind("--bundles-dir=", 0) == 0) {

@@ -54,10 +54,6 @@ struct Options {
   bool List = false;
 };
 
-/// The small size: every application in well under a second on a laptop
-/// core, for CI.
-constexpr double SmallScale = 256;
-
 void printUsage() {
   std::printf(
       "usage: skmd-bench [options]\n"
@@ -144,18 +140,11 @@ std::string parseOptions(int Argc, char **Argv, Options &O, bool &Help) {
         O.Apps.push_back(Found);
       }
     } else if (Value("--size", V)) {
-      O.SizeName = V;
-      if (V == "paper") {
-        O.Scale = 1;
-      } else if (V == "small") {
-        O.Scale = SmallScale;
-      } else {
-        char *End = nullptr;
-        O.Scale = std::strtod(V.c_str(), &End);
-        if (V.empty() || *End || !(O.Scale >= 1) || !std::isfinite(O.Scale))
-          return "--size needs paper, small or a number of at least 1, got '" + V + "'";
-        O.SizeName = "1/" + V;
-      }
+      std::optional<double> Scale = scaleOfSize(V);
+      if (!Scale)
+        return "--size needs paper, small or a number of at least 1, got '" + V + "'";
+      O.Scale = *Scale;
+      O.SizeName = V == "paper" || V == "small" ? V : "1/" + V;
     } else if (Value("--runs", V)) {
       if (!Count(V, 1, O.Runs))
         return "--runs needs a count from 1 to 1000, got '" + V + "'";

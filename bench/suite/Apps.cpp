@@ -2,6 +2,8 @@
 #include "Apps.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <cstring>
 
@@ -31,6 +33,18 @@ const App *findApp(const std::string &Name) {
     if (Name == A.Name)
       return &A;
   return nullptr;
+}
+
+std::optional<double> scaleOfSize(const std::string &Size) {
+  if (Size == "paper")
+    return 1.0;
+  if (Size == "small")
+    return SmallScale;
+  char *End = nullptr;
+  double Scale = std::strtod(Size.c_str(), &End);
+  if (Size.empty() || *End || !(Scale >= 1) || !std::isfinite(Scale))
+    return std::nullopt;
+  return Scale;
 }
 
 unsigned appSeed(const App &A) {

@@ -13,6 +13,7 @@
 
 #include "Problem.h"
 
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -34,6 +35,13 @@ struct AppRegistration {
 const std::vector<App> &allApps();
 /// The application named \p Name, or null.
 const App *findApp(const std::string &Name);
+/// The small size, for CI: 1/256 of the paper's work.
+constexpr double SmallScale = 256;
+/// The scale a --size value names: "paper" (1), "small" (SmallScale) or a
+/// number of at least 1 by which the work is divided; none when it is
+/// none of these.
+std::optional<double> scaleOfSize(const std::string &Size);
+
 /// The seed of an application's inputs: the same in every run and driver,
 /// whichever other applications run.
 unsigned appSeed(const App &A);

@@ -18,6 +18,13 @@ HostArray::HostArray(size_t Bytes) : Bytes(Bytes) {
   std::memset(Data.get(), 0, Rounded);
 }
 
+void Buffer::initialContents(void *Dst) const {
+  if (Input.bytes())
+    std::memcpy(Dst, Input.data(), Bytes);
+  else
+    std::memset(Dst, 0, Bytes);
+}
+
 Buffer uniformFloats(size_t Count, float Lo, float Hi, std::mt19937 &Rng) {
   std::uniform_real_distribution<float> D(Lo, Hi);
   return inputOf<float>(Count, [&](size_t) { return D(Rng); });

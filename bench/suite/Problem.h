@@ -69,6 +69,10 @@ struct Buffer {
   /// comparisons between drivers, and an OpenCL driver does not read it
   /// back.
   bool Scratch = false;
+
+  /// Writes its contents before a run to \p Dst (Bytes bytes): Input, or
+  /// zeros.
+  void initialContents(void *Dst) const;
 };
 
 /// A host array of Count T's, each from Next(I).

@@ -60,7 +60,7 @@ std::unique_ptr<SkmdProblemRun> SkmdProblemRun::prepare(skmd_context Ctx,
       }
       S->Pinned.push_back(Block);
       if (!B.IsOutput)
-        std::memcpy(Block, B.Input.data(), B.Bytes);
+        B.initialContents(Block);
       Host = Block;
     }
     S->Host.push_back(Host);
@@ -102,13 +102,8 @@ std::unique_ptr<SkmdProblemRun> SkmdProblemRun::prepare(skmd_context Ctx,
 std::string SkmdProblemRun::reset() {
   const Problem &P = *S->P;
   for (size_t I = 0; I < P.Buffers.size(); ++I) {
-    const Buffer &B = P.Buffers[I];
-    if (!B.IsOutput)
-      continue;
-    if (B.Input.bytes())
-      std::memcpy(S->Host[I], B.Input.data(), B.Bytes);
-    else
-      std::memset(S->Host[I], 0, B.Bytes);
+    if (P.Buffers[I].IsOutput)
+      P.Buffers[I].initialContents(S->Host[I]);
   }
   return "";
 }
