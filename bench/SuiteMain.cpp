@@ -258,9 +258,11 @@ std::string fixed(double V, const char *Format) {
 
 std::string msText(double Ms) { return fixed(Ms, Ms < 10 ? "%.3f" : Ms < 1000 ? "%.2f" : "%.1f"); }
 
+/// Runs configuration \p C with its outputs in \p Out (every
+/// configuration writes the same host memory, so that none is timed on
+/// pages of its own).
 void runConfig(const Options &O, skmd_context Ctx, const Config &C, const App &A,
-               const Problem &P, Result &R) {
-  Outputs Out(P.Buffers.size());
+               const Problem &P, Outputs &Out, Result &R) {
   std::string Why;
   if (C.Vendor) {
     std::string Source;
@@ -449,10 +451,11 @@ int run(int Argc, char **Argv) {
       Problem P = A->Make(O.Scale, Rng);
       Row.Size = P.Size;
       std::fprintf(stderr, "%s (%s):\n", A->Name, P.Size.c_str());
+      Outputs Out(P.Buffers.size());
       for (size_t I = 0; I < Configs.size(); ++I) {
         Result &R = Row.Results[I];
         try {
-          runConfig(O, Ctx, Configs[I], *A, P, R);
+          runConfig(O, Ctx, Configs[I], *A, P, Out, R);
         } catch (const std::bad_alloc &) {
           R.Error = "out of memory (try a smaller --size)";
         }

@@ -169,7 +169,7 @@ std::unique_ptr<ClProblemRun> ClProblemRun::prepare(const ClDeviceInfo &D,
 
   for (size_t I = 0; I < P.Buffers.size(); ++I) {
     const Buffer &B = P.Buffers[I];
-    if (B.IsOutput)
+    if (B.IsOutput && Out[I].bytes() != B.Bytes)
       Out[I] = HostArray(B.Bytes);
     cl_mem_flags Flags = B.IsOutput ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY;
     void *Host = nullptr;

@@ -46,7 +46,8 @@ public:
 
   ~ClProblemRun();
   /// Builds \p Source (OpenCL C 1.2) for \p D and prepares \p P with
-  /// outputs in \p Out; null with the error in \p Why.
+  /// outputs in \p Out (allocated there unless an earlier run left them
+  /// the right size); null with the error in \p Why.
   static std::unique_ptr<ClProblemRun> prepare(const ClDeviceInfo &D, const std::string &Source,
                                                const Problem &P, Placement Where, Outputs &Out,
                                                std::string &Why);

@@ -49,7 +49,7 @@ std::unique_ptr<SkmdProblemRun> SkmdProblemRun::prepare(skmd_context Ctx,
   }
   for (size_t I = 0; I < P.Buffers.size(); ++I) {
     const Buffer &B = P.Buffers[I];
-    if (B.IsOutput)
+    if (B.IsOutput && Out[I].bytes() != B.Bytes)
       Out[I] = HostArray(B.Bytes);
     void *Host = B.IsOutput ? Out[I].data() : const_cast<uint8_t *>(B.Input.data());
     if (Pinned) {

@@ -43,7 +43,8 @@ class SkmdProblemRun {
 public:
   ~SkmdProblemRun();
   /// Loads \p BundlePath in \p Ctx and prepares \p P: its kernels with their
-  /// arguments, its buffers wrapped (outputs in \p Out; in page-locked
+  /// arguments, its buffers wrapped (outputs in \p Out, allocated there
+  /// unless an earlier run left them the right size; in page-locked
   /// memory from skmd_alloc_host when \p Pinned, which the inputs are
   /// copied to as well). Null with the error in \p Why.
   static std::unique_ptr<SkmdProblemRun> prepare(skmd_context Ctx, const std::string &BundlePath,

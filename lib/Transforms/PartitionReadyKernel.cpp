@@ -40,6 +40,52 @@ std::vector<ExtraArg> rangeArgs(Type *SizeTy) {
   return Args;
 }
 
+/// Computes, at \p F's entry, the real group of this launched group into
+/// \p G.Group: flat = first + launched, then x fastest, as flattening
+/// numbers groups. Returns the block where the kernel's body now starts. The divisions run only where flat >= num_groups_x (2-D and
+/// 3-D launches past their first row): on a GPU they cost every work-item
+/// tens of instructions, which made the range form of short memory-bound
+/// kernels 10-19% slower than the kernel as written on an H200
+/// (docs/results.md), and most launches are 1-D.
+BasicBlock *emitRealGroup(Function &F, Value *First, Value *const NumGroups[3],
+                          Type *SizeTy, WorkItemGeometry &G) {
+  BasicBlock *Entry = &F.getEntryBlock();
+  // Allocas stay in the entry block, where passes expect them.
+  Instruction *Body = &*Entry->getFirstInsertionPt();
+  for (Instruction &I : make_early_inc_range(*Entry))
+    if (isa<AllocaInst>(I) && &I != Body)
+      I.moveBefore(Body->getIterator());
+  while (isa<AllocaInst>(Body))
+    Body = Body->getNextNode();
+
+  LLVMContext &Ctx = F.getContext();
+  BasicBlock *Join = Entry->splitBasicBlock(Body, "skmd.real_group");
+  BasicBlock *Divide = BasicBlock::Create(Ctx, "skmd.past_first_row", &F, Join);
+  Entry->getTerminator()->eraseFromParent();
+  IRBuilder<> B(Entry);
+  Value *Launched = emitWorkItemCall(B, WorkItemFn::GroupId, SizeTy, 0);
+  Value *Flat = B.CreateAdd(First, Launched, "skmd.flat_group");
+  B.CreateCondBr(B.CreateICmpULT(Flat, NumGroups[0], "skmd.in_first_row"), Join,
+                 Divide);
+
+  B.SetInsertPoint(Divide);
+  Value *Rows = B.CreateUDiv(Flat, NumGroups[0]);
+  Value *Slow[3] = {B.CreateURem(Flat, NumGroups[0]), B.CreateURem(Rows, NumGroups[1]),
+                    B.CreateUDiv(Rows, NumGroups[1])};
+  B.CreateBr(Join);
+
+  B.SetInsertPoint(Join, Join->getFirstInsertionPt());
+  Value *Zero = ConstantInt::get(SizeTy, 0);
+  const char *Names[3] = {"skmd.group_x", "skmd.group_y", "skmd.group_z"};
+  for (unsigned D = 0; D < 3; ++D) {
+    PHINode *P = B.CreatePHI(SizeTy, 2, Names[D]);
+    P->addIncoming(D == 0 ? Flat : Zero, Entry);
+    P->addIncoming(Slow[D], Divide);
+    G.Group[D] = P;
+  }
+  return Join;
+}
+
 /// Remaps the clone's work-item functions onto the real grid.
 void remapToRealGrid(Function &F, Type *SizeTy) {
   SmallVector<CallBase *, 16> Calls;
@@ -57,16 +103,9 @@ void remapToRealGrid(Function &F, Type *SizeTy) {
   Value *NumGroups[3] = {F.getArg(N - 6), F.getArg(N - 5), F.getArg(N - 4)};
   Value *Offset[3] = {F.getArg(N - 3), F.getArg(N - 2), F.getArg(N - 1)};
 
-  // The real group of this launched group, computed once at entry:
-  // flat = first + launched, then x fastest, as flattening numbers groups.
-  IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
-  Value *Launched = emitWorkItemCall(B, WorkItemFn::GroupId, SizeTy, 0);
-  Value *Flat = B.CreateAdd(First, Launched, "skmd.flat_group");
-  Value *Rest = B.CreateUDiv(Flat, NumGroups[0]);
   WorkItemGeometry G;
-  G.Group[0] = B.CreateURem(Flat, NumGroups[0], "skmd.group_x");
-  G.Group[1] = B.CreateURem(Rest, NumGroups[1], "skmd.group_y");
-  G.Group[2] = B.CreateUDiv(Rest, NumGroups[1], "skmd.group_z");
+  BasicBlock *Body = emitRealGroup(F, First, NumGroups, SizeTy, G);
+  IRBuilder<> B(Body, Body->getFirstInsertionPt());
   for (unsigned D = 0; D < 3; ++D) {
     // The launch keeps the kernel's local size, so these stay as they are.
     G.LocalSize[D] = emitWorkItemCall(B, WorkItemFn::LocalSize, SizeTy, D);

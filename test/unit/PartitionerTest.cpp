@@ -175,6 +175,37 @@ TEST(Partitioner, TwoGpusStageTheirCopiesAtOnceAndTheCpuWaitsForTheLast) {
   EXPECT_GT(R.Groups[2], R.Groups[1]) << "gpu1 copies faster";
 }
 
+TEST(Partitioner, AWaitingCpuAsTheBaseDoesNotHideASplitOverTheGpus) {
+  // Box-Muller on the 2xH200 host, in shape: the CPU alone (36 ms) beats
+  // one GPU alone (copies 46 ms), but two GPUs halve the copies. From the
+  // CPU as the base every first offload makes the CPU wait for staged
+  // inputs, so the tree alone never leaves it; the tree from the fastest
+  // device that does not wait finds the split.
+  PartitionProblem P;
+  P.TotalGroups = 2000;
+  DeviceEstimate Cpu = linearDevice("cpu", 0.018);
+  Cpu.AfterStagedInputs = true;
+  auto Gpu = [](std::string Name) {
+    DeviceEstimate D = linearDevice(std::move(Name), 0.0003);
+    D.InputMs = [](uint64_t G) { return 0.1 + 0.015 * double(G); };
+    D.OutputMs = [](uint64_t G) { return 0.1 + 0.008 * double(G); };
+    D.StagedByHost = true;
+    return D;
+  };
+  P.Devices = {Cpu, Gpu("gpu0"), Gpu("gpu1")};
+  double CpuAlone = estimateLaunchMs(P, {2000, 0, 0});
+  ASSERT_LT(CpuAlone, estimateLaunchMs(P, {0, 2000, 0}));
+  PartitionResult R = partitionAlgorithm1(P);
+  EXPECT_LT(R.EstimatedMs, 0.75 * CpuAlone);
+  EXPECT_GT(R.Groups[1], 800u);
+  EXPECT_GT(R.Groups[2], 800u);
+  EXPECT_NEAR(R.EstimatedMs, estimateLaunchMs(P, R.Groups), 1e-9);
+  // Where the CPU's split is the better one, it is kept.
+  P.Devices[1].InputMs = P.Devices[2].InputMs = [](uint64_t G) { return 0.1 + 0.04 * double(G); };
+  PartitionResult Cpus = partitionAlgorithm1(P);
+  EXPECT_EQ(Cpus.Groups[0], 2000u);
+}
+
 TEST(Partitioner, DegenerateProblemsHaveDefinedAnswers) {
   PartitionProblem P;
   PartitionResult Empty = partitionAlgorithm1(P);

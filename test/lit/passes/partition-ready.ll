@@ -23,10 +23,20 @@ declare i64 @_Z12get_local_idj(i32)
 ; CHECK-SAME: ptr %out, i32 %n, i64 %skmd_first_group, i64 %skmd_num_groups_x, i64 %skmd_num_groups_y, i64 %skmd_num_groups_z, i64 %skmd_global_offset_x, i64 %skmd_global_offset_y, i64 %skmd_global_offset_z) #[[RANGE:[0-9]+]]
 ; CHECK: %[[LAUNCHED:.*]] = call i64 @_Z12get_group_idj(i32 0)
 ; CHECK: %skmd.flat_group = add i64 %skmd_first_group, %[[LAUNCHED]]
-; CHECK: %[[ROWS:.*]] = udiv i64 %skmd.flat_group, %skmd_num_groups_x
-; CHECK: %skmd.group_x = urem i64 %skmd.flat_group, %skmd_num_groups_x
-; CHECK: %skmd.group_y = urem i64 %[[ROWS]], %skmd_num_groups_y
-; CHECK: %skmd.group_z = udiv i64 %[[ROWS]], %skmd_num_groups_y
+; In the first row of groups (every group of a 1-D launch) x is the flat
+; group and y, z are 0: no division.
+; CHECK-NEXT: %skmd.in_first_row = icmp ult i64 %skmd.flat_group, %skmd_num_groups_x
+; CHECK-NEXT: br i1 %skmd.in_first_row, label %skmd.real_group, label %skmd.past_first_row
+; CHECK: skmd.past_first_row:
+; CHECK-NEXT: %[[ROWS:.*]] = udiv i64 %skmd.flat_group, %skmd_num_groups_x
+; CHECK-NEXT: %[[X:.*]] = urem i64 %skmd.flat_group, %skmd_num_groups_x
+; CHECK-NEXT: %[[Y:.*]] = urem i64 %[[ROWS]], %skmd_num_groups_y
+; CHECK-NEXT: %[[Z:.*]] = udiv i64 %[[ROWS]], %skmd_num_groups_y
+; CHECK-NEXT: br label %skmd.real_group
+; CHECK: skmd.real_group:
+; CHECK-NEXT: %skmd.group_x = phi i64 [ %skmd.flat_group, %{{.*}} ], [ %[[X]], %skmd.past_first_row ]
+; CHECK-NEXT: %skmd.group_y = phi i64 [ 0, %{{.*}} ], [ %[[Y]], %skmd.past_first_row ]
+; CHECK-NEXT: %skmd.group_z = phi i64 [ 0, %{{.*}} ], [ %[[Z]], %skmd.past_first_row ]
 ; The launch keeps the kernel's local size and local ids.
 ; CHECK: %[[LSX:.*]] = call i64 @_Z14get_local_sizej(i32 0)
 ; CHECK: %[[LIDX:.*]] = call i64 @_Z12get_local_idj(i32 0)
@@ -87,6 +97,23 @@ define spir_kernel void @helpers(ptr %out, i32 %dim) !kernel_arg_addr_space !0 !
   ret void
 }
 
+; Allocas stay in the entry block, before the branch to the real group,
+; even one that followed other instructions there.
+; CHECK-LABEL: define spir_kernel void @private_array__skmd_range(
+; CHECK-NEXT: %tmp = alloca [4 x i32]
+; CHECK-NEXT: %[[L:.*]] = call i64 @_Z12get_group_idj(i32 0)
+; CHECK: br i1 %skmd.in_first_row
+define spir_kernel void @private_array(ptr %out) !kernel_arg_addr_space !6 !kernel_arg_name !7 {
+  %i = call i64 @_Z13get_global_idj(i32 0)
+  %tmp = alloca [4 x i32]
+  %e = getelementptr [4 x i32], ptr %tmp, i64 0, i64 1
+  store i32 3, ptr %e
+  %v = load i32, ptr %e
+  %p = getelementptr i32, ptr %out, i64 %i
+  store i32 %v, ptr %p
+  ret void
+}
+
 ; CHECK: attributes #[[RANGE]] = { "skmd-kernel"="two_d" "skmd-role"="range" }
 
 ; Clang's kernel_arg_* lists grow with the hidden arguments.
@@ -94,7 +121,7 @@ define spir_kernel void @helpers(ptr %out, i32 %dim) !kernel_arg_addr_space !0 !
 ; CHECK-DAG: !{!"int*", !"uint", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong"}
 ; CHECK-DAG: !{!"out", !"n", !"skmd_first_group", !"skmd_num_groups_x", !"skmd_num_groups_y", !"skmd_num_groups_z", !"skmd_global_offset_x", !"skmd_global_offset_y", !"skmd_global_offset_z"}
 
-; ONCE-COUNT-2: define spir_kernel void @{{.*}}__skmd_range(
+; ONCE-COUNT-3: define spir_kernel void @{{.*}}__skmd_range(
 ; ONCE-NOT: __skmd_range__skmd_range
 
 !0 = !{i32 1, i32 0}
@@ -103,3 +130,5 @@ define spir_kernel void @helpers(ptr %out, i32 %dim) !kernel_arg_addr_space !0 !
 !3 = !{!"", !""}
 !4 = !{!"out", !"n"}
 !5 = !{!"out", !"dim"}
+!6 = !{i32 1}
+!7 = !{!"out"}
