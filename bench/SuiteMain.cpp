@@ -9,7 +9,8 @@
 //   - SKMD with linear partitioning and with the model partitioner.
 // Every configuration's outputs are checked against the application's C++
 // reference; times are the median of --runs runs after --warmup untimed
-// ones. Writes a markdown table (stdout or --markdown) and JSON (--json);
+// ones, the configurations' runs taken in turn (round by round). Writes a
+// markdown table (stdout or --markdown) and JSON (--json);
 // bench/plot-suite.py draws the plots.
 //
 //===----------------------------------------------------------------------===//
@@ -21,10 +22,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <new>
 #include <set>
 #include <sstream>
@@ -258,47 +261,117 @@ std::string fixed(double V, const char *Format) {
 
 std::string msText(double Ms) { return fixed(Ms, Ms < 10 ? "%.3f" : Ms < 1000 ? "%.2f" : "%.1f"); }
 
-/// Runs configuration \p C with its outputs in \p Out (every
-/// configuration writes the same host memory, so that none is timed on
-/// pages of its own).
-void runConfig(const Options &O, skmd_context Ctx, const Config &C, const App &A,
-               const Problem &P, Outputs &Out, Result &R) {
+/// One configuration prepared for an application: a vendor driver's
+/// program and buffers, or an SKMD bundle with its buffers wrapped.
+struct PreparedRun {
+  const Config *C = nullptr;
+  Result *R = nullptr;
+  std::unique_ptr<ClProblemRun> Cl;
+  std::unique_ptr<SkmdProblemRun> Skmd;
+  double TimedMs = 0; ///< Its timed runs so far.
+  bool Done = false;
+
+  std::string reset() { return Cl ? Cl->reset() : Skmd->reset(); }
+  std::string run() { return Cl ? Cl->run() : Skmd->run(C->Plan); }
+};
+
+/// Prepares configuration \p C with its outputs in \p Out; null with the
+/// error in \p R.
+std::unique_ptr<PreparedRun> prepareConfig(const Options &O, skmd_context Ctx, const Config &C,
+                                           const App &A, const Problem &P, Outputs &Out,
+                                           Result &R) {
+  auto Run = std::make_unique<PreparedRun>();
+  Run->C = &C;
+  Run->R = &R;
   std::string Why;
   if (C.Vendor) {
     std::string Source;
     if (std::string E = readFile(O.KernelsDir + "/" + A.Source + ".cl", Source); !E.empty()) {
       R.Error = E;
-      return;
+      return nullptr;
     }
-    auto Run =
+    Run->Cl =
         ClProblemRun::prepare(C.ClDevice, Source, P, ClProblemRun::Placement::Copied, Out, Why);
-    if (!Run) {
-      R.Error = Why;
-      return;
-    }
-    R.Error = timeRuns(
-        O.Warmups, O.Runs, [&] { return Run->reset(); }, [&] { return Run->run(); }, R.Ms,
-        O.TimeLimit);
-    if (R.Error.empty())
-      R.Error = Run->collect();
   } else {
-    auto Run =
+    Run->Skmd =
         SkmdProblemRun::prepare(Ctx, O.BundlesDir + "/" + A.Source + ".skmd", P, O.Pinned, Out, Why);
-    if (!Run) {
-      R.Error = Why;
-      return;
-    }
-    R.Error = timeRuns(
-        O.Warmups, O.Runs, [&] { return Run->reset(); }, [&] { return Run->run(C.Plan); }, R.Ms,
-        O.TimeLimit);
-    if (R.Error.empty())
-      R.Error = Run->collect();
-    R.Launches = Run->lastReports();
   }
+  if (!Run->Cl && !Run->Skmd) {
+    R.Error = Why;
+    return nullptr;
+  }
+  return Run;
+}
+
+/// Ends \p Run after its last run: its outputs, still in \p Out, are
+/// collected and checked before another configuration writes there.
+void finishConfig(PreparedRun &Run, const Problem &P, Outputs &Out) {
+  Result &R = *Run.R;
+  Run.Done = true;
+  if (R.Error.empty())
+    R.Error = Run.Cl ? Run.Cl->collect() : Run.Skmd->collect();
+  if (Run.Skmd)
+    R.Launches = Run.Skmd->lastReports();
   if (R.Error.empty())
     R.Against = P.Reference(P, Out);
   else
     R.Ms.clear();
+}
+
+/// Measures every configuration of one application. All are prepared
+/// first and warmed up in turn; then the timed runs go round the
+/// configurations, one run of each per round, so that a change in the
+/// machine (a neighbour on a shared host, the CPU's clock) falls on all
+/// of them alike: on the GPU hosts the same CPU-only plan, measured
+/// configuration after configuration, differed by up to 45% (median
+/// filter on the H100 host, 8.4 against 12.1 ms). Every configuration
+/// writes the same output memory, so none is timed on pages of its own;
+/// each is checked right after its last run.
+void measureApp(const Options &O, skmd_context Ctx, const std::vector<Config> &Configs,
+                const App &A, const Problem &P, std::vector<Result> &Results) {
+  Outputs Out(P.Buffers.size());
+  std::vector<std::unique_ptr<PreparedRun>> Runs;
+  for (size_t I = 0; I < Configs.size(); ++I) {
+    try {
+      if (auto Run = prepareConfig(O, Ctx, Configs[I], A, P, Out, Results[I]))
+        Runs.push_back(std::move(Run));
+    } catch (const std::bad_alloc &) {
+      Results[I].Error = "out of memory (try a smaller --size)";
+    }
+  }
+  auto Fail = [&](PreparedRun &Run, std::string E) {
+    Run.R->Error = std::move(E);
+    finishConfig(Run, P, Out);
+  };
+  for (auto &Run : Runs)
+    for (unsigned W = 0; W < O.Warmups && !Run->Done; ++W) {
+      // A warm-up may include one-time work (a JIT, SKMD's profiling).
+      if (std::string E = Run->reset(); !E.empty())
+        Fail(*Run, E);
+      else if (std::string E = Run->run(); !E.empty())
+        Fail(*Run, E);
+    }
+  const double LimitMs = O.TimeLimit * 1e3;
+  for (unsigned Round = 0; Round < O.Runs; ++Round)
+    for (auto &Run : Runs) {
+      if (Run->Done)
+        continue;
+      if (std::string E = Run->reset(); !E.empty()) {
+        Fail(*Run, E);
+        continue;
+      }
+      auto T0 = std::chrono::steady_clock::now();
+      if (std::string E = Run->run(); !E.empty()) {
+        Fail(*Run, E);
+        continue;
+      }
+      double Ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T0).count();
+      Run->R->Ms.push_back(Ms);
+      Run->TimedMs += Ms;
+      if (Round + 1 == O.Runs || (LimitMs > 0 && Run->TimedMs > LimitMs))
+        finishConfig(*Run, P, Out);
+    }
 }
 
 nlohmann::json launchesJson(const std::vector<SkmdLaunchSummary> &Launches) {
@@ -451,14 +524,9 @@ int run(int Argc, char **Argv) {
       Problem P = A->Make(O.Scale, Rng);
       Row.Size = P.Size;
       std::fprintf(stderr, "%s (%s):\n", A->Name, P.Size.c_str());
-      Outputs Out(P.Buffers.size());
+      measureApp(O, Ctx, Configs, *A, P, Row.Results);
       for (size_t I = 0; I < Configs.size(); ++I) {
-        Result &R = Row.Results[I];
-        try {
-          runConfig(O, Ctx, Configs[I], *A, P, Out, R);
-        } catch (const std::bad_alloc &) {
-          R.Error = "out of memory (try a smaller --size)";
-        }
+        const Result &R = Row.Results[I];
         std::string Status = R.Error.empty() ? R.Against.str() : "FAIL: " + R.Error;
         std::string Plan = R.Launches.empty() ? "" : "; " + shares(R.Launches);
         std::fprintf(stderr, "  %-16s %s ms%s; %s%s\n", Configs[I].Label.c_str(),
