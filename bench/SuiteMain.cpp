@@ -14,6 +14,7 @@
 // bench/plot-suite.py draws the plots.
 //
 //===----------------------------------------------------------------------===//
+#include "model/Profiler.h"
 #include "suite/Apps.h"
 #include "suite/OpenCL.h"
 #include "suite/SkmdRun.h"
@@ -324,7 +325,8 @@ void finishConfig(PreparedRun &Run, const Problem &P, Outputs &Out) {
 /// machine (a neighbour on a shared host, the CPU's clock) falls on all
 /// of them alike: on the GPU hosts the same CPU-only plan, measured
 /// configuration after configuration, differed by up to 45% (median
-/// filter on the H100 host, 8.4 against 12.1 ms). Every configuration
+/// filter on the H100 host, 8.4 against 12.1 ms). Before each timed run
+/// the caches are evicted. Every configuration
 /// writes the same output memory, so none is timed on pages of its own;
 /// each is checked right after its last run.
 void measureApp(const Options &O, skmd_context Ctx, const std::vector<Config> &Configs,
@@ -360,6 +362,11 @@ void measureApp(const Options &O, skmd_context Ctx, const std::vector<Config> &C
         Fail(*Run, E);
         continue;
       }
+      // Every run finds its inputs in memory, not in the caches that the
+      // configuration before it happened to fill (a 300 MB last-level
+      // cache held much of an input for whichever ran after a CPU run),
+      // as the profiles SKMD plans from do.
+      skmd::evictCaches();
       auto T0 = std::chrono::steady_clock::now();
       if (std::string E = Run->run(); !E.empty()) {
         Fail(*Run, E);

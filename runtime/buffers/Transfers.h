@@ -89,7 +89,7 @@ planMoves(const KernelInfo &K, const std::vector<HostArg> &Args,
           const NDRange &Range, const std::vector<Piece> &Pieces,
           const std::vector<bool> &SharesHostMemory, bool HasMerge);
 
-/// planMoves for the last few launches: a launch's moves depend on the
+/// planMoves for the last launches: a launch's moves depend on the
 /// kernel, the buffers' sizes, the scalars, the range and the pieces, and
 /// planning them from the footprints costs milliseconds for 10^5 groups
 /// (a stencil's boxes have a row per grid row), while launches repeat.
@@ -105,7 +105,11 @@ public:
        bool HasMerge);
 
 private:
-  static constexpr size_t Entries = 8;
+  /// Enough for applications that cycle through several kernels and
+  /// shapes: scan's five launches, or skmd-bench's five plans of one
+  /// application taken in turn (with 8, scan's auto plan was planned
+  /// again every run, 3 ms of a 6 ms run on the 2xH200 host).
+  static constexpr size_t Entries = 64;
   std::mutex Lock;
   /// Most recently used first.
   std::deque<std::pair<std::string, std::vector<std::vector<BufferMove>>>> Recent;
