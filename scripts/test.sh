@@ -17,6 +17,8 @@ run_suite() {
   ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
 }
 
+# The OpenCL driver the tests of SKMD's OpenCL device run on (PyPI).
+"$root/scripts/setup-spirv-opencl.sh"
 run_suite "$root/build"
 if [ $quick -eq 0 ]; then
   # The sanitizers must not report leaks from LLVM's global state at exit;

@@ -62,10 +62,12 @@ const char *skmd_last_error(void);
 /* A status's name, e.g. "SKMD_ERROR_NO_DEVICE". */
 const char *skmd_status_name(skmd_status status);
 
-/* Devices: NULL or "" for every device found (the CPU and each GPU), else
-   a comma-separated list of kinds: cpu, discrete (a host-memory device
-   with private copies, for testing), cuda (every GPU) or cuda:N. The
-   environment variable SKMD_DEVICES, when set, is used for NULL. */
+/* Devices: NULL or "" for every device found (the CPU, each CUDA GPU and
+   each non-CPU OpenCL device that takes SPIR-V), else a comma-separated
+   list of kinds: cpu, discrete (a host-memory device with private copies,
+   for testing), cuda (every GPU), cuda:N, opencl (every OpenCL device
+   whose driver takes SPIR-V, CPUs included) or opencl:N. The environment
+   variable SKMD_DEVICES, when set, is used for NULL. */
 skmd_status skmd_init(const char *devices, skmd_context *out);
 void skmd_release_context(skmd_context ctx);
 

@@ -18,7 +18,8 @@
 //           -> ld -shared -> .so
 //   ptx:    SKMD IR -> work-item functions libclc lacks -> link libclc +
 //           libdevice -> internalize -> O<n> -> PTX
-//   spirv:  SKMD IR -> SPIR-V 1.2 -> SPIRV-Tools validation
+//   spirv:  SKMD IR -> skmd-spirv-saturating-conversions -> SPIR-V 1.2
+//           -> SPIRV-Tools validation
 //
 //===----------------------------------------------------------------------===//
 #include "Pipeline/TargetPipeline.h"
@@ -41,6 +42,7 @@
 #include "Transforms/KernelBodyInlining.h"
 #include "Transforms/MergeKernel.h"
 #include "Transforms/PartitionReadyKernel.h"
+#include "Transforms/SPIRVSaturatingConversions.h"
 #include "Transforms/WorkGroupFunction.h"
 #include "Transforms/WorkItemLoopVersioning.h"
 
@@ -370,6 +372,10 @@ Expected<std::string> lowerToVariant(Module &M, const CompilerOptions &Opts,
     return dropSharedPointerParamAttributes(std::move(*PTX)) + '\0';
   }
   case TargetKind::SPIRV: {
+    Passes P(**TM);
+    ModulePassManager Fixes;
+    Fixes.addPass(SPIRVSaturatingConversionsPass());
+    Fixes.run(M, P.MAM);
     auto Binary = emitWithBackend(M, **TM, CodeGenFileType::ObjectFile);
     if (!Binary)
       return Binary.takeError();

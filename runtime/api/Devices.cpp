@@ -2,6 +2,7 @@
 #include "api/Devices.h"
 #include "devices/cuda/CudaDevice.h"
 #include "devices/discrete/HostDiscreteDevice.h"
+#include "devices/opencl/OpenCLDevice.h"
 
 #include <cstdlib>
 
@@ -51,14 +52,27 @@ Result<OpenedDevices> openDevices(const std::string &Spec) {
       Out.Devices.push_back(std::move(G));
     return Status::success();
   };
+  unsigned OpenCLCount = 0;
+  auto AddOpenCL = [&](OpenCLDevice::Selection S, unsigned Index) -> Status {
+    auto Devices = OpenCLDevice::open(S, Index, OpenCLCount);
+    if (!Devices)
+      return Devices.error();
+    OpenCLCount += unsigned(Devices->size());
+    for (auto &D : *Devices)
+      Out.Devices.push_back(std::move(D));
+    return Status::success();
+  };
   if (Spec.empty() || Spec == "all") {
-    // Every GPU the CUDA driver sees; none (and no error) without one.
+    // Every GPU the CUDA driver sees and every non-CPU OpenCL device that
+    // takes SPIR-V; none (and no error) without them.
     (void)AddGpus({});
+    (void)AddOpenCL(OpenCLDevice::Selection::AllButCpus, 0);
     return Out;
   }
   unsigned Discrete = 0;
   std::vector<int> Ordinals;
   bool AllGpus = false;
+  std::vector<std::pair<OpenCLDevice::Selection, unsigned>> OpenCL;
   for (const std::string &Item : splitList(Spec)) {
     if (Item == "cpu")
       continue;
@@ -79,13 +93,29 @@ Result<OpenedDevices> openDevices(const std::string &Spec) {
       Ordinals.push_back(int(N));
       continue;
     }
+    if (Item == "opencl") {
+      OpenCL.push_back({OpenCLDevice::Selection::All, 0});
+      continue;
+    }
+    if (Item.rfind("opencl:", 0) == 0) {
+      char *End = nullptr;
+      long N = std::strtol(Item.c_str() + 7, &End, 10);
+      if (Item.size() == 7 || *End || N < 0)
+        return Failure(ErrorCode::InvalidArgument,
+                       "device '" + Item + "': opencl:N takes a device number");
+      OpenCL.push_back({OpenCLDevice::Selection::Index, unsigned(N)});
+      continue;
+    }
     return Failure(ErrorCode::InvalidArgument,
                    "unknown device '" + Item +
                        "' in the device list '" + Spec +
-                       "' (kinds: cpu, discrete, cuda, cuda:N)");
+                       "' (kinds: cpu, discrete, cuda, cuda:N, opencl, opencl:N)");
   }
   if (AllGpus || !Ordinals.empty())
     if (Status S = AddGpus(AllGpus ? std::vector<int>{} : Ordinals); !S)
+      return S.error();
+  for (auto [Selection, Index] : OpenCL)
+    if (Status S = AddOpenCL(Selection, Index); !S)
       return S.error();
   return Out;
 }

@@ -45,6 +45,11 @@ struct DeviceInfo {
   /// Computes on the host's memory: no copies, the user's buffers are its
   /// buffers.
   bool SharesHostMemory = false;
+  /// Its buffers are handles (OpenCL's cl_mem), not addresses: a kernel
+  /// argument must be an allocation itself, never an address before one,
+  /// so the launcher allocates each buffer from its byte 0 (the bytes
+  /// before those a piece moves are allocated but never copied).
+  bool BuffersAreHandles = false;
 };
 
 /// An argument as a device's kernel takes it.
@@ -52,7 +57,8 @@ struct DeviceArg {
   enum Kind { Buffer, Scalar, Local } K = Scalar;
   /// Buffer: the address the kernel indexes from (offset 0 of the user's
   /// buffer, which may lie before the device's allocation when only part
-  /// of the buffer is on the device).
+  /// of the buffer is on the device; for a device whose buffers are
+  /// handles, the allocation's own address).
   uint64_t Address = 0;
   /// Scalar: the value's bytes.
   std::vector<uint8_t> Bytes;

@@ -51,6 +51,13 @@ private:
 
 } // namespace
 
+/// Where a move's region [Lo, Hi) starts in the device's allocation: at 0,
+/// the kernel indexing from an address Lo bytes before it; on a device
+/// whose buffers are handles, at Lo, the allocation starting at byte 0.
+static uint64_t regionAt(const Device &D, const BufferMove &M) {
+  return D.info().BuffersAreHandles ? uint64_t(M.Lo) : 0;
+}
+
 bool copiesUseHostCores(const Device &D, const std::vector<HostArg> &Args) {
   if (D.info().SharesHostMemory)
     return false;
@@ -145,15 +152,16 @@ void Launcher::runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
   Run.Memory.resize(Run.Moves.size());
   for (size_t I = 0; I < Run.Moves.size(); ++I) {
     const BufferMove &M = Run.Moves[I];
-    auto Mem = D.allocate(uint64_t(M.Hi - M.Lo));
+    uint64_t At = regionAt(D, M);
+    auto Mem = D.allocate(At + uint64_t(M.Hi - M.Lo));
     if (!Mem)
       return Fail(Mem.error(), "copy-in");
     Run.Memory[I] = *Mem;
-    DevArgs[M.Arg].Address = Mem->Address - uint64_t(M.Lo);
+    DevArgs[M.Arg].Address = Mem->Address + At - uint64_t(M.Lo);
     // Offsets from the region's start, the same on both sides.
     auto *Region = static_cast<const char *>(Args[M.Arg].Data) + M.Lo;
     for (const Rect &R : toRects(M.In, M.Lo)) {
-      if (Status S = D.copyInRect(*Mem, 0, Region, R); !S)
+      if (Status S = D.copyInRect(*Mem, At, Region, R); !S)
         return Fail(S, "copy-in");
       Run.Report.BytesIn += R.RowBytes * R.Rows;
     }
@@ -188,7 +196,7 @@ void Launcher::runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
     if (!M.Merge && !Kernel.Info->Args[M.Arg].Read) {
       auto *Region = static_cast<char *>(Args[M.Arg].Data) + M.Lo;
       for (const Rect &R : toRects(M.Out, M.Lo)) {
-        if (Status S = D.copyOutRect(Region, Run.Memory[I], 0, R); !S)
+        if (Status S = D.copyOutRect(Region, Run.Memory[I], regionAt(D, M), R); !S)
           return Fail(S, "copy-out");
         Run.Report.BytesOut += R.RowBytes * R.Rows;
       }
@@ -196,7 +204,7 @@ void Launcher::runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
     }
     if (M.Merge) {
       Run.Staging[I].resize(uint64_t(M.Hi - M.Lo));
-      if (Status S = D.copyOut(Run.Staging[I].data(), Run.Memory[I], 0,
+      if (Status S = D.copyOut(Run.Staging[I].data(), Run.Memory[I], regionAt(D, M),
                                uint64_t(M.Hi - M.Lo));
           !S)
         return Fail(S, "copy-out");
@@ -207,7 +215,8 @@ void Launcher::runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
       continue;
     Run.Staging[I].resize(uint64_t(M.Hi - M.Lo));
     for (const Rect &R : toRects(M.Out, M.Lo)) {
-      if (Status S = D.copyOutRect(Run.Staging[I].data(), Run.Memory[I], 0, R); !S)
+      if (Status S = D.copyOutRect(Run.Staging[I].data(), Run.Memory[I], regionAt(D, M), R);
+          !S)
         return Fail(S, "copy-out");
       Run.Report.BytesOut += R.RowBytes * R.Rows;
     }

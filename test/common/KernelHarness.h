@@ -201,7 +201,8 @@ struct KernelRun {
     return *this;
   }
 
-  /// Why GPUs may give other results than the reference (an
+  /// Why devices running another variant (PTX on a GPU, SPIR-V through a
+  /// vendor's OpenCL driver) may give other results than the reference (an
   /// implementation-defined case the test covers on the CPU); the
   /// differential runs then use the x86 devices only.
   KernelRun &gpusDiffer(std::string Why) {

@@ -57,3 +57,13 @@ try:
     config.available_features.add("cuda-driver")
 except OSError:
     pass
+
+# An OpenCL driver that takes SPIR-V, from scripts/setup-spirv-opencl.sh
+# (Intel's CPU runtime, unpacked in .deps/): tests of SKMD's OpenCL device
+# point the ICD loader at it alone.
+spirv_opencl = os.path.join(config.skmd_src_root, ".deps", "spirv-opencl", "vendors")
+if os.path.exists(os.path.join(spirv_opencl, "intel-cpu.icd")):
+    config.available_features.add("spirv-opencl")
+    config.substitutions.append(("%spirv-opencl-vendors", spirv_opencl))
+if os.path.exists("/etc/OpenCL/vendors/pocl.icd"):
+    config.available_features.add("pocl-icd")

@@ -215,6 +215,9 @@ TEST_F(CpuMath, BinaryFunctionsOnFloat4) {
         .buffer(Y)
         .buffer(std::vector<float>(4 * N), ulps(C.SpecUlp))
         .scalar(C.Op);
+    if (C.Op == 12)
+      R.gpusDiffer("step with a NaN edge: 1 here (x < NaN is false), 0 from Intel's "
+                   "OpenCL CPU runtime (SKMD's OpenCL device)");
     R.Reference = [&](Args &Out) {
       for (uint32_t I = 0; I < 4 * N; ++I)
         Out.buffer<float>(2)[I] = float(C.Ref(X[I], Y[I]));

@@ -31,7 +31,7 @@ void usage(FILE *To) {
                "to the file given by -o\n"
                "  --devices[=LIST]    list the devices (every one found, or "
                "LIST as skmd_init\n"
-               "                      takes: cpu,discrete,cuda,cuda:N) with "
+               "                      takes: cpu,discrete,cuda,cuda:N,opencl,opencl:N) with "
                "memory, compute units\n"
                "                      and the host link's bandwidth, measured "
                "with 64 MiB copies\n"

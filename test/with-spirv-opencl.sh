@@ -1,0 +1,10 @@
+#!/bin/sh
+# Runs a test command with the ICD loader pointed at the OpenCL driver that
+# scripts/setup-spirv-opencl.sh installs (Intel's CPU runtime, which takes
+# SPIR-V), and no other; exits 77 (skipped) when it is not installed.
+vendors=$(cd "$(dirname "$0")/.." && pwd)/.deps/spirv-opencl/vendors
+if [ ! -f "$vendors/intel-cpu.icd" ]; then
+  echo "no OpenCL driver that takes SPIR-V: run scripts/setup-spirv-opencl.sh"
+  exit 77
+fi
+OCL_ICD_VENDORS=$vendors exec "$@"
