@@ -37,6 +37,18 @@ std::vector<std::string> splitList(const std::string &Spec) {
   return Items;
 }
 
+/// N of an item "<Kind>:N" (e.g. cuda:1); an error naming \p What when N
+/// is not a number.
+Result<unsigned> itemIndex(const std::string &Item, const std::string &Kind, const char *What) {
+  char *End = nullptr;
+  const char *Digits = Item.c_str() + Kind.size() + 1;
+  long N = std::strtol(Digits, &End, 10);
+  if (!*Digits || *End || N < 0)
+    return Failure(ErrorCode::InvalidArgument,
+                   "device '" + Item + "': " + Kind + ":N takes " + What);
+  return unsigned(N);
+}
+
 } // namespace
 
 Result<OpenedDevices> openDevices(const std::string &Spec) {
@@ -85,12 +97,10 @@ Result<OpenedDevices> openDevices(const std::string &Spec) {
       continue;
     }
     if (Item.rfind("cuda:", 0) == 0) {
-      char *End = nullptr;
-      long N = std::strtol(Item.c_str() + 5, &End, 10);
-      if (Item.size() == 5 || *End || N < 0)
-        return Failure(ErrorCode::InvalidArgument,
-                       "device '" + Item + "': cuda:N takes a GPU number");
-      Ordinals.push_back(int(N));
+      auto N = itemIndex(Item, "cuda", "a GPU number");
+      if (!N)
+        return N.error();
+      Ordinals.push_back(int(*N));
       continue;
     }
     if (Item == "opencl") {
@@ -98,12 +108,10 @@ Result<OpenedDevices> openDevices(const std::string &Spec) {
       continue;
     }
     if (Item.rfind("opencl:", 0) == 0) {
-      char *End = nullptr;
-      long N = std::strtol(Item.c_str() + 7, &End, 10);
-      if (Item.size() == 7 || *End || N < 0)
-        return Failure(ErrorCode::InvalidArgument,
-                       "device '" + Item + "': opencl:N takes a device number");
-      OpenCL.push_back({OpenCLDevice::Selection::Index, unsigned(N)});
+      auto N = itemIndex(Item, "opencl", "a device number");
+      if (!N)
+        return N.error();
+      OpenCL.push_back({OpenCLDevice::Selection::Index, *N});
       continue;
     }
     return Failure(ErrorCode::InvalidArgument,

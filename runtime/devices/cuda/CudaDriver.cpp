@@ -1,9 +1,9 @@
 //===- CudaDriver.cpp - The CUDA driver API, opened at run time -----------===//
 #include "devices/cuda/CudaDriver.h"
 
-#include <dlfcn.h>
+#include "support/DynamicLibrary.h"
+
 #include <mutex>
-#include <type_traits>
 
 namespace skmd {
 
@@ -17,57 +17,46 @@ struct Loaded {
 
 Loaded load() {
   Loaded L;
-  void *Lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!Lib) {
-    const char *Why = dlerror();
-    L.Error = std::string("no CUDA driver (") + (Why ? Why : "libcuda.so.1") + ")";
+  DynamicLibrary Lib("libcuda.so.1", "CUDA driver", "driver too old?");
+  CudaDriver &D = L.Driver;
+  Lib.get(D.cuInit, "cuInit");
+  Lib.get(D.cuDeviceGetCount, "cuDeviceGetCount");
+  Lib.get(D.cuDeviceGet, "cuDeviceGet");
+  Lib.get(D.cuDeviceGetName, "cuDeviceGetName");
+  Lib.get(D.cuDeviceGetAttribute, "cuDeviceGetAttribute");
+  Lib.get(D.cuDeviceTotalMem, "cuDeviceTotalMem_v2");
+  Lib.get(D.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
+  Lib.get(D.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
+  Lib.get(D.cuCtxSetCurrent, "cuCtxSetCurrent");
+  Lib.get(D.cuCtxSynchronize, "cuCtxSynchronize");
+  Lib.get(D.cuModuleLoadDataEx, "cuModuleLoadDataEx");
+  Lib.get(D.cuModuleUnload, "cuModuleUnload");
+  Lib.get(D.cuModuleGetFunction, "cuModuleGetFunction");
+  Lib.get(D.cuFuncGetAttribute, "cuFuncGetAttribute");
+  Lib.get(D.cuMemAlloc, "cuMemAlloc_v2");
+  Lib.get(D.cuMemFree, "cuMemFree_v2");
+  Lib.get(D.cuMemHostAlloc, "cuMemHostAlloc");
+  Lib.get(D.cuMemFreeHost, "cuMemFreeHost");
+  Lib.get(D.cuMemcpyHtoD, "cuMemcpyHtoD_v2");
+  Lib.get(D.cuMemcpyDtoH, "cuMemcpyDtoH_v2");
+  Lib.get(D.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
+  Lib.get(D.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
+  Lib.get(D.cuMemsetD8, "cuMemsetD8_v2");
+  Lib.get(D.cuMemcpy2DAsync, "cuMemcpy2DAsync_v2");
+  Lib.get(D.cuLaunchKernel, "cuLaunchKernel");
+  Lib.get(D.cuStreamCreate, "cuStreamCreate");
+  Lib.get(D.cuStreamDestroy, "cuStreamDestroy_v2");
+  Lib.get(D.cuStreamSynchronize, "cuStreamSynchronize");
+  Lib.get(D.cuEventCreate, "cuEventCreate");
+  Lib.get(D.cuEventDestroy, "cuEventDestroy_v2");
+  Lib.get(D.cuEventRecord, "cuEventRecord");
+  Lib.get(D.cuEventSynchronize, "cuEventSynchronize");
+  Lib.get(D.cuEventElapsedTime, "cuEventElapsedTime");
+  Lib.get(D.cuGetErrorString, "cuGetErrorString");
+  if (!Lib.ok()) {
+    L.Error = Lib.error();
     return L;
   }
-  CudaDriver &D = L.Driver;
-  bool Ok = true;
-  auto Get = [&](auto &Slot, const char *Name) {
-    Slot = reinterpret_cast<std::remove_reference_t<decltype(Slot)>>(dlsym(Lib, Name));
-    if (!Slot && Ok) {
-      L.Error = std::string("libcuda.so.1 lacks ") + Name + " (driver too old?)";
-      Ok = false;
-    }
-  };
-  Get(D.cuInit, "cuInit");
-  Get(D.cuDeviceGetCount, "cuDeviceGetCount");
-  Get(D.cuDeviceGet, "cuDeviceGet");
-  Get(D.cuDeviceGetName, "cuDeviceGetName");
-  Get(D.cuDeviceGetAttribute, "cuDeviceGetAttribute");
-  Get(D.cuDeviceTotalMem, "cuDeviceTotalMem_v2");
-  Get(D.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
-  Get(D.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
-  Get(D.cuCtxSetCurrent, "cuCtxSetCurrent");
-  Get(D.cuCtxSynchronize, "cuCtxSynchronize");
-  Get(D.cuModuleLoadDataEx, "cuModuleLoadDataEx");
-  Get(D.cuModuleUnload, "cuModuleUnload");
-  Get(D.cuModuleGetFunction, "cuModuleGetFunction");
-  Get(D.cuFuncGetAttribute, "cuFuncGetAttribute");
-  Get(D.cuMemAlloc, "cuMemAlloc_v2");
-  Get(D.cuMemFree, "cuMemFree_v2");
-  Get(D.cuMemHostAlloc, "cuMemHostAlloc");
-  Get(D.cuMemFreeHost, "cuMemFreeHost");
-  Get(D.cuMemcpyHtoD, "cuMemcpyHtoD_v2");
-  Get(D.cuMemcpyDtoH, "cuMemcpyDtoH_v2");
-  Get(D.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
-  Get(D.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
-  Get(D.cuMemsetD8, "cuMemsetD8_v2");
-  Get(D.cuMemcpy2DAsync, "cuMemcpy2DAsync_v2");
-  Get(D.cuLaunchKernel, "cuLaunchKernel");
-  Get(D.cuStreamCreate, "cuStreamCreate");
-  Get(D.cuStreamDestroy, "cuStreamDestroy_v2");
-  Get(D.cuStreamSynchronize, "cuStreamSynchronize");
-  Get(D.cuEventCreate, "cuEventCreate");
-  Get(D.cuEventDestroy, "cuEventDestroy_v2");
-  Get(D.cuEventRecord, "cuEventRecord");
-  Get(D.cuEventSynchronize, "cuEventSynchronize");
-  Get(D.cuEventElapsedTime, "cuEventElapsedTime");
-  Get(D.cuGetErrorString, "cuGetErrorString");
-  if (!Ok)
-    return L;
   if (CUresult R = D.cuInit(0)) {
     L.Error = "cuInit failed: " + D.describe(R);
     return L;

@@ -214,6 +214,10 @@ OpenCLDevice::loadKernel(const Bundle &B, const KernelInfo &Kernel) {
   return std::unique_ptr<DeviceKernel>(new OpenCLKernel(D, Program, Range));
 }
 
+Status OpenCLDevice::outside() const {
+  return Failure(ErrorCode::InvalidArgument, Info.Name + ": a copy outside its allocation");
+}
+
 cl_mem OpenCLDevice::handle(uint64_t Address) const {
   std::lock_guard<std::mutex> Hold(Lock);
   return Live.count(Address) ? reinterpret_cast<cl_mem>(Address) : nullptr;
@@ -248,7 +252,7 @@ Status OpenCLDevice::copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Sr
     return Status::success();
   cl_mem M = handle(Dst.Address);
   if (!M || DstOffset + Bytes > Dst.Bytes)
-    return Failure(ErrorCode::InvalidArgument, Info.Name + ": a copy outside its allocation");
+    return outside();
   // Not blocking: the host's buffers outlive the launch's copies, which
   // finishCopies waits for.
   return check(D.clEnqueueWriteBuffer(Queue, M, CL_FALSE, DstOffset, Bytes, Src, 0, nullptr,
@@ -262,14 +266,25 @@ Status OpenCLDevice::copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
     return Status::success();
   cl_mem M = handle(Src.Address);
   if (!M || SrcOffset + Bytes > Src.Bytes)
-    return Failure(ErrorCode::InvalidArgument, Info.Name + ": a copy outside its allocation");
+    return outside();
   return check(D.clEnqueueReadBuffer(Queue, M, CL_TRUE, SrcOffset, Bytes, Dst, 0, nullptr,
                                      nullptr),
                "clEnqueueReadBuffer");
 }
 
-// A rect's rows at the same offsets and pitch on both sides: one strided
-// copy (origin x = the first row's offset, rows at the pitch).
+namespace {
+
+/// A rect's rows at the same offsets and pitch on both sides, as one
+/// strided copy: origin x = the first row's offset, rows at the pitch.
+struct StridedCopy {
+  size_t Device[3], Host[3], Region[3];
+  StridedCopy(uint64_t DeviceOffset, const Rect &R)
+      : Device{size_t(DeviceOffset + R.Offset), 0, 0}, Host{size_t(R.Offset), 0, 0},
+        Region{size_t(R.RowBytes), size_t(R.Rows), 1} {}
+};
+
+} // namespace
+
 Status OpenCLDevice::copyInRect(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
                                 const Rect &R) {
   if (R.Rows <= 1)
@@ -277,11 +292,9 @@ Status OpenCLDevice::copyInRect(DeviceMemory Dst, uint64_t DstOffset, const void
                   R.Rows ? R.RowBytes : 0);
   cl_mem M = handle(Dst.Address);
   if (!M || DstOffset + R.end() > Dst.Bytes)
-    return Failure(ErrorCode::InvalidArgument, Info.Name + ": a copy outside its allocation");
-  size_t DevOrigin[3] = {size_t(DstOffset + R.Offset), 0, 0};
-  size_t HostOrigin[3] = {size_t(R.Offset), 0, 0};
-  size_t Region[3] = {size_t(R.RowBytes), size_t(R.Rows), 1};
-  return check(D.clEnqueueWriteBufferRect(Queue, M, CL_FALSE, DevOrigin, HostOrigin, Region,
+    return outside();
+  StridedCopy C(DstOffset, R);
+  return check(D.clEnqueueWriteBufferRect(Queue, M, CL_FALSE, C.Device, C.Host, C.Region,
                                           R.Pitch, 0, R.Pitch, 0, Src, 0, nullptr, nullptr),
                "clEnqueueWriteBufferRect");
 }
@@ -293,11 +306,9 @@ Status OpenCLDevice::copyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset
                    R.Rows ? R.RowBytes : 0);
   cl_mem M = handle(Src.Address);
   if (!M || SrcOffset + R.end() > Src.Bytes)
-    return Failure(ErrorCode::InvalidArgument, Info.Name + ": a copy outside its allocation");
-  size_t DevOrigin[3] = {size_t(SrcOffset + R.Offset), 0, 0};
-  size_t HostOrigin[3] = {size_t(R.Offset), 0, 0};
-  size_t Region[3] = {size_t(R.RowBytes), size_t(R.Rows), 1};
-  return check(D.clEnqueueReadBufferRect(Queue, M, CL_TRUE, DevOrigin, HostOrigin, Region,
+    return outside();
+  StridedCopy C(SrcOffset, R);
+  return check(D.clEnqueueReadBufferRect(Queue, M, CL_TRUE, C.Device, C.Host, C.Region,
                                          R.Pitch, 0, R.Pitch, 0, Dst, 0, nullptr, nullptr),
                "clEnqueueReadBufferRect");
 }

@@ -67,6 +67,8 @@ private:
   Status check(cl_int R, const std::string &What) const;
   /// The cl_mem of an allocation this device made, or null.
   cl_mem handle(uint64_t Address) const;
+  /// The error of a copy that does not fit its allocation.
+  Status outside() const;
 
   const OpenCLDriver &D;
   cl_device_id Dev;

@@ -1,8 +1,7 @@
 //===- OpenCLDriver.cpp - The OpenCL ICD loader, opened at run time -------===//
 #include "devices/opencl/OpenCLDriver.h"
 
-#include <dlfcn.h>
-#include <type_traits>
+#include "support/DynamicLibrary.h"
 
 namespace skmd {
 
@@ -16,45 +15,33 @@ struct Loaded {
 
 Loaded load() {
   Loaded L;
-  void *Lib = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!Lib) {
-    const char *Why = dlerror();
-    L.Error = std::string("no OpenCL ICD loader (") + (Why ? Why : "libOpenCL.so.1") + ")";
-    return L;
-  }
+  DynamicLibrary Lib("libOpenCL.so.1", "OpenCL ICD loader", "a loader older than OpenCL 2.1?");
   OpenCLDriver &D = L.Driver;
-  bool Ok = true;
-  auto Get = [&](auto &Slot, const char *Name) {
-    Slot = reinterpret_cast<std::remove_reference_t<decltype(Slot)>>(dlsym(Lib, Name));
-    if (!Slot && Ok) {
-      L.Error = std::string("libOpenCL.so.1 lacks ") + Name + " (a loader older than OpenCL 2.1?)";
-      Ok = false;
-    }
-  };
-  Get(D.clGetPlatformIDs, "clGetPlatformIDs");
-  Get(D.clGetPlatformInfo, "clGetPlatformInfo");
-  Get(D.clGetDeviceIDs, "clGetDeviceIDs");
-  Get(D.clGetDeviceInfo, "clGetDeviceInfo");
-  Get(D.clCreateContext, "clCreateContext");
-  Get(D.clReleaseContext, "clReleaseContext");
-  Get(D.clCreateCommandQueue, "clCreateCommandQueue");
-  Get(D.clReleaseCommandQueue, "clReleaseCommandQueue");
-  Get(D.clCreateBuffer, "clCreateBuffer");
-  Get(D.clReleaseMemObject, "clReleaseMemObject");
-  Get(D.clEnqueueWriteBuffer, "clEnqueueWriteBuffer");
-  Get(D.clEnqueueReadBuffer, "clEnqueueReadBuffer");
-  Get(D.clEnqueueWriteBufferRect, "clEnqueueWriteBufferRect");
-  Get(D.clEnqueueReadBufferRect, "clEnqueueReadBufferRect");
-  Get(D.clFinish, "clFinish");
-  Get(D.clCreateProgramWithIL, "clCreateProgramWithIL");
-  Get(D.clBuildProgram, "clBuildProgram");
-  Get(D.clGetProgramBuildInfo, "clGetProgramBuildInfo");
-  Get(D.clReleaseProgram, "clReleaseProgram");
-  Get(D.clCreateKernel, "clCreateKernel");
-  Get(D.clReleaseKernel, "clReleaseKernel");
-  Get(D.clSetKernelArg, "clSetKernelArg");
-  Get(D.clEnqueueNDRangeKernel, "clEnqueueNDRangeKernel");
-  L.Ok = Ok;
+  Lib.get(D.clGetPlatformIDs, "clGetPlatformIDs");
+  Lib.get(D.clGetPlatformInfo, "clGetPlatformInfo");
+  Lib.get(D.clGetDeviceIDs, "clGetDeviceIDs");
+  Lib.get(D.clGetDeviceInfo, "clGetDeviceInfo");
+  Lib.get(D.clCreateContext, "clCreateContext");
+  Lib.get(D.clReleaseContext, "clReleaseContext");
+  Lib.get(D.clCreateCommandQueue, "clCreateCommandQueue");
+  Lib.get(D.clReleaseCommandQueue, "clReleaseCommandQueue");
+  Lib.get(D.clCreateBuffer, "clCreateBuffer");
+  Lib.get(D.clReleaseMemObject, "clReleaseMemObject");
+  Lib.get(D.clEnqueueWriteBuffer, "clEnqueueWriteBuffer");
+  Lib.get(D.clEnqueueReadBuffer, "clEnqueueReadBuffer");
+  Lib.get(D.clEnqueueWriteBufferRect, "clEnqueueWriteBufferRect");
+  Lib.get(D.clEnqueueReadBufferRect, "clEnqueueReadBufferRect");
+  Lib.get(D.clFinish, "clFinish");
+  Lib.get(D.clCreateProgramWithIL, "clCreateProgramWithIL");
+  Lib.get(D.clBuildProgram, "clBuildProgram");
+  Lib.get(D.clGetProgramBuildInfo, "clGetProgramBuildInfo");
+  Lib.get(D.clReleaseProgram, "clReleaseProgram");
+  Lib.get(D.clCreateKernel, "clCreateKernel");
+  Lib.get(D.clReleaseKernel, "clReleaseKernel");
+  Lib.get(D.clSetKernelArg, "clSetKernelArg");
+  Lib.get(D.clEnqueueNDRangeKernel, "clEnqueueNDRangeKernel");
+  L.Ok = Lib.ok();
+  L.Error = Lib.error();
   return L;
 }
 
