@@ -8,6 +8,7 @@
 #include <cmath>
 #include <optional>
 #include <set>
+#include <thread>
 
 namespace skmd {
 
@@ -86,6 +87,14 @@ double copyScale(const std::vector<ProfileRow> &Rows, const LinkCost &Link, bool
 }
 
 } // namespace
+
+double hostCoreShare(unsigned CpuThreads, const std::vector<unsigned> &DeviceThreads,
+                     unsigned HardwareThreads) {
+  unsigned Threads = CpuThreads;
+  for (unsigned T : DeviceThreads)
+    Threads += T;
+  return std::max(1.0, double(Threads) / double(std::max(1u, HardwareThreads)));
+}
 
 /// A launch as the partitioner sees it, with the data its functions use.
 struct ModelPlanner::Problem {
@@ -288,6 +297,21 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
   }
 
   const unsigned CpuThreads = Devices[CpuIndex]->info().ComputeUnits;
+  // Devices that compute on the host's own cores (HostDiscrete) share them
+  // with the CPU device: their profiles, taken alone, each had cores to
+  // themselves. When the threads of a split launch outnumber the hardware
+  // threads, every one of those devices runs that much slower. (On this
+  // 2-core VM the CPU and two HostDiscrete devices were planned as three
+  // devices' worth of throughput, and the splits ran 9-73% slower than the
+  // CPU alone.) Counted for every such device of the context, used or
+  // not: a split over some of them is estimated pessimistically.
+  std::vector<unsigned> HostDeviceThreads;
+  for (Device *D : Devices)
+    if (D->info().Kind == DeviceKind::HostDiscrete)
+      HostDeviceThreads.push_back(D->info().ComputeUnits);
+  const double HostShare =
+      hostCoreShare(ThreadPool::computeThreads(CpuThreads, true), HostDeviceThreads,
+                    std::thread::hardware_concurrency());
   // The estimates point into these: no reallocation once they are taken.
   Pr->In.resize(Devices.size());
   Pr->Out.resize(Devices.size());
@@ -298,9 +322,11 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
     E.KernelMs = [Model = Pr->Models[D].ofGroups(Pr->Vars)](uint64_t N) {
       return Model(double(N));
     };
+    if (Dev.info().Kind == DeviceKind::HostDiscrete)
+      E.SplitSlowdown = HostShare;
     if (D == CpuIndex) {
-      E.SplitSlowdown =
-          double(CpuThreads) / double(ThreadPool::computeThreads(CpuThreads, true));
+      E.SplitSlowdown = HostShare * double(CpuThreads) /
+                        double(ThreadPool::computeThreads(CpuThreads, true));
       // It computes after the copies its cores make (launch/Launcher.h).
       E.AfterStagedInputs = true;
     }

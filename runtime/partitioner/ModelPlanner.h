@@ -11,7 +11,11 @@
 //   merge         the bytes the host copies or merges after an offloaded
 //                 piece, at the host's memcpy cost;
 //   links         HostDiscrete devices share the host's memory bus; each
-//                 GPU has a link of its own.
+//                 GPU has a link of its own;
+//   cores         devices that compute on the host's cores (the CPU,
+//                 HostDiscrete) slow down together when a split launch
+//                 has more of their threads than the host has
+//                 (hostCoreShare).
 //
 // A device whose profiles are too few for the launch (fewer than 4 rows at
 // this launch's shape, and no 3 shapes around it) makes planning fail with
@@ -41,6 +45,14 @@
 #include <vector>
 
 namespace skmd {
+
+/// How much slower each device that computes on the host's cores runs
+/// in a split launch: the CPU device's \p CpuThreads (those it computes
+/// with when it shares a launch) and \p DeviceThreads of each other such
+/// device, over \p HardwareThreads; at least 1. Their profiles were taken
+/// one device at a time, each with the cores to itself.
+double hostCoreShare(unsigned CpuThreads, const std::vector<unsigned> &DeviceThreads,
+                     unsigned HardwareThreads);
 
 /// What the model predicts for one device's piece.
 struct DevicePrediction {

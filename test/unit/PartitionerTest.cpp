@@ -1,4 +1,5 @@
 //===- PartitionerTest.cpp - Algorithm 1 on devices whose best plan is known ===//
+#include "partitioner/ModelPlanner.h"
 #include "partitioner/Partitioner.h"
 
 #include <gtest/gtest.h>
@@ -204,6 +205,40 @@ TEST(Partitioner, AWaitingCpuAsTheBaseDoesNotHideASplitOverTheGpus) {
   P.Devices[1].InputMs = P.Devices[2].InputMs = [](uint64_t G) { return 0.1 + 0.04 * double(G); };
   PartitionResult Cpus = partitionAlgorithm1(P);
   EXPECT_EQ(Cpus.Groups[0], 2000u);
+}
+
+TEST(Partitioner, DevicesOnTheHostsCoresShareThem) {
+  // The CPU computing on 1 of 2 hardware threads (one left to the driving
+  // threads) and two HostDiscrete devices of 1 thread each: 3 threads on
+  // 2, each 1.5x slower than in its profile; alone on a big host, none.
+  EXPECT_DOUBLE_EQ(hostCoreShare(1, {1, 1}, 2), 1.5);
+  EXPECT_DOUBLE_EQ(hostCoreShare(1, {1}, 2), 1.0);
+  EXPECT_DOUBLE_EQ(hostCoreShare(31, {}, 32), 1.0);
+  EXPECT_DOUBLE_EQ(hostCoreShare(4, {2}, 0), 6.0) << "no hardware count: taken as 1";
+
+  // With it, two devices at half the CPU's speed add nothing: everything
+  // stays on the CPU; counted as cores of their own, they would share it.
+  PartitionProblem P;
+  P.TotalGroups = 1000;
+  DeviceEstimate Cpu = linearDevice("cpu", 0.01);
+  Cpu.AfterStagedInputs = true;
+  auto Discrete = [](std::string Name) {
+    DeviceEstimate D = linearDevice(std::move(Name), 0.02);
+    D.InputMs = [](uint64_t G) { return 0.0001 * double(G); };
+    D.OutputMs = [](uint64_t G) { return 0.0001 * double(G); };
+    D.StagedByHost = true;
+    return D;
+  };
+  P.Devices = {Cpu, Discrete("discrete0"), Discrete("discrete1")};
+  const double Share = hostCoreShare(1, {1, 1}, 2);
+  P.Devices[0].SplitSlowdown = Share * 2.0; // 2 threads, 1 when split
+  P.Devices[1].SplitSlowdown = P.Devices[2].SplitSlowdown = Share;
+  PartitionResult Shared = partitionAlgorithm1(P);
+  EXPECT_EQ(Shared.Groups[0], 1000u);
+  P.Devices[0].SplitSlowdown = 2.0;
+  P.Devices[1].SplitSlowdown = P.Devices[2].SplitSlowdown = 1.0;
+  PartitionResult Apart = partitionAlgorithm1(P);
+  EXPECT_LT(Apart.Groups[0], 900u);
 }
 
 TEST(Partitioner, DegenerateProblemsHaveDefinedAnswers) {
