@@ -385,12 +385,10 @@ PartitionResult partitionAlgorithm1(const PartitionProblem &P) {
     unsigned Other = FastestOf([&](unsigned I) { return !P.Devices[I].AfterStagedInputs; });
     if (Other < K) {
       PartitionResult Alt = decisionTree(P, Other, Alone[Other]);
-      Alt.Steps += R.Steps;
-      Alt.Trials += R.Trials;
-      if (Alt.EstimatedMs < R.EstimatedMs)
-        return Alt;
-      R.Steps = Alt.Steps;
-      R.Trials = Alt.Trials;
+      PartitionResult &Best = Alt.EstimatedMs < R.EstimatedMs ? Alt : R;
+      Best.Steps = R.Steps + Alt.Steps;
+      Best.Trials = R.Trials + Alt.Trials;
+      return std::move(Best);
     }
   }
   return R;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 
 using namespace skmd;
 
@@ -14,6 +15,18 @@ DeviceEstimate linearDevice(std::string Name, double MsPerGroup) {
   DeviceEstimate D;
   D.Name = std::move(Name);
   D.KernelMs = [MsPerGroup](uint64_t G) { return MsPerGroup * double(G); };
+  return D;
+}
+
+/// A linear device whose copies the host's cores make (pageable memory
+/// staged for a GPU, a HostDiscrete device's memcpy).
+DeviceEstimate stagedDevice(std::string Name, double MsPerGroup,
+                            std::function<double(uint64_t)> InputMs,
+                            std::function<double(uint64_t)> OutputMs) {
+  DeviceEstimate D = linearDevice(std::move(Name), MsPerGroup);
+  D.InputMs = std::move(InputMs);
+  D.OutputMs = std::move(OutputMs);
+  D.StagedByHost = true;
   return D;
 }
 
@@ -122,10 +135,9 @@ TEST(Partitioner, ACpuThatWaitsForStagedCopiesStartsAfterThem) {
   P.TotalGroups = 1000;
   DeviceEstimate Cpu = linearDevice("cpu", 0.01);
   Cpu.AfterStagedInputs = true;
-  DeviceEstimate Gpu = linearDevice("gpu0", 0.001);
-  Gpu.InputMs = [](uint64_t G) { return 0.004 * double(G); };
-  Gpu.OutputMs = [](uint64_t G) { return 0.002 * double(G); };
-  Gpu.StagedByHost = true;
+  DeviceEstimate Gpu = stagedDevice(
+      "gpu0", 0.001, [](uint64_t G) { return 0.004 * double(G); },
+      [](uint64_t G) { return 0.002 * double(G); });
   P.Devices = {Cpu, Gpu};
   std::vector<double> Ms(2);
   estimateLaunchMs(P, {400, 600}, &Ms);
@@ -151,11 +163,9 @@ TEST(Partitioner, TwoGpusStageTheirCopiesAtOnceAndTheCpuWaitsForTheLast) {
   DeviceEstimate Cpu = linearDevice("cpu", 0.01);
   Cpu.AfterStagedInputs = true;
   auto Gpu = [](std::string Name, double In) {
-    DeviceEstimate D = linearDevice(std::move(Name), 0.001);
-    D.InputMs = [In](uint64_t G) { return In * double(G); };
-    D.OutputMs = [](uint64_t G) { return 0.001 * double(G); };
-    D.StagedByHost = true;
-    return D;
+    return stagedDevice(
+        std::move(Name), 0.001, [In](uint64_t G) { return In * double(G); },
+        [](uint64_t G) { return 0.001 * double(G); });
   };
   P.Devices = {Cpu, Gpu("gpu0", 0.004), Gpu("gpu1", 0.002)};
   std::vector<double> Ms(3);
@@ -187,11 +197,9 @@ TEST(Partitioner, AWaitingCpuAsTheBaseDoesNotHideASplitOverTheGpus) {
   DeviceEstimate Cpu = linearDevice("cpu", 0.018);
   Cpu.AfterStagedInputs = true;
   auto Gpu = [](std::string Name) {
-    DeviceEstimate D = linearDevice(std::move(Name), 0.0003);
-    D.InputMs = [](uint64_t G) { return 0.1 + 0.015 * double(G); };
-    D.OutputMs = [](uint64_t G) { return 0.1 + 0.008 * double(G); };
-    D.StagedByHost = true;
-    return D;
+    return stagedDevice(
+        std::move(Name), 0.0003, [](uint64_t G) { return 0.1 + 0.015 * double(G); },
+        [](uint64_t G) { return 0.1 + 0.008 * double(G); });
   };
   P.Devices = {Cpu, Gpu("gpu0"), Gpu("gpu1")};
   double CpuAlone = estimateLaunchMs(P, {2000, 0, 0});
@@ -222,14 +230,9 @@ TEST(Partitioner, DevicesOnTheHostsCoresShareThem) {
   P.TotalGroups = 1000;
   DeviceEstimate Cpu = linearDevice("cpu", 0.01);
   Cpu.AfterStagedInputs = true;
-  auto Discrete = [](std::string Name) {
-    DeviceEstimate D = linearDevice(std::move(Name), 0.02);
-    D.InputMs = [](uint64_t G) { return 0.0001 * double(G); };
-    D.OutputMs = [](uint64_t G) { return 0.0001 * double(G); };
-    D.StagedByHost = true;
-    return D;
-  };
-  P.Devices = {Cpu, Discrete("discrete0"), Discrete("discrete1")};
+  auto Copy = [](uint64_t G) { return 0.0001 * double(G); };
+  P.Devices = {Cpu, stagedDevice("discrete0", 0.02, Copy, Copy),
+               stagedDevice("discrete1", 0.02, Copy, Copy)};
   const double Share = hostCoreShare(1, {1, 1}, 2);
   P.Devices[0].SplitSlowdown = Share * 2.0; // 2 threads, 1 when split
   P.Devices[1].SplitSlowdown = P.Devices[2].SplitSlowdown = Share;
