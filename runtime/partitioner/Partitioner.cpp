@@ -62,18 +62,44 @@ std::vector<size_t> linkLeaders(const PartitionProblem &P) {
   return Leader;
 }
 
+/// Staged copies share the host's cores and memory: in a launch each
+/// StagedByHost device's inputs take at least the sum of all staged
+/// inputs over the host's capacity, and likewise its outputs (a fair
+/// share; equal pieces all end then).
+void shareStagedCopies(const PartitionProblem &P, const std::vector<uint64_t> &Groups,
+                       std::vector<Parts> &T) {
+  if (std::isinf(P.StagedInCapacity) && std::isinf(P.StagedOutCapacity))
+    return;
+  double SumIn = 0, SumOut = 0;
+  for (size_t I = 0; I < T.size(); ++I)
+    if (Groups[I] && P.Devices[I].StagedByHost) {
+      SumIn += T[I].In;
+      SumOut += T[I].Out;
+    }
+  for (size_t I = 0; I < T.size(); ++I)
+    if (Groups[I] && P.Devices[I].StagedByHost) {
+      double Out = std::max(T[I].Out, SumOut / P.StagedOutCapacity);
+      T[I].In = std::max(T[I].In, SumIn / P.StagedInCapacity);
+      T[I].Rest += Out - T[I].Out;
+      T[I].Out = Out;
+    }
+}
+
 /// A split's EstAllDevsTime, kept so that, as the parent node of the
 /// decision tree, a child (groups moved from the base device to one other)
 /// is estimated in a few operations per device: only those two devices'
 /// parts change, the devices after them on their links start later or
 /// earlier by the change in their inputs, and a device that waits for the
 /// host-staged copies by the change in when the last of them ends and in
-/// their outputs.
+/// their outputs. A child that changes the staged copies' sums when the
+/// host's staging capacity is finite changes every staged device's
+/// times: it is estimated whole.
 class ParentNode {
 public:
   ParentNode(const PartitionProblem &P, const std::vector<size_t> &Leader)
-      : Leader(Leader), K(P.Devices.size()), Start(K), LinkStart(K), Ms(K), Busy(K), Pos(K),
-        Waits(K), Staged(K) {
+      : P(P), Leader(Leader), K(P.Devices.size()),
+        FiniteStaging(!std::isinf(P.StagedInCapacity) || !std::isinf(P.StagedOutCapacity)),
+        Cur(K), Whole(K), Pos(K), Waits(K), Staged(K), SharesStaging(K) {
     // The order a link's inputs go in: by index, those that wait for the
     // staged copies last.
     for (bool W : {false, true})
@@ -84,53 +110,38 @@ public:
       Pos[Order[I]] = I;
       Waits[I] = P.Devices[I].AfterStagedInputs;
       Staged[I] = P.Devices[I].StagedByHost && !Waits[I];
+      SharesStaging[I] = FiniteStaging && P.Devices[I].StagedByHost;
       if (Staged[I])
         StagedList.push_back(I);
       AnyWaiting |= bool(Waits[I]);
     }
   }
 
+  /// \p Groups and \p T (each device's own parts) must outlive the node's
+  /// use of them.
   void set(const std::vector<uint64_t> &Groups, const std::vector<Parts> &T) {
     this->Groups = &Groups;
-    this->T = &T;
-    std::fill(Busy.begin(), Busy.end(), 0.0);
-    Used = 0;
-    MergeSum = 0;
-    StagedEnd = 0;
-    StagedOut = 0;
-    for (size_t I : Order) {
-      LinkStart[I] = Busy[Leader[I]];
-      if (!Groups[I]) {
-        Start[I] = LinkStart[I];
-        Ms[I] = 0;
-        continue;
-      }
-      Start[I] = Waits[I] ? std::max(LinkStart[I], StagedEnd) : LinkStart[I];
-      Busy[Leader[I]] = Start[I] + T[I].In;
-      Ms[I] = Start[I] + T[I].In + T[I].Rest + (Waits[I] ? std::min(StagedOut, T[I].Rest) : 0);
-      if (Staged[I]) {
-        StagedEnd = std::max(StagedEnd, Start[I] + T[I].In);
-        StagedOut += T[I].Out;
-      }
-      MergeSum += T[I].Merge;
-      ++Used;
+    Raw = &T;
+    Eff = &T;
+    if (FiniteStaging) {
+      Shared = T;
+      shareStagedCopies(P, Groups, Shared);
+      Eff = &Shared;
     }
+    run(Groups, *Eff, Cur);
   }
 
   /// The launch: the slowest device, plus the merges if it is split.
-  double total(std::vector<double> *DeviceMs) const {
-    if (DeviceMs)
-      *DeviceMs = Ms;
-    double Slowest = Ms.empty() ? 0 : *std::max_element(Ms.begin(), Ms.end());
-    return Slowest + (Used > 1 ? MergeSum : 0);
-  }
+  double total(std::vector<double> *DeviceMs) const { return Cur.total(DeviceMs); }
 
   /// The launch with \p B's parts replaced by \p NewB and \p I's by
   /// \p NewI (I gets groups); the two devices' times in \p MsB, \p MsI.
   double child(size_t B, const Parts &NewB, size_t I, const Parts &NewI, double &MsB,
                double &MsI) const {
+    if (SharesStaging[B] || SharesStaging[I])
+      return childWhole(B, NewB, I, NewI, MsB, MsI);
     const std::vector<uint64_t> &G = *Groups;
-    const std::vector<Parts> &Old = *T;
+    const std::vector<Parts> &Old = *Eff;
     double DeltaB = NewB.In - Old[B].In, DeltaI = NewI.In - (G[I] ? Old[I].In : 0);
     // How much later a device starts for the changes in the inputs before
     // it on its link.
@@ -151,12 +162,13 @@ public:
     if (AnyWaiting)
       for (size_t J : StagedList)
         if (G[J] || J == I) {
-          End = std::max(End, Start[J] + Shift(J) + PartsOf(J).In);
+          End = std::max(End, Cur.Start[J] + Shift(J) + PartsOf(J).In);
           Outs += PartsOf(J).Out;
         }
     auto MsOf = [&](size_t J) {
       const Parts &Pj = PartsOf(J);
-      double From = Waits[J] ? std::max(LinkStart[J] + Shift(J), End) : Start[J] + Shift(J);
+      double From =
+          Waits[J] ? std::max(Cur.LinkStart[J] + Shift(J), End) : Cur.Start[J] + Shift(J);
       return From + Pj.In + Pj.Rest + (Waits[J] ? std::min(Outs, Pj.Rest) : 0);
     };
     MsB = MsOf(B);
@@ -164,26 +176,90 @@ public:
     double Slowest = std::max(MsB, MsI);
     for (size_t J = 0; J < K; ++J)
       if (J != B && J != I && G[J])
-        Slowest = std::max(Slowest, Waits[J] ? MsOf(J) : Ms[J] + Shift(J));
-    unsigned NewUsed = Used + (G[I] == 0);
-    double Merge = MergeSum - Old[B].Merge - (G[I] ? Old[I].Merge : 0) + NewB.Merge + NewI.Merge;
+        Slowest = std::max(Slowest, Waits[J] ? MsOf(J) : Cur.Ms[J] + Shift(J));
+    unsigned NewUsed = Cur.Used + (G[I] == 0);
+    double Merge =
+        Cur.MergeSum - Old[B].Merge - (G[I] ? Old[I].Merge : 0) + NewB.Merge + NewI.Merge;
     return Slowest + (NewUsed > 1 ? Merge : 0);
   }
 
 private:
+  /// When each device's inputs start, when its link is free for them, and
+  /// when it is done.
+  struct Chain {
+    explicit Chain(size_t K) : Start(K), LinkStart(K), Ms(K), Busy(K) {}
+    std::vector<double> Start, LinkStart, Ms, Busy;
+    double MergeSum = 0;
+    unsigned Used = 0;
+    double total(std::vector<double> *DeviceMs) const {
+      if (DeviceMs)
+        *DeviceMs = Ms;
+      double Slowest = Ms.empty() ? 0 : *std::max_element(Ms.begin(), Ms.end());
+      return Slowest + (Used > 1 ? MergeSum : 0);
+    }
+  };
+
+  /// EstAllDevsTime of \p T (shared staging already applied) into \p C.
+  void run(const std::vector<uint64_t> &Groups, const std::vector<Parts> &T, Chain &C) const {
+    std::fill(C.Busy.begin(), C.Busy.end(), 0.0);
+    C.Used = 0;
+    C.MergeSum = 0;
+    double StagedEnd = 0, StagedOut = 0;
+    for (size_t I : Order) {
+      C.LinkStart[I] = C.Busy[Leader[I]];
+      if (!Groups[I]) {
+        C.Start[I] = C.LinkStart[I];
+        C.Ms[I] = 0;
+        continue;
+      }
+      C.Start[I] = Waits[I] ? std::max(C.LinkStart[I], StagedEnd) : C.LinkStart[I];
+      C.Busy[Leader[I]] = C.Start[I] + T[I].In;
+      C.Ms[I] =
+          C.Start[I] + T[I].In + T[I].Rest + (Waits[I] ? std::min(StagedOut, T[I].Rest) : 0);
+      if (Staged[I]) {
+        StagedEnd = std::max(StagedEnd, C.Start[I] + T[I].In);
+        StagedOut += T[I].Out;
+      }
+      C.MergeSum += T[I].Merge;
+      ++C.Used;
+    }
+  }
+
+  double childWhole(size_t B, const Parts &NewB, size_t I, const Parts &NewI, double &MsB,
+                    double &MsI) const {
+    // Only whether a device has groups is read, not how many.
+    WholeGroups = *Groups;
+    WholeGroups[I] = std::max<uint64_t>(WholeGroups[I], 1);
+    WholeParts = *Raw;
+    WholeParts[B] = NewB;
+    WholeParts[I] = NewI;
+    shareStagedCopies(P, WholeGroups, WholeParts);
+    run(WholeGroups, WholeParts, Whole);
+    MsB = Whole.Ms[B];
+    MsI = Whole.Ms[I];
+    return Whole.total(nullptr);
+  }
+
+  const PartitionProblem &P;
   const std::vector<size_t> &Leader;
   size_t K;
   const std::vector<uint64_t> *Groups = nullptr;
-  const std::vector<Parts> *T = nullptr;
-  /// When each device's inputs start, and when its link is free for them.
-  std::vector<double> Start, LinkStart, Ms, Busy;
+  /// Whether the host's staging capacity is finite.
+  bool FiniteStaging;
+  /// The parent's parts: each device's own (Raw), and as the launch has
+  /// them (Eff: Raw, or Shared, with the staging shared); its chain.
+  const std::vector<Parts> *Raw = nullptr, *Eff = nullptr;
+  std::vector<Parts> Shared;
+  Chain Cur;
+  /// Scratch for children estimated whole.
+  mutable Chain Whole;
+  mutable std::vector<uint64_t> WholeGroups;
+  mutable std::vector<Parts> WholeParts;
   /// Devices in input order, and each one's place in it.
   std::vector<size_t> Order, Pos;
   // Not vector<bool>: read in the inner loop.
-  std::vector<char> Waits, Staged;
+  std::vector<char> Waits, Staged, SharesStaging;
   std::vector<size_t> StagedList;
-  double MergeSum = 0, StagedEnd = 0, StagedOut = 0;
-  unsigned Used = 0;
   bool AnyWaiting = false;
 };
 
@@ -197,16 +273,38 @@ PartitionResult finish(const PartitionProblem &P, std::vector<uint64_t> Groups) 
 
 } // namespace
 
+namespace {
+
+/// Each device's parts in the split \p Groups, before the staging is shared.
+std::vector<Parts> partsInSplit(const PartitionProblem &P, const std::vector<uint64_t> &Groups) {
+  std::vector<Parts> T(Groups.size());
+  bool Split = std::count_if(Groups.begin(), Groups.end(), [](uint64_t G) { return G; }) > 1;
+  for (size_t I = 0; I < Groups.size(); ++I)
+    T[I] = partsAt(P, I, Groups[I], Split);
+  return T;
+}
+
+} // namespace
+
 double estimateLaunchMs(const PartitionProblem &P, const std::vector<uint64_t> &Groups,
                         std::vector<double> *DeviceMs) {
-  std::vector<Parts> T(Groups.size());
-  bool Shared = std::count_if(Groups.begin(), Groups.end(), [](uint64_t G) { return G; }) > 1;
-  for (size_t I = 0; I < Groups.size(); ++I)
-    T[I] = partsAt(P, I, Groups[I], Shared);
+  std::vector<Parts> T = partsInSplit(P, Groups);
   const std::vector<size_t> Leader = linkLeaders(P);
   ParentNode Split(P, Leader);
   Split.set(Groups, T);
   return Split.total(DeviceMs);
+}
+
+void copyMsInSplit(const PartitionProblem &P, const std::vector<uint64_t> &Groups,
+                   std::vector<double> &InMs, std::vector<double> &OutMs) {
+  std::vector<Parts> T = partsInSplit(P, Groups);
+  shareStagedCopies(P, Groups, T);
+  InMs.resize(T.size());
+  OutMs.resize(T.size());
+  for (size_t I = 0; I < T.size(); ++I) {
+    InMs[I] = T[I].In;
+    OutMs[I] = T[I].Out;
+  }
 }
 
 PartitionResult partitionSingle(const PartitionProblem &P, unsigned Device) {

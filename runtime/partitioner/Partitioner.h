@@ -27,6 +27,7 @@
 #ifndef SKMD_PARTITIONER_PARTITIONER_H
 #define SKMD_PARTITIONER_PARTITIONER_H
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -68,6 +69,12 @@ struct PartitionProblem {
   /// many groups; null for a contiguous kernel (results are copied back
   /// in place).
   std::function<double(uint64_t)> MergeMs;
+  /// How many StagedByHost devices' copies the host sustains at once, at
+  /// the speed each has alone (measured with all of them copying
+  /// together; model/LinkModel.h): the staged inputs of a launch take
+  /// together at least the sum of their times alone over this, and so do
+  /// its staged outputs. Infinite: every device copies as fast as alone.
+  double StagedInCapacity = INFINITY, StagedOutCapacity = INFINITY;
 };
 
 struct PartitionResult {
@@ -93,6 +100,11 @@ PartitionResult partitionSingle(const PartitionProblem &P, unsigned Device);
 /// The estimated launch time of a given split (EstAllDevsTime plus merge).
 double estimateLaunchMs(const PartitionProblem &P, const std::vector<uint64_t> &Groups,
                         std::vector<double> *DeviceMs = nullptr);
+
+/// Each device's input and output copy times in the split \p Groups: its
+/// own, or its share of the host's staging capacity if that is longer.
+void copyMsInSplit(const PartitionProblem &P, const std::vector<uint64_t> &Groups,
+                   std::vector<double> &InMs, std::vector<double> &OutMs);
 
 } // namespace skmd
 

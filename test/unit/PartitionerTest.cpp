@@ -244,6 +244,53 @@ TEST(Partitioner, DevicesOnTheHostsCoresShareThem) {
   EXPECT_LT(Apart.Groups[0], 900u);
 }
 
+TEST(Partitioner, StagedCopiesShareTheHostsCapacity) {
+  // Transpose on the 4xH200 host, in shape: the CPU computes everything in
+  // 8 ms; four GPUs compute in no time but stage 2 us per group in and out.
+  // Each alone would take a quarter in 4 ms; together they get the host's
+  // capacity only.
+  PartitionProblem P;
+  P.TotalGroups = 4096;
+  DeviceEstimate Cpu = linearDevice("cpu", 8.0 / 4096);
+  Cpu.AfterStagedInputs = true;
+  auto Copy = [](uint64_t G) { return 0.002 * double(G); };
+  P.Devices = {Cpu};
+  for (int I = 0; I < 4; ++I)
+    P.Devices.push_back(stagedDevice("gpu" + std::to_string(I), 1e-6, Copy, Copy));
+  const std::vector<uint64_t> Even = {0, 1024, 1024, 1024, 1024};
+
+  // Copying as fast as alone, the four GPUs split it.
+  PartitionResult Apart = partitionAlgorithm1(P);
+  EXPECT_LT(Apart.Groups[0], 2048u);
+  EXPECT_LT(Apart.EstimatedMs, 6.0);
+
+  // A host that sustains 1.7 devices' copies at once (measured 4xH200:
+  // 1.6-1.9): each GPU's quarter takes 4/1.7 as long, slower than the CPU
+  // alone; the CPU keeps a larger share, the GPUs' copies hidden under it.
+  P.StagedInCapacity = P.StagedOutCapacity = 1.7;
+  std::vector<double> In, Out;
+  copyMsInSplit(P, Even, In, Out);
+  EXPECT_DOUBLE_EQ(In[1], 4 * 2.048 / 1.7);
+  EXPECT_DOUBLE_EQ(Out[4], 4 * 2.048 / 1.7);
+  EXPECT_DOUBLE_EQ(In[0], 0.0);
+  EXPECT_NEAR(estimateLaunchMs(P, Even), 2 * 4 * 2.048 / 1.7 + 1e-6 * 1024, 1e-9);
+  // One GPU's copies alone take their own time.
+  copyMsInSplit(P, {2048, 2048, 0, 0, 0}, In, Out);
+  EXPECT_DOUBLE_EQ(In[1], 0.002 * 2048);
+  PartitionResult Shared = partitionAlgorithm1(P);
+  EXPECT_GT(Shared.Groups[0], Apart.Groups[0] * 3 / 2); // 948 against 464
+  EXPECT_LT(Shared.EstimatedMs, 8.0);
+  EXPECT_GT(Shared.EstimatedMs, 2 * Apart.EstimatedMs); // 7.4 ms against 3.6
+  EXPECT_NEAR(Shared.EstimatedMs, estimateLaunchMs(P, Shared.Groups), 1e-9);
+
+  // A host that copies for one device at a time: the GPUs together move
+  // no more than one, and the CPU alone is the fastest.
+  P.StagedInCapacity = P.StagedOutCapacity = 1;
+  PartitionResult One = partitionAlgorithm1(P);
+  EXPECT_EQ(One.Groups[0], 4096u);
+  EXPECT_DOUBLE_EQ(One.EstimatedMs, 8.0);
+}
+
 TEST(Partitioner, DegenerateProblemsHaveDefinedAnswers) {
   PartitionProblem P;
   PartitionResult Empty = partitionAlgorithm1(P);
