@@ -3,10 +3,12 @@
 #include "model/Profiler.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <thread>
 #include <vector>
 
 namespace skmd {
@@ -161,6 +163,153 @@ Result<LinkModel> linkModel(Device &D, ProfileDatabase &Db) {
     if (Status S = Db.setLink(Key, LinkNames[I], *linkParts(*Measured, I)); !S)
       return S.error();
   return Measured;
+}
+
+namespace {
+
+/// The time until every one of \p N copies, each on a thread of its own
+/// and all started at once, is done: \p Copy(index, run); the best of
+/// \p Runs after one untimed run.
+template <typename F> Result<double> togetherMs(size_t N, unsigned Runs, F &&Copy) {
+  return bestMs(Runs, [&](unsigned Run) -> Status {
+    std::atomic<bool> Go{false};
+    std::vector<Status> Done(N);
+    std::vector<std::thread> Threads;
+    for (size_t I = 0; I < N; ++I)
+      Threads.emplace_back([&, I] {
+        while (!Go.load(std::memory_order_acquire))
+          std::this_thread::yield();
+        Done[I] = Copy(I, Run);
+      });
+    Go.store(true, std::memory_order_release);
+    for (std::thread &T : Threads)
+      T.join();
+    for (Status &S : Done)
+      if (!S)
+        return S;
+    return Status::success();
+  });
+}
+
+std::string stagingKey(const std::vector<Device *> &Staged) {
+  std::string Key = "staging";
+  for (Device *D : Staged)
+    Key += ":" + deviceKey(D->info());
+  return Key;
+}
+
+/// The copies' aggregate bandwidth one device after another and all at
+/// once, in and out: rows of the database (latency 0).
+const char *const StagingNames[4] = {"in-one-by-one", "in-together", "out-one-by-one",
+                                     "out-together"};
+
+StagingCapacity capacityOf(const double GBps[4], size_t N) {
+  auto Ratio = [&](double Together, double OneByOne) {
+    return std::clamp(OneByOne > 0 ? Together / OneByOne : 1.0, 1.0, double(N));
+  };
+  return {Ratio(GBps[1], GBps[0]), Ratio(GBps[3], GBps[2])};
+}
+
+/// Fills \p GBps in StagingNames' order.
+Status measureStagingRates(const std::vector<Device *> &Staged, double GBps[4]) {
+  const size_t N = Staged.size();
+  // Each device's memory and host regions; released on every path.
+  struct Held {
+    Device *D;
+    DeviceMemory M;
+  };
+  std::vector<Held> Mems;
+  struct ReleaseAll {
+    std::vector<Held> &Mems;
+    ~ReleaseAll() {
+      for (Held &H : Mems)
+        H.D->release(H.M);
+    }
+  } Release{Mems};
+  std::vector<std::unique_ptr<HostBlock>> Hosts;
+  for (Device *D : Staged) {
+    auto Mem = D->allocate(LargeBytes);
+    if (!Mem)
+      return Mem.error();
+    Mems.push_back({D, *Mem});
+    Hosts.push_back(std::make_unique<HostBlock>(D, Regions * LargeBytes, false));
+    if (!Hosts.back()->P)
+      return Failure(ErrorCode::OutOfMemory, "no host memory to measure the staging capacity");
+    std::memset(Hosts.back()->P, 1, Regions * LargeBytes);
+  }
+  auto HostAt = [&](size_t I, unsigned Run) {
+    return static_cast<char *>(Hosts[I]->P) + (Run % Regions) * LargeBytes;
+  };
+  auto In = [&](size_t I, unsigned Run) {
+    Status S = Staged[I]->copyIn(Mems[I].M, 0, HostAt(I, Run), LargeBytes);
+    return S ? Staged[I]->finishCopies() : S;
+  };
+  auto Out = [&](size_t I, unsigned Run) {
+    return Staged[I]->copyOut(HostAt(I, Run), Mems[I].M, 0, LargeBytes);
+  };
+  constexpr unsigned Runs = 2 * Regions - 1;
+  for (bool IsIn : {true, false}) {
+    double OneByOne = 0;
+    for (size_t I = 0; I < N; ++I) {
+      auto Ms = bestMs(Runs, [&](unsigned Run) { return IsIn ? In(I, Run) : Out(I, Run); });
+      if (!Ms)
+        return Ms.error();
+      OneByOne += *Ms;
+    }
+    auto All = togetherMs(N, Runs, [&](size_t I, unsigned Run) {
+      return IsIn ? In(I, Run) : Out(I, Run);
+    });
+    if (!All)
+      return All.error();
+    double Bytes = double(N * LargeBytes);
+    GBps[IsIn ? 0 : 2] = OneByOne > 0 ? Bytes / OneByOne / 1e6 : 0;
+    GBps[IsIn ? 1 : 3] = *All > 0 ? Bytes / *All / 1e6 : 0;
+  }
+  return Status::success();
+}
+
+} // namespace
+
+Result<StagingCapacity> measureStagingCapacity(const std::vector<Device *> &Staged) {
+  if (Staged.size() < 2)
+    return StagingCapacity{};
+  double GBps[4] = {};
+  if (Status S = measureStagingRates(Staged, GBps); !S)
+    return S.error();
+  return capacityOf(GBps, Staged.size());
+}
+
+Result<StagingCapacity>
+stagingCapacity(const std::vector<Device *> &Staged, ProfileDatabase &Db,
+                const std::function<void(const std::string &)> &Progress) {
+  if (Staged.size() < 2)
+    return StagingCapacity{};
+  const std::string Key = stagingKey(Staged);
+  double GBps[4] = {};
+  bool Complete = true;
+  for (unsigned I = 0; I < 4 && Complete; ++I) {
+    auto Row = Db.link(Key, StagingNames[I]);
+    if (!Row)
+      return Row.error();
+    if (*Row)
+      GBps[I] = (*Row)->GBps;
+    else
+      Complete = false;
+  }
+  if (!Complete) {
+    if (Progress) {
+      std::string Names;
+      for (Device *D : Staged)
+        Names += (Names.empty() ? "" : ", ") + D->info().Name;
+      Progress("measuring the host's staged copies for " + Names + ", alone and at once");
+    }
+    if (Status S = measureStagingRates(Staged, GBps); !S)
+      return S.error();
+    for (unsigned I = 0; I < 4; ++I)
+      if (Status S = Db.setLink(Key, StagingNames[I], LinkCost{0, GBps[I]}); !S)
+        return S.error();
+  }
+  return capacityOf(GBps, Staged.size());
 }
 
 Result<LinkCost> hostCopyModel(ProfileDatabase &Db, const std::string &HostKey) {

@@ -17,6 +17,10 @@
 #include "devices/Device.h"
 #include "model/ProfileDatabase.h"
 
+#include <functional>
+#include <string>
+#include <vector>
+
 namespace skmd {
 
 struct LinkModel {
@@ -32,6 +36,28 @@ Result<LinkModel> measureLink(Device &D);
 
 /// \p D's link model from \p Db, measured and recorded there if missing.
 Result<LinkModel> linkModel(Device &D, ProfileDatabase &Db);
+
+/// How many devices' staged copies (pageable memory through the host's
+/// cores) the host sustains at once, each at the speed it has alone: the
+/// same copies one device after another over all of them at the same
+/// time, between 1 (no faster than one at a time) and the number of
+/// devices (each as fast as alone). On the 2xH200 host two GPUs' staged
+/// copies went 1.6x one GPU's; on the 4xH200 host four went 1.6-1.9x.
+struct StagingCapacity {
+  double In = 1, Out = 1;
+};
+
+/// Measures \p Staged's capacity: 64 MiB of pageable memory to and from
+/// each device, one after another and all at once (each device's copies
+/// on a thread of its own, as in a launch), best of several runs.
+Result<StagingCapacity> measureStagingCapacity(const std::vector<Device *> &Staged);
+
+/// \p Staged's capacity from \p Db, measured and recorded there if
+/// missing (key: the devices' identities); a measurement is announced to
+/// \p Progress first.
+Result<StagingCapacity>
+stagingCapacity(const std::vector<Device *> &Staged, ProfileDatabase &Db,
+                const std::function<void(const std::string &)> &Progress = nullptr);
 
 /// The host's memcpy cost (the merge model), from \p Db or measured now
 /// and recorded under \p HostKey.

@@ -75,6 +75,10 @@ std::string explainPlan(const std::string &Kernel, const std::string &Plan,
                 "(model built in %.1f ms)\n",
                 Model->PredictedMs, Devices[Fastest]->Name.c_str(), Model->AloneMs[Fastest],
                 Model->BuildMs);
+  if (!std::isinf(Model->StagedInCapacity))
+    Out += format("skmd:   staged copies share the host: it sustains %.2f devices' inputs and "
+                  "%.2f devices' outputs at once\n",
+                  Model->StagedInCapacity, Model->StagedOutCapacity);
   return Out;
 }
 

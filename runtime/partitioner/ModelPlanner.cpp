@@ -4,6 +4,7 @@
 #include "devices/cpu/ThreadPool.h"
 
 #include <algorithm>
+#include <map>
 #include <chrono>
 #include <cmath>
 #include <optional>
@@ -86,6 +87,30 @@ double copyScale(const std::vector<ProfileRow> &Rows, const LinkCost &Link, bool
   return std::clamp(Ratio[Ratio.size() / 2], 0.5, 4.0);
 }
 
+
+/// The kernel's own profiled copy times at this launch's shape, per group
+/// count (the median where a count was profiled more than once), or an
+/// empty curve with fewer than 3 counts. A staged copy's cost is not a
+/// line: on the 2xH200 host Box-Muller's 2-67 MB copies went at 6-27
+/// GB/s and its 134-805 MB ones at 39-49, where the link model's line
+/// (64 MiB copies at most) said 42.
+Curve profiledCopies(const std::vector<ProfileRow> &Rows, const std::string &Shape, bool In) {
+  std::map<uint64_t, std::vector<double>> AtCount;
+  for (const ProfileRow &R : Rows) {
+    double Ms = In ? R.InputMs : R.OutputMs;
+    if (R.Shape == Shape && R.Groups > 0 && std::isfinite(Ms) && Ms >= 0)
+      AtCount[R.Groups].push_back(Ms);
+  }
+  Curve C;
+  if (AtCount.size() < 3)
+    return C;
+  for (auto &[Groups, Ms] : AtCount) {
+    std::nth_element(Ms.begin(), Ms.begin() + Ms.size() / 2, Ms.end());
+    C.X.push_back(double(Groups));
+    C.Y.push_back(Ms[Ms.size() / 2]);
+  }
+  return C;
+}
 } // namespace
 
 double hostCoreShare(unsigned CpuThreads, const std::vector<unsigned> &DeviceThreads,
@@ -345,6 +370,16 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
       bool Staged = copiesUseHostCores(Dev, Args);
       double InScale = Staged ? copyScale(Profiles[D], Link->second.InPageable, true) : 1;
       double OutScale = Staged ? copyScale(Profiles[D], Link->second.OutPageable, false) : 1;
+      // Better still, when every buffer is pageable (as the profiles'
+      // copies were) and this shape was profiled: the profiled times.
+      bool AllPageable = std::none_of(Args.begin(), Args.end(), [&](const HostArg &A) {
+        return A.K == HostArg::Buffer && Dev.isPinnedHost(A.Data, A.Bytes);
+      });
+      Curve ProfiledIn, ProfiledOut;
+      if (Staged && AllPageable) {
+        ProfiledIn = profiledCopies(Profiles[D], Shape.Text, true);
+        ProfiledOut = profiledCopies(Profiles[D], Shape.Text, false);
+      }
       for (size_t I = 0; I < Counts.size(); ++I) {
         double InMs = 0, OutMs = 0;
         for (size_t A = 0; A < Args.size(); ++A) {
@@ -355,10 +390,11 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
           InMs += LIn.ms(AtCount[I].InBytes[A], AtCount[I].InRects[A]);
           OutMs += LOut.ms(AtCount[I].OutBytes[A], AtCount[I].OutRects[A]);
         }
-        In.X.push_back(double(Counts[I]));
-        In.Y.push_back(InMs * InScale);
-        Out.X.push_back(double(Counts[I]));
-        Out.Y.push_back(OutMs * OutScale);
+        double At = double(Counts[I]);
+        In.X.push_back(At);
+        In.Y.push_back(ProfiledIn.X.empty() ? InMs * InScale : ProfiledIn(At));
+        Out.X.push_back(At);
+        Out.Y.push_back(ProfiledOut.X.empty() ? OutMs * OutScale : ProfiledOut(At));
       }
       const Curve *InC = &In, *OutC = &Out;
       E.InputMs = [InC](uint64_t N) { return (*InC)(double(N)); };
@@ -370,6 +406,21 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
       E.StagedByHost = Staged;
     }
     Pr->P.Devices.push_back(std::move(E));
+  }
+  // Staged copies of several devices share the host's cores and memory:
+  // each device's were profiled alone (on the 4xH200 host, four GPUs'
+  // staged copies took 1.6-1.8x their predicted times, and splits that
+  // looked twice as fast as the CPU ran slower than it).
+  std::vector<Device *> Staged;
+  for (unsigned D = 0; D < Devices.size(); ++D)
+    if (Pr->P.Devices[D].StagedByHost)
+      Staged.push_back(Devices[D]);
+  if (Staged.size() > 1) {
+    auto Capacity = stagingCapacity(Staged, **Db, Progress);
+    if (!Capacity)
+      return Capacity.error();
+    Pr->P.StagedInCapacity = Capacity->In;
+    Pr->P.StagedOutCapacity = Capacity->Out;
   }
   if (Offloads) {
     auto HostCopy = hostCopy();
@@ -403,8 +454,11 @@ ModelPlan ModelPlanner::describe(const Problem &Pr, const std::vector<uint64_t> 
   M.Method = std::move(Method);
   M.Groups = Groups;
   M.BuildMs = Pr.BuildMs;
-  std::vector<double> Done;
+  M.StagedInCapacity = Pr.P.StagedInCapacity;
+  M.StagedOutCapacity = Pr.P.StagedOutCapacity;
+  std::vector<double> Done, InMs, OutMs;
   M.PredictedMs = estimateLaunchMs(Pr.P, Groups, &Done);
+  copyMsInSplit(Pr.P, Groups, InMs, OutMs);
   unsigned Used = 0;
   for (uint64_t G : Groups)
     Used += G > 0;
@@ -416,9 +470,9 @@ ModelPlan ModelPlanner::describe(const Problem &Pr, const std::vector<uint64_t> 
     if (uint64_t N = Groups[D]) {
       M.Pieces.push_back({unsigned(D), First, N});
       First += N;
-      P.InputMs = E.InputMs ? E.InputMs(N) : 0;
+      P.InputMs = InMs[D];
       P.KernelMs = std::max(0.0, E.KernelMs(N)) * (Used > 1 ? E.SplitSlowdown : 1);
-      P.OutputMs = E.OutputMs ? E.OutputMs(N) : 0;
+      P.OutputMs = OutMs[D];
       P.MergeMs = Used > 1 && Pr.P.MergeMs && E.InputMs ? Pr.P.MergeMs(N) : 0;
       P.DoneMs = Done[D];
     }

@@ -10,8 +10,10 @@
 //                 is in (model/LinkModel.h);
 //   merge         the bytes the host copies or merges after an offloaded
 //                 piece, at the host's memcpy cost;
-//   links         HostDiscrete devices share the host's memory bus; each
-//                 GPU has a link of its own;
+//   links         each device has a link of its own; the copies the
+//                 host's cores make for several devices (pageable memory
+//                 staged for GPUs, HostDiscrete devices' memcpy) share
+//                 the host's measured staging capacity;
 //   cores         devices that compute on the host's cores (the CPU,
 //                 HostDiscrete) slow down together when a split launch
 //                 has more of their threads than the host has
@@ -74,6 +76,9 @@ struct ModelPlan {
   unsigned Steps = 0;          ///< Algorithm 1's moves.
   double PartitionUs = 0;      ///< Solving, model built.
   double BuildMs = 0;          ///< Building the problem (models, bytes).
+  /// How many devices' staged copies the host sustains at once (infinite
+  /// when fewer than two devices stage).
+  double StagedInCapacity = INFINITY, StagedOutCapacity = INFINITY;
 };
 
 class ModelPlanner {

@@ -1,0 +1,108 @@
+//===- LinkModelTest.cpp - The host's capacity for staged copies ----------===//
+#include "api/Devices.h"
+#include "model/LinkModel.h"
+#include "model/Profiler.h"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+using namespace skmd;
+
+namespace {
+
+std::string freshPath(const char *Name) {
+  std::string Path = ::testing::TempDir() + "skmd-link-" + std::to_string(getpid()) + "-" + Name;
+  std::remove(Path.c_str());
+  return Path;
+}
+
+/// Forwards to a real device; its copies fail from the \p FailAt-th on.
+class FailingCopies : public Device {
+public:
+  FailingCopies(Device &Real, unsigned FailAt) : Device(Real.info()), Real(Real), Left(FailAt) {}
+  Result<std::unique_ptr<DeviceKernel>> loadKernel(const Bundle &B,
+                                                   const KernelInfo &K) override {
+    return Real.loadKernel(B, K);
+  }
+  Result<DeviceMemory> allocate(uint64_t Bytes) override { return Real.allocate(Bytes); }
+  void release(DeviceMemory M) override {
+    ++Released;
+    Real.release(M);
+  }
+  Status copyIn(DeviceMemory Dst, uint64_t At, const void *Src, uint64_t Bytes) override {
+    if (Left == 0)
+      return Failure(ErrorCode::DeviceFailed, "copy failed (test)");
+    --Left;
+    return Real.copyIn(Dst, At, Src, Bytes);
+  }
+  Status copyOut(void *Dst, DeviceMemory Src, uint64_t At, uint64_t Bytes) override {
+    return Real.copyOut(Dst, Src, At, Bytes);
+  }
+  Status run(DeviceKernel &K, const std::vector<DeviceArg> &Args, const NDRange &Range,
+             uint64_t First, uint64_t Count) override {
+    return Real.run(K, Args, Range, First, Count);
+  }
+  unsigned Released = 0;
+
+private:
+  Device &Real;
+  unsigned Left;
+};
+
+TEST(LinkModel, StagingCapacityIsMeasuredOnceAndKept) {
+  auto Opened = openDevices("cpu,discrete,discrete");
+  ASSERT_TRUE(Opened.ok()) << Opened.error().message();
+  std::vector<Device *> Staged = {Opened->Devices[1].get(), Opened->Devices[2].get()};
+  auto Db = ProfileDatabase::open(freshPath("capacity.sqlite"));
+  ASSERT_TRUE(Db.ok()) << Db.error().message();
+
+  std::vector<std::string> Said;
+  auto Progress = [&](const std::string &Line) { Said.push_back(Line); };
+  auto First = stagingCapacity(Staged, **Db, Progress);
+  ASSERT_TRUE(First.ok()) << First.error().message();
+  // Between one device at a time and both as fast as alone.
+  EXPECT_GE(First->In, 1.0);
+  EXPECT_LE(First->In, 2.0);
+  EXPECT_GE(First->Out, 1.0);
+  EXPECT_LE(First->Out, 2.0);
+  ASSERT_EQ(Said.size(), 1u);
+  EXPECT_EQ(Said[0],
+            "measuring the host's staged copies for discrete0, discrete1, alone and at once");
+
+  // Kept: the second asks nothing of the devices.
+  auto Again = stagingCapacity(Staged, **Db, Progress);
+  ASSERT_TRUE(Again.ok()) << Again.error().message();
+  EXPECT_EQ(Again->In, First->In);
+  EXPECT_EQ(Again->Out, First->Out);
+  EXPECT_EQ(Said.size(), 1u);
+
+  // One device shares with nobody: nothing to measure.
+  auto One = stagingCapacity({Staged[0]}, **Db, Progress);
+  ASSERT_TRUE(One.ok());
+  EXPECT_EQ(One->In, 1.0);
+  EXPECT_EQ(Said.size(), 1u);
+}
+
+TEST(LinkModel, AFailedStagingMeasurementRecordsNothing) {
+  auto Opened = openDevices("cpu,discrete,discrete");
+  ASSERT_TRUE(Opened.ok()) << Opened.error().message();
+  // The second device fails at its fourth copy, in the middle of the
+  // measurement.
+  FailingCopies Failing(*Opened->Devices[2], 3);
+  std::vector<Device *> Staged = {Opened->Devices[1].get(), &Failing};
+  auto Db = ProfileDatabase::open(freshPath("failed.sqlite"));
+  ASSERT_TRUE(Db.ok()) << Db.error().message();
+  auto C = stagingCapacity(Staged, **Db);
+  ASSERT_FALSE(C.ok());
+  EXPECT_NE(C.error().message().find("copy failed (test)"), std::string::npos)
+      << C.error().message();
+  EXPECT_EQ(Failing.Released, 1u) << "its memory is given back";
+  auto Row = (*Db)->link("staging:" + deviceKey(Staged[0]->info()) + ":" +
+                             deviceKey(Failing.info()),
+                         "in-one-by-one");
+  ASSERT_TRUE(Row.ok());
+  EXPECT_FALSE(Row->has_value());
+}
+
+} // namespace
