@@ -62,27 +62,49 @@ std::vector<size_t> linkLeaders(const PartitionProblem &P) {
   return Leader;
 }
 
-/// Staged copies share the host's cores and memory: in a launch each
-/// StagedByHost device's inputs take at least the sum of all staged
-/// inputs over the host's capacity, and likewise its outputs (a fair
-/// share; equal pieces all end then).
+/// \p Ms[i] (each device's copy time alone) becomes its time when all of
+/// them copy at once and the host sustains \p Capacity devices' copies:
+/// the host's capacity is shared fairly, each device going at most as
+/// fast as alone; when one is done the others share what it leaves.
+/// Equal copies all end at n t / Capacity; a device given more bytes
+/// than another ends later (which a bound on the sum alone would not
+/// say, and the decision tree would split between equal GPUs at random).
+void shareCapacity(std::vector<std::pair<double, size_t>> &ByMs, double Capacity,
+                   std::vector<Parts> &T, double Parts::*Field) {
+  std::sort(ByMs.begin(), ByMs.end());
+  double Done = 0, Now = 0; // Each one's own time done so far; the clock.
+  size_t Active = ByMs.size();
+  for (auto &[Ms, I] : ByMs) {
+    double Rate = std::min(1.0, Capacity / double(Active));
+    Now += (Ms - Done) / Rate;
+    Done = Ms;
+    T[I].*Field = Now;
+    --Active;
+  }
+}
+
+/// Staged copies share the host's cores and memory (shareCapacity), the
+/// inputs and the outputs each; a device's kernel and outputs (Rest) grow
+/// with its outputs.
 void shareStagedCopies(const PartitionProblem &P, const std::vector<uint64_t> &Groups,
                        std::vector<Parts> &T) {
   if (std::isinf(P.StagedInCapacity) && std::isinf(P.StagedOutCapacity))
     return;
-  double SumIn = 0, SumOut = 0;
+  std::vector<std::pair<double, size_t>> In, Out;
   for (size_t I = 0; I < T.size(); ++I)
     if (Groups[I] && P.Devices[I].StagedByHost) {
-      SumIn += T[I].In;
-      SumOut += T[I].Out;
+      In.push_back({T[I].In, I});
+      Out.push_back({T[I].Out, I});
     }
-  for (size_t I = 0; I < T.size(); ++I)
-    if (Groups[I] && P.Devices[I].StagedByHost) {
-      double Out = std::max(T[I].Out, SumOut / P.StagedOutCapacity);
-      T[I].In = std::max(T[I].In, SumIn / P.StagedInCapacity);
-      T[I].Rest += Out - T[I].Out;
-      T[I].Out = Out;
-    }
+  if (In.size() < 2)
+    return;
+  std::vector<double> OwnOut(T.size());
+  for (auto &[Ms, I] : Out)
+    OwnOut[I] = Ms;
+  shareCapacity(In, P.StagedInCapacity, T, &Parts::In);
+  shareCapacity(Out, P.StagedOutCapacity, T, &Parts::Out);
+  for (auto &[Ms, I] : Out)
+    T[I].Rest += T[I].Out - OwnOut[I];
 }
 
 /// A split's EstAllDevsTime, kept so that, as the parent node of the

@@ -277,6 +277,11 @@ TEST(Partitioner, StagedCopiesShareTheHostsCapacity) {
   // One GPU's copies alone take their own time.
   copyMsInSplit(P, {2048, 2048, 0, 0, 0}, In, Out);
   EXPECT_DOUBLE_EQ(In[1], 0.002 * 2048);
+  // Unequal pieces: both go at 1.7/2 of their speed alone until the
+  // smaller is done (1 ms alone: 1/0.85), then the larger alone (2 ms more).
+  copyMsInSplit(P, {0, 500, 1500, 0, 0}, In, Out);
+  EXPECT_DOUBLE_EQ(In[1], 1 / 0.85);
+  EXPECT_DOUBLE_EQ(In[2], 1 / 0.85 + 2);
   PartitionResult Shared = partitionAlgorithm1(P);
   EXPECT_GT(Shared.Groups[0], Apart.Groups[0] * 3 / 2); // 948 against 464
   EXPECT_LT(Shared.EstimatedMs, 8.0);
