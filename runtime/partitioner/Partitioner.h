@@ -13,7 +13,9 @@
 // (the base device's time minus the receiving device's), and when no move
 // helps, retries with doubled granules up to 10 times, so that a device
 // which is slow on a few groups (a GPU's fixed costs) can still be given a
-// large share.
+// large share. Beyond the paper: when the fastest device waits for the
+// staged inputs the tree also runs from the fastest one that does not, and
+// the proportional split is estimated too; the best estimate wins.
 //
 // Estimated launch time (EstAllDevsTime): per device, its input copies
 // after those of the devices before it on the same link (copies over one
@@ -21,7 +23,8 @@
 // inputs of every device whose copies the host's cores make), then its
 // kernel, then its output copies; the launch takes the slowest device,
 // plus, for a discontiguous kernel, the merge of every offloaded device's
-// results on the host.
+// results on the host. Staged copies of several devices share the host's
+// measured capacity (StagedInCapacity, StagedOutCapacity).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SKMD_PARTITIONER_PARTITIONER_H

@@ -296,6 +296,33 @@ TEST(Partitioner, StagedCopiesShareTheHostsCapacity) {
   EXPECT_DOUBLE_EQ(One.EstimatedMs, 8.0);
 }
 
+TEST(Partitioner, AGreedyOvershootFallsBackToTheProportionalSplit) {
+  // Box-Muller on the 2xH200 host, in shape (per-group costs from its
+  // profiles, the host's measured staging capacity): from a GPU as the
+  // base, the tree balanced the CPU against the GPUs' staged copies and
+  // gave it 19% of the groups, while the CPU's kernel beside the staged
+  // outputs makes that slower than giving it almost nothing.
+  PartitionProblem P;
+  P.TotalGroups = 393216;
+  DeviceEstimate Cpu = linearDevice("cpu", 1.0e-4);
+  Cpu.AfterStagedInputs = true;
+  Cpu.SplitSlowdown = 32.0 / 31;
+  P.Devices = {Cpu};
+  for (int I = 0; I < 2; ++I) {
+    DeviceEstimate Gpu = stagedDevice(
+        "gpu" + std::to_string(I), 1.46e-6, [](uint64_t G) { return 0.3 + 5.66e-5 * double(G); },
+        [](uint64_t G) { return 0.3 + 4.65e-5 * double(G); });
+    P.Devices.push_back(Gpu);
+  }
+  P.StagedInCapacity = 1.55;
+  P.StagedOutCapacity = 1.77;
+  PartitionResult R = partitionAlgorithm1(P);
+  PartitionResult L = partitionLinear(P);
+  EXPECT_LE(R.EstimatedMs, L.EstimatedMs);
+  EXPECT_LT(R.Groups[0], P.TotalGroups / 50);
+  EXPECT_NEAR(R.EstimatedMs, estimateLaunchMs(P, R.Groups), 1e-9);
+}
+
 TEST(Partitioner, DegenerateProblemsHaveDefinedAnswers) {
   PartitionProblem P;
   PartitionResult Empty = partitionAlgorithm1(P);
