@@ -95,6 +95,31 @@ struct HostBlock {
 
 const char *const LinkNames[4] = {"in-pageable", "in-pinned", "out-pageable", "out-pinned"};
 
+/// The four costs \p Names of \p Key from \p Db into \p Rows, or, when
+/// one is missing, from \p Measure(Rows), then recorded.
+template <typename F>
+Status recordedOrMeasured(ProfileDatabase &Db, const std::string &Key,
+                          const char *const (&Names)[4], LinkCost (&Rows)[4], F &&Measure) {
+  bool Complete = true;
+  for (unsigned I = 0; I < 4 && Complete; ++I) {
+    auto Row = Db.link(Key, Names[I]);
+    if (!Row)
+      return Row.error();
+    if (*Row)
+      Rows[I] = **Row;
+    else
+      Complete = false;
+  }
+  if (Complete)
+    return Status::success();
+  if (Status S = Measure(Rows); !S)
+    return S;
+  for (unsigned I = 0; I < 4; ++I)
+    if (Status S = Db.setLink(Key, Names[I], Rows[I]); !S)
+      return S;
+  return Status::success();
+}
+
 LinkCost *linkParts(LinkModel &M, unsigned I) {
   LinkCost *Parts[4] = {&M.InPageable, &M.InPinned, &M.OutPageable, &M.OutPinned};
   return Parts[I];
@@ -142,27 +167,22 @@ Result<LinkModel> measureLink(Device &D) {
 }
 
 Result<LinkModel> linkModel(Device &D, ProfileDatabase &Db) {
-  std::string Key = deviceKey(D.info());
+  LinkCost Rows[4];
+  Status S = recordedOrMeasured(Db, deviceKey(D.info()), LinkNames, Rows,
+                                [&](LinkCost(&Measured)[4]) -> Status {
+                                  auto M = measureLink(D);
+                                  if (!M)
+                                    return M.error();
+                                  for (unsigned I = 0; I < 4; ++I)
+                                    Measured[I] = *linkParts(*M, I);
+                                  return Status::success();
+                                });
+  if (!S)
+    return S.error();
   LinkModel M;
-  bool Complete = true;
-  for (unsigned I = 0; I < 4 && Complete; ++I) {
-    auto Row = Db.link(Key, LinkNames[I]);
-    if (!Row)
-      return Row.error();
-    if (*Row)
-      *linkParts(M, I) = **Row;
-    else
-      Complete = false;
-  }
-  if (Complete)
-    return M;
-  auto Measured = measureLink(D);
-  if (!Measured)
-    return Measured.error();
   for (unsigned I = 0; I < 4; ++I)
-    if (Status S = Db.setLink(Key, LinkNames[I], *linkParts(*Measured, I)); !S)
-      return S.error();
-  return Measured;
+    *linkParts(M, I) = Rows[I];
+  return M;
 }
 
 namespace {
@@ -284,31 +304,27 @@ stagingCapacity(const std::vector<Device *> &Staged, ProfileDatabase &Db,
                 const std::function<void(const std::string &)> &Progress) {
   if (Staged.size() < 2)
     return StagingCapacity{};
-  const std::string Key = stagingKey(Staged);
-  double GBps[4] = {};
-  bool Complete = true;
-  for (unsigned I = 0; I < 4 && Complete; ++I) {
-    auto Row = Db.link(Key, StagingNames[I]);
-    if (!Row)
-      return Row.error();
-    if (*Row)
-      GBps[I] = (*Row)->GBps;
-    else
-      Complete = false;
-  }
-  if (!Complete) {
-    if (Progress) {
-      std::string Names;
-      for (Device *D : Staged)
-        Names += (Names.empty() ? "" : ", ") + D->info().Name;
-      Progress("measuring the host's staged copies for " + Names + ", alone and at once");
-    }
-    if (Status S = measureStagingRates(Staged, GBps); !S)
-      return S.error();
-    for (unsigned I = 0; I < 4; ++I)
-      if (Status S = Db.setLink(Key, StagingNames[I], LinkCost{0, GBps[I]}); !S)
-        return S.error();
-  }
+  LinkCost Rows[4];
+  Status S = recordedOrMeasured(
+      Db, stagingKey(Staged), StagingNames, Rows, [&](LinkCost(&Measured)[4]) -> Status {
+        if (Progress) {
+          std::string Names;
+          for (Device *D : Staged)
+            Names += (Names.empty() ? "" : ", ") + D->info().Name;
+          Progress("measuring the host's staged copies for " + Names + ", alone and at once");
+        }
+        double GBps[4] = {};
+        if (Status S = measureStagingRates(Staged, GBps); !S)
+          return S;
+        for (unsigned I = 0; I < 4; ++I)
+          Measured[I] = LinkCost{0, GBps[I]};
+        return Status::success();
+      });
+  if (!S)
+    return S.error();
+  double GBps[4];
+  for (unsigned I = 0; I < 4; ++I)
+    GBps[I] = Rows[I].GBps;
   return capacityOf(GBps, Staged.size());
 }
 
