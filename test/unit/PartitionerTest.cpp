@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <functional>
+#include <random>
 
 using namespace skmd;
 
@@ -342,6 +343,55 @@ TEST(Partitioner, DegenerateProblemsHaveDefinedAnswers) {
   EXPECT_EQ(R.Groups[0] + R.Groups[1], 7u);
   PartitionResult L = partitionLinear(P);
   EXPECT_EQ(L.Groups[0] + L.Groups[1], 7u);
+}
+
+TEST(Partitioner, OnRandomProblemsThePlanIsNeverEstimatedSlowerThanTheSimpleOnes) {
+  // Devices of every kind the planner makes (fixed costs, waves, copies on
+  // shared links or staged by the host, a waiting CPU, merges, a finite
+  // staging capacity), drawn at random: Algorithm 1's plan is estimated
+  // no slower than any device alone or the proportional split, its
+  // groups add up, and its estimate is the estimate of its groups.
+  std::mt19937_64 Rng(7);
+  std::uniform_real_distribution<double> U(0, 1);
+  for (int Trial = 0; Trial < 500; ++Trial) {
+    PartitionProblem P;
+    P.TotalGroups = 1 + Rng() % (Trial % 2 ? 4096 : 1000000);
+    size_t K = 1 + Rng() % 5;
+    for (size_t I = 0; I < K; ++I) {
+      double PerGroup = U(Rng) * 1e-3, Fixed = U(Rng) < 0.5 ? U(Rng) : 0.0;
+      double Wave = double(1u << (Rng() % 12));
+      DeviceEstimate D = linearDevice("d" + std::to_string(I), 0);
+      D.KernelMs = [=](uint64_t G) { return Fixed + PerGroup * std::max(double(G), Wave); };
+      if (I == 0) {
+        D.AfterStagedInputs = U(Rng) < 0.5;
+        D.SplitSlowdown = 1 + U(Rng);
+      } else if (U(Rng) < 0.8) {
+        double Latency = U(Rng), In = U(Rng) * 1e-4, Out = U(Rng) * 1e-4;
+        D.InputMs = [=](uint64_t G) { return Latency + In * double(G); };
+        D.OutputMs = [=](uint64_t G) { return Latency / 2 + Out * double(G); };
+        D.Link = U(Rng) < 0.3 ? int(Rng() % 2) : -1;
+        D.StagedByHost = U(Rng) < 0.6;
+      }
+      P.Devices.push_back(D);
+    }
+    if (U(Rng) < 0.3) {
+      double PerGroup = U(Rng) * 1e-4;
+      P.MergeMs = [=](uint64_t G) { return PerGroup * double(G); };
+    }
+    if (U(Rng) < 0.5)
+      P.StagedInCapacity = P.StagedOutCapacity = 1 + U(Rng) * 2;
+    PartitionResult R = partitionAlgorithm1(P);
+    uint64_t Sum = 0;
+    for (uint64_t G : R.Groups)
+      Sum += G;
+    ASSERT_EQ(Sum, P.TotalGroups) << "trial " << Trial;
+    ASSERT_NEAR(R.EstimatedMs, estimateLaunchMs(P, R.Groups), 1e-9 * R.EstimatedMs)
+        << "trial " << Trial;
+    ASSERT_LE(R.EstimatedMs, partitionLinear(P).EstimatedMs * (1 + 1e-12)) << "trial " << Trial;
+    for (unsigned D = 0; D < K; ++D)
+      ASSERT_LE(R.EstimatedMs, partitionSingle(P, D).EstimatedMs * (1 + 1e-12))
+          << "trial " << Trial << ", device " << D;
+  }
 }
 
 } // namespace
