@@ -4,9 +4,9 @@
 #include "devices/cpu/ThreadPool.h"
 
 #include <algorithm>
-#include <map>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <set>
 #include <thread>
@@ -87,7 +87,6 @@ double copyScale(const std::vector<ProfileRow> &Rows, const LinkCost &Link, bool
   return std::clamp(Ratio[Ratio.size() / 2], 0.5, 4.0);
 }
 
-
 /// The kernel's own profiled copy times at this launch's shape, per group
 /// count (the median where a count was profiled more than once), or an
 /// empty curve with fewer than 3 counts. A staged copy's cost is not a
@@ -111,6 +110,7 @@ Curve profiledCopies(const std::vector<ProfileRow> &Rows, const std::string &Sha
   }
   return C;
 }
+
 } // namespace
 
 double hostCoreShare(unsigned CpuThreads, const std::vector<unsigned> &DeviceThreads,
@@ -368,10 +368,9 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
       // profiles copy pageable memory; DMA from pinned is taken as
       // measured).
       bool Staged = copiesUseHostCores(Dev, Args);
-      double InScale = Staged ? copyScale(Profiles[D], Link->second.InPageable, true) : 1;
-      double OutScale = Staged ? copyScale(Profiles[D], Link->second.OutPageable, false) : 1;
-      // Better still, when every buffer is pageable (as the profiles'
-      // copies were) and this shape was profiled: the profiled times.
+      // When every buffer is pageable (as the profiles' copies were) and
+      // this shape was profiled: the profiled times; else the link
+      // model's, scaled by how the profiled copies compared with it.
       bool AllPageable = std::none_of(Args.begin(), Args.end(), [&](const HostArg &A) {
         return A.K == HostArg::Buffer && Dev.isPinnedHost(A.Data, A.Bytes);
       });
@@ -380,6 +379,12 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
         ProfiledIn = profiledCopies(Profiles[D], Shape.Text, true);
         ProfiledOut = profiledCopies(Profiles[D], Shape.Text, false);
       }
+      double InScale = Staged && ProfiledIn.X.empty()
+                           ? copyScale(Profiles[D], Link->second.InPageable, true)
+                           : 1;
+      double OutScale = Staged && ProfiledOut.X.empty()
+                            ? copyScale(Profiles[D], Link->second.OutPageable, false)
+                            : 1;
       for (size_t I = 0; I < Counts.size(); ++I) {
         double InMs = 0, OutMs = 0;
         for (size_t A = 0; A < Args.size(); ++A) {

@@ -62,10 +62,11 @@ std::vector<size_t> linkLeaders(const PartitionProblem &P) {
   return Leader;
 }
 
-/// \p Ms[i] (each device's copy time alone) becomes its time when all of
-/// them copy at once and the host sustains \p Capacity devices' copies:
-/// the host's capacity is shared fairly, each device going at most as
-/// fast as alone; when one is done the others share what it leaves.
+/// \p ByMs: (copy time alone, device) pairs; each device's \p Field of
+/// \p T becomes its time when all of them copy at once and the host
+/// sustains \p Capacity devices' copies: the capacity is shared fairly,
+/// each device going at most as fast as alone; when one is done the
+/// others share what it leaves.
 /// Equal copies all end at n t / Capacity; a device given more bytes
 /// than another ends later (which a bound on the sum alone would not
 /// say, and the decision tree would split between equal GPUs at random).
@@ -83,12 +84,17 @@ void shareCapacity(std::vector<std::pair<double, size_t>> &ByMs, double Capacity
   }
 }
 
+/// Whether staged copies share a finite capacity of the host.
+bool stagingIsShared(const PartitionProblem &P) {
+  return !std::isinf(P.StagedInCapacity) || !std::isinf(P.StagedOutCapacity);
+}
+
 /// Staged copies share the host's cores and memory (shareCapacity), the
 /// inputs and the outputs each; a device's kernel and outputs (Rest) grow
 /// with its outputs.
 void shareStagedCopies(const PartitionProblem &P, const std::vector<uint64_t> &Groups,
                        std::vector<Parts> &T) {
-  if (std::isinf(P.StagedInCapacity) && std::isinf(P.StagedOutCapacity))
+  if (!stagingIsShared(P))
     return;
   std::vector<std::pair<double, size_t>> In, Out;
   for (size_t I = 0; I < T.size(); ++I)
@@ -113,14 +119,14 @@ void shareStagedCopies(const PartitionProblem &P, const std::vector<uint64_t> &G
 /// parts change, the devices after them on their links start later or
 /// earlier by the change in their inputs, and a device that waits for the
 /// host-staged copies by the change in when the last of them ends and in
-/// their outputs. A child that changes the staged copies' sums when the
-/// host's staging capacity is finite changes every staged device's
+/// their outputs. When the host's staging capacity is finite, a child
+/// that changes a staged device's copies changes every staged device's
 /// times: it is estimated whole.
 class ParentNode {
 public:
   ParentNode(const PartitionProblem &P, const std::vector<size_t> &Leader)
       : P(P), Leader(Leader), K(P.Devices.size()),
-        FiniteStaging(!std::isinf(P.StagedInCapacity) || !std::isinf(P.StagedOutCapacity)),
+        FiniteStaging(stagingIsShared(P)),
         Cur(K), Whole(K), Pos(K), Waits(K), Staged(K), SharesStaging(K) {
     // The order a link's inputs go in: by index, those that wait for the
     // staged copies last.
