@@ -189,26 +189,38 @@ namespace {
 
 /// The time until every one of \p N copies, each on a thread of its own
 /// and all started at once, is done: \p Copy(index, run); the best of
-/// \p Runs after one untimed run.
+/// \p Runs after one untimed run. Timed from the release of the threads,
+/// already started, to the last one's end: creating a thread costs tens
+/// of microseconds, a few percent of a 64 MiB copy.
 template <typename F> Result<double> togetherMs(size_t N, unsigned Runs, F &&Copy) {
-  return bestMs(Runs, [&](unsigned Run) -> Status {
+  using Clock = std::chrono::steady_clock;
+  double Best = 0;
+  for (unsigned Run = 0; Run <= Runs; ++Run) {
     std::atomic<bool> Go{false};
-    std::vector<Status> Done(N);
+    std::vector<Status> Outcome(N);
+    std::vector<Clock::time_point> Done(N);
     std::vector<std::thread> Threads;
     for (size_t I = 0; I < N; ++I)
       Threads.emplace_back([&, I] {
         while (!Go.load(std::memory_order_acquire))
           std::this_thread::yield();
-        Done[I] = Copy(I, Run);
+        Outcome[I] = Copy(I, Run);
+        Done[I] = Clock::now();
       });
+    auto Start = Clock::now();
     Go.store(true, std::memory_order_release);
     for (std::thread &T : Threads)
       T.join();
-    for (Status &S : Done)
+    for (Status &S : Outcome)
       if (!S)
-        return S;
-    return Status::success();
-  });
+        return S.error();
+    double Ms = std::chrono::duration<double, std::milli>(
+                    *std::max_element(Done.begin(), Done.end()) - Start)
+                    .count();
+    if (Run == 1 || (Run > 1 && Ms < Best))
+      Best = Ms;
+  }
+  return Best;
 }
 
 std::string stagingKey(const std::vector<Device *> &Staged) {
