@@ -9,8 +9,10 @@
 // writes the bytes its groups wrote into the user's buffer. Reported: the
 // merge's bandwidth (the bytes merged, 4 per element of the device's half,
 // over the piece's merge time, median of --runs) against memcpy of as many
-// bytes on one thread and on as many threads as the CPU device uses, both
-// between buffers larger than the last-level cache. Three cases:
+// bytes on one thread and on as many threads as the CPU device uses (the
+// threads started before the copy is timed). 256 MiB of floats by default:
+// larger than this VM's last-level cache, not than the 300 MB of the H200
+// hosts'. Three cases:
 //   - scatter_modulo, out[(i * 1) % n]: addresses computed, in order (the
 //     merge reads the copy and writes the buffer, as memcpy does);
 //   - scatter with perm the identity: the merge also reads perm;
