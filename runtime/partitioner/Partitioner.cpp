@@ -166,7 +166,10 @@ public:
   /// \p NewI (I gets groups); the two devices' times in \p MsB, \p MsI.
   double child(size_t B, const Parts &NewB, size_t I, const Parts &NewI, double &MsB,
                double &MsI) const {
-    if (SharesStaging[B] || SharesStaging[I])
+    // The flag first: tested on every child, the two loads alone made
+    // clang 22 compile the tree 40% slower (partitioner-time built with
+    // it: 175 us, 124 before the staging model); g++'s code was not.
+    if (FiniteStaging && (SharesStaging[B] || SharesStaging[I]))
       return childWhole(B, NewB, I, NewI, MsB, MsI);
     const std::vector<uint64_t> &G = *Groups;
     const std::vector<Parts> &Old = *Eff;
