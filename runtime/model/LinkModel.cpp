@@ -93,6 +93,22 @@ struct HostBlock {
   }
 };
 
+/// Device memory that frees itself.
+struct DeviceBlock {
+  Device &D;
+  DeviceMemory M;
+  DeviceBlock(Device &D, DeviceMemory M) : D(D), M(M) {}
+  DeviceBlock(const DeviceBlock &) = delete;
+  DeviceBlock &operator=(const DeviceBlock &) = delete;
+  ~DeviceBlock() { D.release(M); }
+  static Result<std::unique_ptr<DeviceBlock>> allocate(Device &D, uint64_t Bytes) {
+    auto Mem = D.allocate(Bytes);
+    if (!Mem)
+      return Mem.error();
+    return std::make_unique<DeviceBlock>(D, *Mem);
+  }
+};
+
 const char *const LinkNames[4] = {"in-pageable", "in-pinned", "out-pageable", "out-pinned"};
 
 /// The four costs \p Names of \p Key from \p Db into \p Rows, or, when
@@ -128,14 +144,10 @@ LinkCost *linkParts(LinkModel &M, unsigned I) {
 } // namespace
 
 Result<LinkModel> measureLink(Device &D) {
-  auto Mem = D.allocate(LargeBytes);
-  if (!Mem)
-    return Mem.error();
-  struct Release {
-    Device &D;
-    DeviceMemory M;
-    ~Release() { D.release(M); }
-  } Hold{D, *Mem};
+  auto Dev = DeviceBlock::allocate(D, LargeBytes);
+  if (!Dev)
+    return Dev.error();
+  DeviceMemory Mem = (*Dev)->M;
   LinkModel M;
   for (bool Pinned : {false, true}) {
     HostBlock Host(&D, Regions * LargeBytes, Pinned);
@@ -151,13 +163,13 @@ Result<LinkModel> measureLink(Device &D) {
     std::memset(Host.P, 1, Regions * LargeBytes);
     auto *Base = static_cast<char *>(Host.P);
     auto In = costOf([&](uint64_t Bytes, uint64_t At) {
-      Status S = D.copyIn(*Mem, 0, Base + At, Bytes);
+      Status S = D.copyIn(Mem, 0, Base + At, Bytes);
       return S ? D.finishCopies() : S;
     });
     if (!In)
       return In.error();
     auto Out = costOf(
-        [&](uint64_t Bytes, uint64_t At) { return D.copyOut(Base + At, *Mem, 0, Bytes); });
+        [&](uint64_t Bytes, uint64_t At) { return D.copyOut(Base + At, Mem, 0, Bytes); });
     if (!Out)
       return Out.error();
     (Pinned ? M.InPinned : M.InPageable) = *In;
@@ -246,24 +258,13 @@ StagingCapacity capacityOf(const double GBps[4], size_t N) {
 Status measureStagingRates(const std::vector<Device *> &Staged, double GBps[4]) {
   const size_t N = Staged.size();
   // Each device's memory and host regions; released on every path.
-  struct Held {
-    Device *D;
-    DeviceMemory M;
-  };
-  std::vector<Held> Mems;
-  struct ReleaseAll {
-    std::vector<Held> &Mems;
-    ~ReleaseAll() {
-      for (Held &H : Mems)
-        H.D->release(H.M);
-    }
-  } Release{Mems};
+  std::vector<std::unique_ptr<DeviceBlock>> Mems;
   std::vector<std::unique_ptr<HostBlock>> Hosts;
   for (Device *D : Staged) {
-    auto Mem = D->allocate(LargeBytes);
+    auto Mem = DeviceBlock::allocate(*D, LargeBytes);
     if (!Mem)
       return Mem.error();
-    Mems.push_back({D, *Mem});
+    Mems.push_back(std::move(*Mem));
     Hosts.push_back(std::make_unique<HostBlock>(D, Regions * LargeBytes, false));
     if (!Hosts.back()->P)
       return Failure(ErrorCode::OutOfMemory, "no host memory to measure the staging capacity");
@@ -273,11 +274,11 @@ Status measureStagingRates(const std::vector<Device *> &Staged, double GBps[4]) 
     return static_cast<char *>(Hosts[I]->P) + (Run % Regions) * LargeBytes;
   };
   auto In = [&](size_t I, unsigned Run) {
-    Status S = Staged[I]->copyIn(Mems[I].M, 0, HostAt(I, Run), LargeBytes);
+    Status S = Staged[I]->copyIn(Mems[I]->M, 0, HostAt(I, Run), LargeBytes);
     return S ? Staged[I]->finishCopies() : S;
   };
   auto Out = [&](size_t I, unsigned Run) {
-    return Staged[I]->copyOut(HostAt(I, Run), Mems[I].M, 0, LargeBytes);
+    return Staged[I]->copyOut(HostAt(I, Run), Mems[I]->M, 0, LargeBytes);
   };
   constexpr unsigned Runs = 2 * Regions - 1;
   for (bool IsIn : {true, false}) {
