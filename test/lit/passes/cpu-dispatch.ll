@@ -1,7 +1,8 @@
 ; skmd-cpu-dispatch gives each work-group function an x86-64-v4 body and
 ; makes its name an ifunc whose resolver picks that body when cpuid and
 ; xgetbv say the CPU and the OS support AVX-512, else the original one.
-; Other functions are left alone.
+; Other functions are left alone. The second body is told to prefer no
+; scattered stores (slower than scalar stores on the hosts measured).
 ; RUN: %opt -passes=skmd-cpu-dispatch -S %s | FileCheck %s
 
 target triple = "x86_64-unknown-linux-gnu"
@@ -23,7 +24,8 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK: and i32 %{{.*}}, 230
 ; AVX512F, DQ, CD, BW and VL: bits 16, 17, 28, 30, 31 of leaf 7's ebx.
 ; CHECK: and i32 %{{.*}}, -805109760
-; CHECK: attributes #[[V4]] = { "target-cpu"="x86-64-v4" }
+; The second body keeps AVX-512's gathers but not its scattered stores.
+; CHECK: attributes #[[V4]] = { "target-cpu"="x86-64-v4" "target-features"="+prefer-no-scatter" }
 
 define void @k__skmd_wg(ptr %args, ptr %ctx) {
   ret void
