@@ -75,6 +75,10 @@ std::string explainPlan(const std::string &Kernel, const std::string &Plan,
                 "(model built in %.1f ms)\n",
                 Model->PredictedMs, Devices[Fastest]->Name.c_str(), Model->AloneMs[Fastest],
                 Model->BuildMs);
+  if (Model->RefusedSplitMs > 0)
+    Out += format("skmd:   kept on one device: the best split, estimated %.3f ms, is %.1f%% "
+                  "faster, less than the model's error\n",
+                  Model->RefusedSplitMs, 100 * (1 - Model->RefusedSplitMs / Model->PredictedMs));
   if (!std::isinf(Model->StagedInCapacity))
     Out += format("skmd:   staged copies share the host: it sustains %.2f devices' inputs and "
                   "%.2f devices' outputs at once\n",

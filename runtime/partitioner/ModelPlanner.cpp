@@ -517,6 +517,7 @@ Result<ModelPlan> ModelPlanner::plan(Method How, LoadedKernel &Kernel,
   double Us = std::chrono::duration<double, std::micro>(Clock::now() - Start).count();
   ModelPlan M = describe(**Pr, R.Groups, Name);
   M.Steps = R.Steps;
+  M.RefusedSplitMs = R.RefusedSplitMs;
   M.PartitionUs = Us;
   (*Pr)->Plans.emplace(int(How), M);
   return M;

@@ -74,6 +74,9 @@ struct ModelPlan {
   double PredictedMs = 0;                  ///< The launch.
   std::vector<double> AloneMs; ///< Each device with every group.
   unsigned Steps = 0;          ///< Algorithm 1's moves.
+  /// Algorithm 1's best split, when it gained too little to be taken
+  /// (PartitionResult::RefusedSplitMs); else 0.
+  double RefusedSplitMs = 0;
   double PartitionUs = 0;      ///< Solving, model built.
   double BuildMs = 0;          ///< Building the problem (models, bytes).
   /// How many devices' staged copies the host sustains at once (infinite
