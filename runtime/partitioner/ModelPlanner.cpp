@@ -461,9 +461,9 @@ ModelPlan ModelPlanner::describe(const Problem &Pr, const std::vector<uint64_t> 
   M.BuildMs = Pr.BuildMs;
   M.StagedInCapacity = Pr.P.StagedInCapacity;
   M.StagedOutCapacity = Pr.P.StagedOutCapacity;
-  std::vector<double> Done, InMs, OutMs;
+  std::vector<double> Done;
   M.PredictedMs = estimateLaunchMs(Pr.P, Groups, &Done);
-  copyMsInSplit(Pr.P, Groups, InMs, OutMs);
+  SplitTimes Times = timesInSplit(Pr.P, Groups);
   unsigned Used = 0;
   for (uint64_t G : Groups)
     Used += G > 0;
@@ -475,9 +475,9 @@ ModelPlan ModelPlanner::describe(const Problem &Pr, const std::vector<uint64_t> 
     if (uint64_t N = Groups[D]) {
       M.Pieces.push_back({unsigned(D), First, N});
       First += N;
-      P.InputMs = InMs[D];
-      P.KernelMs = std::max(0.0, E.KernelMs(N)) * (Used > 1 ? E.SplitSlowdown : 1);
-      P.OutputMs = OutMs[D];
+      P.InputMs = Times.InMs[D];
+      P.KernelMs = Times.KernelMs[D];
+      P.OutputMs = Times.OutMs[D];
       P.MergeMs = Used > 1 && Pr.P.MergeMs && E.InputMs ? Pr.P.MergeMs(N) : 0;
       P.DoneMs = Done[D];
     }

@@ -59,9 +59,10 @@ struct DeviceEstimate {
   bool StagedByHost = false;
   /// Starts only after the inputs of every StagedByHost device: the CPU
   /// computes after the copies its cores make rather than against them.
-  /// Their outputs, staged by the same cores while it computes, slow it:
-  /// by their time, up to its own kernel's (they cannot overlap a shorter
-  /// computation by more than its length).
+  /// Their outputs, staged by the same cores while it computes, and its
+  /// kernel slow each other: it takes longer by their time, each of them
+  /// by its kernel's, each at most its own time (they cannot overlap by
+  /// more than the shorter of the two).
   bool AfterStagedInputs = false;
 };
 
@@ -114,10 +115,15 @@ PartitionResult partitionSingle(const PartitionProblem &P, unsigned Device);
 double estimateLaunchMs(const PartitionProblem &P, const std::vector<uint64_t> &Groups,
                         std::vector<double> *DeviceMs = nullptr);
 
-/// Each device's input and output copy times in the split \p Groups: its
-/// own, or its share of the host's staging capacity if that is longer.
-void copyMsInSplit(const PartitionProblem &P, const std::vector<uint64_t> &Groups,
-                   std::vector<double> &InMs, std::vector<double> &OutMs);
+/// Each device's times in the split \p Groups as the estimate has them
+/// (0 for an idle device): copies at its own speed or its share of the
+/// host's staging capacity if that is slower; kernels slowed by the split;
+/// staged outputs and the kernels of devices that wait for the staged
+/// inputs, each longer for the other (AfterStagedInputs).
+struct SplitTimes {
+  std::vector<double> InMs, KernelMs, OutMs;
+};
+SplitTimes timesInSplit(const PartitionProblem &P, const std::vector<uint64_t> &Groups);
 
 } // namespace skmd
 
