@@ -6,7 +6,6 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
-#include <thread>
 
 namespace skmd {
 
@@ -105,7 +104,7 @@ struct Launcher::PieceRun {
 };
 
 Launcher::Launcher(std::vector<Device *> Devices, CpuDevice &Cpu)
-    : Devices(std::move(Devices)), Cpu(Cpu) {
+    : Devices(std::move(Devices)), Cpu(Cpu), Workers(this->Devices.size()) {
   for (unsigned I = 0; I < this->Devices.size(); ++I)
     if (this->Devices[I] == &Cpu)
       CpuIndex = I;
@@ -329,15 +328,14 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
   if (CpuPieces)
     for (PieceRun *R : HostCopies)
       R->InputsDone = &InputsDone;
-  // One thread per device, which runs that device's pieces in turn.
-  std::vector<std::thread> Threads;
+  // Each device's thread runs that device's pieces in turn.
   for (unsigned D = 0; D < Devices.size(); ++D) {
     std::vector<PieceRun *> Mine;
     for (size_t I = 0; I < Runs.size(); ++I)
       if (!Shares[I] && Runs[I].P.Device == D)
         Mine.push_back(&Runs[I]);
     if (!Mine.empty())
-      Threads.emplace_back([&, Mine] {
+      Workers.post(D, [&, Mine] {
         for (PieceRun *R : Mine)
           runOnDevice(Kernel, Args, Range, *R);
       });
@@ -358,8 +356,7 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
       CpuOutcome = S;
     R.Report.KernelMs = msSince(T);
   }
-  for (std::thread &T : Threads)
-    T.join();
+  Workers.wait();
   Cpu.limitThreads(0);
 
   // Results into the user's buffers: copies, merges, and re-runs of the

@@ -5,7 +5,7 @@
 //   1. checks the arguments and buffer sizes against the kernel;
 //   2. plans the bytes each piece moves (buffers/Transfers.h);
 //   3. every device that does not share host memory runs on a thread of
-//      its own: allocate, copy in, run its groups, copy out into host
+//      its own (started once, launch/DeviceWorkers.h): allocate, copy in, run its groups, copy out into host
 //      staging; meanwhile the CPU runs its piece on the user's buffers,
 //      once the copies in that need the host's cores (pageable memory
 //      staged for a GPU, a HostDiscrete device's copies) are done: run
@@ -30,6 +30,7 @@
 #define SKMD_LAUNCH_LAUNCHER_H
 
 #include "buffers/Transfers.h"
+#include "launch/DeviceWorkers.h"
 #include "devices/Device.h"
 #include "devices/cpu/CpuDevice.h"
 
@@ -101,6 +102,8 @@ private:
   CpuDevice &Cpu;
   unsigned CpuIndex = 0;
   MovesCache Moves;
+  /// Declared last: destroyed first, its threads idle, before the rest.
+  DeviceWorkers Workers;
 };
 
 /// Whether \p D's copies of the launch's buffers run on the host's cores

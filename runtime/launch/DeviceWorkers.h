@@ -1,0 +1,52 @@
+//===- DeviceWorkers.h - A started thread per device -------------*- C++ -*-===//
+//
+// The launcher drives each device with its own memory from a thread of its
+// own while the CPU computes. A thread created and joined per device per
+// launch cost about 30 us here (an empty std::thread: 0.49 ms for 16), a
+// fixed start of every launch that the model does not see and that a scan
+// pays on each of its small launches; these threads are started on a
+// device's first launch and then wait for the next.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_LAUNCH_DEVICEWORKERS_H
+#define SKMD_LAUNCH_DEVICEWORKERS_H
+
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace skmd {
+
+class DeviceWorkers {
+public:
+  explicit DeviceWorkers(size_t Devices) : Workers(Devices) {}
+  ~DeviceWorkers();
+  DeviceWorkers(const DeviceWorkers &) = delete;
+  DeviceWorkers &operator=(const DeviceWorkers &) = delete;
+
+  /// Runs \p Job on device \p Device's thread; one job per device at a
+  /// time (wait() before posting to it again).
+  void post(size_t Device, std::function<void()> Job);
+  /// Returns when every posted job has finished.
+  void wait();
+
+private:
+  struct Worker {
+    std::thread Thread;
+    std::function<void()> Job;
+  };
+  void loop(Worker &W);
+
+  std::mutex Lock;
+  std::condition_variable Work, Done;
+  std::vector<std::unique_ptr<Worker>> Workers;
+  unsigned Pending = 0;
+  bool Stopping = false;
+};
+
+} // namespace skmd
+
+#endif // SKMD_LAUNCH_DEVICEWORKERS_H
