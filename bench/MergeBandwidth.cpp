@@ -207,7 +207,7 @@ int main(int Argc, char **Argv) {
     }
     double Ms = median(MergeMs), GBs = Merged / Ms / 1e6;
     double OneGBs = Merged / median(OneThread) / 1e6, AllGBs = Merged / median(AllThreads) / 1e6;
-      double ElementGBs = Merged / median(ElementStores) / 1e6;
+    double ElementGBs = Merged / median(ElementStores) / 1e6;
     std::printf("| %s | %.1f | %.3f | %.2f | %.2f | %.2f | %.2f | %.0f%% | %.0f%% | %s |\n",
                 Cases[Case], Merged / 1e6, Ms, GBs, OneGBs, AllGBs, ElementGBs, 100 * GBs / AllGBs,
                 100 * GBs / ElementGBs, Ok ? "ok" : "WRONG");

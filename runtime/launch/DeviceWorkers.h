@@ -2,9 +2,10 @@
 //
 // The launcher drives each device with its own memory from a thread of its
 // own while the CPU computes. A thread created and joined per device per
-// launch cost about 30 us here (an empty std::thread: 0.49 ms for 16), a
-// fixed start of every launch that the model does not see and that a scan
-// pays on each of its small launches; these threads are started on a
+// launch was a fixed start of every launch that the model does not see and
+// that a scan pays on each of its small launches: a 256-group vector add
+// split between the CPU and a HostDiscrete device took 0.096-0.114 ms that
+// way here, 0.083-0.094 with these threads, which are started on a
 // device's first launch and then wait for the next.
 //
 //===----------------------------------------------------------------------===//

@@ -5,8 +5,8 @@
 //   1. checks the arguments and buffer sizes against the kernel;
 //   2. plans the bytes each piece moves (buffers/Transfers.h);
 //   3. every device that does not share host memory runs on a thread of
-//      its own (started once, launch/DeviceWorkers.h): allocate, copy in, run its groups, copy out into host
-//      staging; meanwhile the CPU runs its piece on the user's buffers,
+//      its own (started once, launch/DeviceWorkers.h): allocate, copy in,
+//      run its groups, copy out into host staging; meanwhile the CPU runs its piece on the user's buffers,
 //      once the copies in that need the host's cores (pageable memory
 //      staged for a GPU, a HostDiscrete device's copies) are done: run
 //      against them, both the copies and the CPU's kernel slowed down
@@ -30,9 +30,9 @@
 #define SKMD_LAUNCH_LAUNCHER_H
 
 #include "buffers/Transfers.h"
-#include "launch/DeviceWorkers.h"
 #include "devices/Device.h"
 #include "devices/cpu/CpuDevice.h"
+#include "launch/DeviceWorkers.h"
 
 #include <optional>
 #include <string>

@@ -461,9 +461,8 @@ ModelPlan ModelPlanner::describe(const Problem &Pr, const std::vector<uint64_t> 
   M.BuildMs = Pr.BuildMs;
   M.StagedInCapacity = Pr.P.StagedInCapacity;
   M.StagedOutCapacity = Pr.P.StagedOutCapacity;
-  std::vector<double> Done;
-  M.PredictedMs = estimateLaunchMs(Pr.P, Groups, &Done);
   SplitTimes Times = timesInSplit(Pr.P, Groups);
+  M.PredictedMs = Times.LaunchMs;
   unsigned Used = 0;
   for (uint64_t G : Groups)
     Used += G > 0;
@@ -479,7 +478,7 @@ ModelPlan ModelPlanner::describe(const Problem &Pr, const std::vector<uint64_t> 
       P.KernelMs = Times.KernelMs[D];
       P.OutputMs = Times.OutMs[D];
       P.MergeMs = Used > 1 && Pr.P.MergeMs && E.InputMs ? Pr.P.MergeMs(N) : 0;
-      P.DoneMs = Done[D];
+      P.DoneMs = Times.DoneMs[D];
     }
     M.Predicted.push_back(P);
     std::vector<uint64_t> Alone(Groups.size(), 0);

@@ -119,9 +119,11 @@ double estimateLaunchMs(const PartitionProblem &P, const std::vector<uint64_t> &
 /// (0 for an idle device): copies at its own speed or its share of the
 /// host's staging capacity if that is slower; kernels slowed by the split;
 /// staged outputs and the kernels of devices that wait for the staged
-/// inputs, each longer for the other (AfterStagedInputs).
+/// inputs, each longer for the other (AfterStagedInputs); when each is
+/// done, and the launch (estimateLaunchMs).
 struct SplitTimes {
-  std::vector<double> InMs, KernelMs, OutMs;
+  std::vector<double> InMs, KernelMs, OutMs, DoneMs;
+  double LaunchMs = 0;
 };
 SplitTimes timesInSplit(const PartitionProblem &P, const std::vector<uint64_t> &Groups);
 

@@ -151,6 +151,8 @@ TEST(Partitioner, ACpuThatWaitsForStagedCopiesStartsAfterThem) {
   SplitTimes Times = timesInSplit(P, {400, 600});
   EXPECT_NEAR(Times.KernelMs[0], 0.01 * 400 + 0.0005 * 600, 1e-9);
   EXPECT_NEAR(Times.OutMs[1], 2 * 0.0005 * 600, 1e-9);
+  EXPECT_EQ(Times.DoneMs, Ms);
+  EXPECT_EQ(Times.LaunchMs, estimateLaunchMs(P, {400, 600}));
   // Beside a CPU with little work, the outputs take longer by its kernel's
   // time only.
   estimateLaunchMs(P, {10, 990}, &Ms);
