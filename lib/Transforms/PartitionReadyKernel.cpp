@@ -42,11 +42,14 @@ std::vector<ExtraArg> rangeArgs(Type *SizeTy) {
 
 /// Computes, at \p F's entry, the real group of this launched group into
 /// \p G.Group: flat = first + launched, then x fastest, as flattening
-/// numbers groups. Returns the block where the kernel's body now starts. The divisions run only where flat >= num_groups_x (2-D and
-/// 3-D launches past their first row): on a GPU they cost every work-item
-/// tens of instructions, which made the range form of short memory-bound
-/// kernels 10-19% slower than the kernel as written on an H200
-/// (docs/results.md), and most launches are 1-D.
+/// numbers groups. Returns the block where the kernel's body now starts.
+/// Each division runs only where it is needed: none in the first row of
+/// groups (every group of a 1-D launch), one past it (rows = flat /
+/// num_groups_x) and a second only past the first plane (a 3-D launch's
+/// z). On a GPU a division costs every work-item tens of instructions:
+/// with two for every 2-D group past the first row, the range form of
+/// transpose, Sobel and median filter ran 18-25% slower than the kernels
+/// as written on the H200 hosts (docs/results.md).
 BasicBlock *emitRealGroup(Function &F, Value *First, Value *const NumGroups[3],
                           Type *SizeTy, WorkItemGeometry &G) {
   BasicBlock *Entry = &F.getEntryBlock();
@@ -60,27 +63,36 @@ BasicBlock *emitRealGroup(Function &F, Value *First, Value *const NumGroups[3],
 
   LLVMContext &Ctx = F.getContext();
   BasicBlock *Join = Entry->splitBasicBlock(Body, "skmd.real_group");
-  BasicBlock *Divide = BasicBlock::Create(Ctx, "skmd.past_first_row", &F, Join);
+  BasicBlock *PastRow = BasicBlock::Create(Ctx, "skmd.past_first_row", &F, Join);
+  BasicBlock *PastPlane = BasicBlock::Create(Ctx, "skmd.past_first_plane", &F, Join);
   Entry->getTerminator()->eraseFromParent();
   IRBuilder<> B(Entry);
   Value *Launched = emitWorkItemCall(B, WorkItemFn::GroupId, SizeTy, 0);
   Value *Flat = B.CreateAdd(First, Launched, "skmd.flat_group");
   B.CreateCondBr(B.CreateICmpULT(Flat, NumGroups[0], "skmd.in_first_row"), Join,
-                 Divide);
+                 PastRow);
 
-  B.SetInsertPoint(Divide);
-  Value *Rows = B.CreateUDiv(Flat, NumGroups[0]);
-  Value *Slow[3] = {B.CreateURem(Flat, NumGroups[0]), B.CreateURem(Rows, NumGroups[1]),
-                    B.CreateUDiv(Rows, NumGroups[1])};
+  B.SetInsertPoint(PastRow);
+  Value *Rows = B.CreateUDiv(Flat, NumGroups[0], "skmd.rows");
+  Value *X = B.CreateURem(Flat, NumGroups[0]);
+  B.CreateCondBr(B.CreateICmpULT(Rows, NumGroups[1], "skmd.in_first_plane"), Join,
+                 PastPlane);
+
+  B.SetInsertPoint(PastPlane);
+  Value *Y = B.CreateURem(Rows, NumGroups[1]);
+  Value *Z = B.CreateUDiv(Rows, NumGroups[1]);
   B.CreateBr(Join);
 
   B.SetInsertPoint(Join, Join->getFirstInsertionPt());
   Value *Zero = ConstantInt::get(SizeTy, 0);
+  // Per dimension: in the first row, past it in the first plane, past that.
+  Value *Incoming[3][3] = {{Flat, X, X}, {Zero, Rows, Y}, {Zero, Zero, Z}};
   const char *Names[3] = {"skmd.group_x", "skmd.group_y", "skmd.group_z"};
   for (unsigned D = 0; D < 3; ++D) {
-    PHINode *P = B.CreatePHI(SizeTy, 2, Names[D]);
-    P->addIncoming(D == 0 ? Flat : Zero, Entry);
-    P->addIncoming(Slow[D], Divide);
+    PHINode *P = B.CreatePHI(SizeTy, 3, Names[D]);
+    P->addIncoming(Incoming[D][0], Entry);
+    P->addIncoming(Incoming[D][1], PastRow);
+    P->addIncoming(Incoming[D][2], PastPlane);
     G.Group[D] = P;
   }
   return Join;

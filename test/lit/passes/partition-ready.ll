@@ -27,16 +27,21 @@ declare i64 @_Z12get_local_idj(i32)
 ; group and y, z are 0: no division.
 ; CHECK-NEXT: %skmd.in_first_row = icmp ult i64 %skmd.flat_group, %skmd_num_groups_x
 ; CHECK-NEXT: br i1 %skmd.in_first_row, label %skmd.real_group, label %skmd.past_first_row
+; Past it, one division gives the row; in the first plane (every group of
+; a 2-D launch) y is the row and z is 0: no second division.
 ; CHECK: skmd.past_first_row:
-; CHECK-NEXT: %[[ROWS:.*]] = udiv i64 %skmd.flat_group, %skmd_num_groups_x
+; CHECK-NEXT: %skmd.rows = udiv i64 %skmd.flat_group, %skmd_num_groups_x
 ; CHECK-NEXT: %[[X:.*]] = urem i64 %skmd.flat_group, %skmd_num_groups_x
-; CHECK-NEXT: %[[Y:.*]] = urem i64 %[[ROWS]], %skmd_num_groups_y
-; CHECK-NEXT: %[[Z:.*]] = udiv i64 %[[ROWS]], %skmd_num_groups_y
+; CHECK-NEXT: %skmd.in_first_plane = icmp ult i64 %skmd.rows, %skmd_num_groups_y
+; CHECK-NEXT: br i1 %skmd.in_first_plane, label %skmd.real_group, label %skmd.past_first_plane
+; CHECK: skmd.past_first_plane:
+; CHECK-NEXT: %[[Y:.*]] = urem i64 %skmd.rows, %skmd_num_groups_y
+; CHECK-NEXT: %[[Z:.*]] = udiv i64 %skmd.rows, %skmd_num_groups_y
 ; CHECK-NEXT: br label %skmd.real_group
 ; CHECK: skmd.real_group:
-; CHECK-NEXT: %skmd.group_x = phi i64 [ %skmd.flat_group, %{{.*}} ], [ %[[X]], %skmd.past_first_row ]
-; CHECK-NEXT: %skmd.group_y = phi i64 [ 0, %{{.*}} ], [ %[[Y]], %skmd.past_first_row ]
-; CHECK-NEXT: %skmd.group_z = phi i64 [ 0, %{{.*}} ], [ %[[Z]], %skmd.past_first_row ]
+; CHECK-NEXT: %skmd.group_x = phi i64 [ %skmd.flat_group, %{{.*}} ], [ %[[X]], %skmd.past_first_row ], [ %[[X]], %skmd.past_first_plane ]
+; CHECK-NEXT: %skmd.group_y = phi i64 [ 0, %{{.*}} ], [ %skmd.rows, %skmd.past_first_row ], [ %[[Y]], %skmd.past_first_plane ]
+; CHECK-NEXT: %skmd.group_z = phi i64 [ 0, %{{.*}} ], [ 0, %skmd.past_first_row ], [ %[[Z]], %skmd.past_first_plane ]
 ; The launch keeps the kernel's local size and local ids.
 ; CHECK: %[[LSX:.*]] = call i64 @_Z14get_local_sizej(i32 0)
 ; CHECK: %[[LIDX:.*]] = call i64 @_Z12get_local_idj(i32 0)
