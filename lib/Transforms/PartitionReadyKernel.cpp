@@ -35,23 +35,62 @@ std::vector<ExtraArg> rangeArgs(Type *SizeTy) {
   for (const char *Name :
        {"skmd_first_group", "skmd_num_groups_x", "skmd_num_groups_y",
         "skmd_num_groups_z", "skmd_global_offset_x", "skmd_global_offset_y",
-        "skmd_global_offset_z"})
+        "skmd_global_offset_z", "skmd_groups_x_magic", "skmd_groups_y_magic"})
     Args.push_back({SizeTy, Name, 0, "ulong"});
   return Args;
+}
+
+/// floor(\p N / \p D) at \p B's insertion point, which ends in a new block:
+/// for N < 2^32 the high half of Magic * N in two 32x32-bit multiplies
+/// (Magic = ceil(2^64 / D), 0 for D = 1: runtime/devices/NDRange.h,
+/// divisionMagic), else a division. New blocks go before \p Before.
+Value *emitDivide(IRBuilder<> &B, Value *N, Value *D, Value *Magic, BasicBlock *Before,
+                  const Twine &Name) {
+  Function *F = B.GetInsertBlock()->getParent();
+  LLVMContext &Ctx = F->getContext();
+  Type *Ty = N->getType();
+  BasicBlock *From = B.GetInsertBlock();
+  BasicBlock *ByMagic = BasicBlock::Create(Ctx, Name + ".by_magic", F, Before);
+  BasicBlock *ByDivision = BasicBlock::Create(Ctx, Name + ".by_division", F, Before);
+  BasicBlock *Done = BasicBlock::Create(Ctx, Name + ".done", F, Before);
+  B.SetInsertPoint(From);
+  B.CreateCondBr(B.CreateICmpULT(N, ConstantInt::get(Ty, uint64_t(1) << 32), Name + ".fits_32"),
+                 ByMagic, ByDivision);
+
+  B.SetInsertPoint(ByMagic);
+  // Both products of 32-bit halves fit in 64 bits, and so does their sum.
+  Value *High = B.CreateMul(B.CreateLShr(Magic, 32), N, "", /*HasNUW=*/true);
+  Value *Low =
+      B.CreateLShr(B.CreateMul(B.CreateAnd(Magic, 0xffffffff), N, "", /*HasNUW=*/true), 32);
+  Value *Quotient = B.CreateLShr(B.CreateAdd(High, Low, "", /*HasNUW=*/true), 32);
+  Quotient = B.CreateSelect(B.CreateICmpEQ(Magic, ConstantInt::get(Ty, 0)), N, Quotient,
+                            Name + ".multiplied");
+  B.CreateBr(Done);
+
+  B.SetInsertPoint(ByDivision);
+  Value *Divided = B.CreateUDiv(N, D, Name + ".divided");
+  B.CreateBr(Done);
+
+  B.SetInsertPoint(Done);
+  PHINode *P = B.CreatePHI(Ty, 2, Name);
+  P->addIncoming(Quotient, ByMagic);
+  P->addIncoming(Divided, ByDivision);
+  return P;
 }
 
 /// Computes, at \p F's entry, the real group of this launched group into
 /// \p G.Group: flat = first + launched, then x fastest, as flattening
 /// numbers groups. Returns the block where the kernel's body now starts.
-/// Each division runs only where it is needed: none in the first row of
-/// groups (every group of a 1-D launch), one past it (rows = flat /
-/// num_groups_x) and a second only past the first plane (a 3-D launch's
-/// z). On a GPU a division costs every work-item tens of instructions:
-/// with two for every 2-D group past the first row, the range form of
-/// transpose, Sobel and median filter ran 18-25% slower than the kernels
-/// as written on the H200 hosts (docs/results.md).
+/// On a GPU a division by a run-time value costs every work-item tens of
+/// instructions: with two for every 2-D group past the first row, the
+/// range form of Sobel, median filter and FDTD3d ran 16-25% slower than
+/// the kernels as written on the H100 and H200 hosts (docs/results.md).
+/// So none in the first row of groups (every group of a 1-D launch); past
+/// it, rows = flat / num_groups_x, by multiplying with the magic number
+/// the runtime passes; past the first plane (a 3-D launch's z), the row
+/// divided by num_groups_y the same way.
 BasicBlock *emitRealGroup(Function &F, Value *First, Value *const NumGroups[3],
-                          Type *SizeTy, WorkItemGeometry &G) {
+                          Value *const Magic[2], Type *SizeTy, WorkItemGeometry &G) {
   BasicBlock *Entry = &F.getEntryBlock();
   // Allocas stay in the entry block, where passes expect them.
   Instruction *Body = &*Entry->getFirstInsertionPt();
@@ -73,26 +112,28 @@ BasicBlock *emitRealGroup(Function &F, Value *First, Value *const NumGroups[3],
                  PastRow);
 
   B.SetInsertPoint(PastRow);
-  Value *Rows = B.CreateUDiv(Flat, NumGroups[0], "skmd.rows");
-  Value *X = B.CreateURem(Flat, NumGroups[0]);
+  Value *Rows = emitDivide(B, Flat, NumGroups[0], Magic[0], PastPlane, "skmd.rows");
+  Value *X = B.CreateSub(Flat, B.CreateMul(Rows, NumGroups[0]), "skmd.column");
+  BasicBlock *RowDone = B.GetInsertBlock();
   B.CreateCondBr(B.CreateICmpULT(Rows, NumGroups[1], "skmd.in_first_plane"), Join,
                  PastPlane);
 
   B.SetInsertPoint(PastPlane);
-  Value *Y = B.CreateURem(Rows, NumGroups[1]);
-  Value *Z = B.CreateUDiv(Rows, NumGroups[1]);
+  Value *Z = emitDivide(B, Rows, NumGroups[1], Magic[1], Join, "skmd.planes");
+  Value *Y = B.CreateSub(Rows, B.CreateMul(Z, NumGroups[1]), "skmd.row_in_plane");
+  BasicBlock *PlaneDone = B.GetInsertBlock();
   B.CreateBr(Join);
 
   B.SetInsertPoint(Join, Join->getFirstInsertionPt());
   Value *Zero = ConstantInt::get(SizeTy, 0);
   // Per dimension: in the first row, past it in the first plane, past that.
   Value *Incoming[3][3] = {{Flat, X, X}, {Zero, Rows, Y}, {Zero, Zero, Z}};
+  BasicBlock *From[3] = {Entry, RowDone, PlaneDone};
   const char *Names[3] = {"skmd.group_x", "skmd.group_y", "skmd.group_z"};
   for (unsigned D = 0; D < 3; ++D) {
     PHINode *P = B.CreatePHI(SizeTy, 3, Names[D]);
-    P->addIncoming(Incoming[D][0], Entry);
-    P->addIncoming(Incoming[D][1], PastRow);
-    P->addIncoming(Incoming[D][2], PastPlane);
+    for (unsigned W = 0; W < 3; ++W)
+      P->addIncoming(Incoming[D][W], From[W]);
     G.Group[D] = P;
   }
   return Join;
@@ -111,12 +152,15 @@ void remapToRealGrid(Function &F, Type *SizeTy) {
           Calls.push_back(CB);
 
   unsigned N = F.arg_size();
-  Value *First = F.getArg(N - RangeHiddenArgs);
-  Value *NumGroups[3] = {F.getArg(N - 6), F.getArg(N - 5), F.getArg(N - 4)};
-  Value *Offset[3] = {F.getArg(N - 3), F.getArg(N - 2), F.getArg(N - 1)};
+  // The hidden arguments, in rangeArgs' order.
+  auto Hidden = [&](unsigned I) { return F.getArg(N - RangeHiddenArgs + I); };
+  Value *First = Hidden(0);
+  Value *NumGroups[3] = {Hidden(1), Hidden(2), Hidden(3)};
+  Value *Offset[3] = {Hidden(4), Hidden(5), Hidden(6)};
+  Value *Magic[2] = {Hidden(7), Hidden(8)};
 
   WorkItemGeometry G;
-  BasicBlock *Body = emitRealGroup(F, First, NumGroups, SizeTy, G);
+  BasicBlock *Body = emitRealGroup(F, First, NumGroups, Magic, SizeTy, G);
   IRBuilder<> B(Body, Body->getFirstInsertionPt());
   for (unsigned D = 0; D < 3; ++D) {
     // The launch keeps the kernel's local size, so these stay as they are.

@@ -5,7 +5,9 @@
 //
 // Exact form (default), K__skmd_range, with hidden trailing arguments
 //   ulong skmd_first_group,
-//   ulong skmd_num_groups_{x,y,z}, ulong skmd_global_offset_{x,y,z}:
+//   ulong skmd_num_groups_{x,y,z}, ulong skmd_global_offset_{x,y,z},
+//   ulong skmd_groups_{x,y}_magic (ceil(2^64 / num_groups), 0 for 1:
+//   runtime/devices/NDRange.h, divisionMagic):
 // launch a 1-D grid of `count` groups with the original local size. The
 // clone inlines every helper and remaps get_group_id, get_global_id,
 // get_num_groups, get_global_size, get_global_offset and
@@ -53,7 +55,7 @@ std::string rangeVariantName(llvm::StringRef Kernel);
 std::string guardVariantName(llvm::StringRef Kernel);
 
 /// Number of hidden arguments each form appends.
-inline constexpr unsigned RangeHiddenArgs = 7;
+inline constexpr unsigned RangeHiddenArgs = 9;
 inline constexpr unsigned GuardHiddenArgs = 2;
 
 } // namespace skmd

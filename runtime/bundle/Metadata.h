@@ -22,7 +22,7 @@
 namespace skmd {
 
 /// Bumped whenever a reader of the previous schema would misread a bundle.
-inline constexpr int MetadataSchemaVersion = 1;
+inline constexpr int MetadataSchemaVersion = 2;
 
 enum class TargetKind { X86, PTX, SPIRV };
 std::string_view targetKindName(TargetKind Kind);

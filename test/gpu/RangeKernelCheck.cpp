@@ -14,6 +14,7 @@
 // Exit status: 0 all equal, 1 a mismatch or error, 77 no CUDA driver/GPU.
 //
 //===----------------------------------------------------------------------===//
+#include "devices/NDRange.h"
 #include "devices/cuda/CudaDriver.h"
 #include "common/RandomSplit.h"
 #include "bundle/Bundle.h"
@@ -161,8 +162,12 @@ public:
              ok(D.cuCtxSynchronize(), "kernel run");
     };
     const uint64_t Total = uint64_t(C.Groups[0]) * C.Groups[1] * C.Groups[2];
+    // The hidden arguments as the runtime passes them.
+    NDRange Grid;
+    Grid.NumGroups = {C.Groups[0], C.Groups[1], C.Groups[2]};
     auto RangeExtra = [&](uint64_t First) {
-      return std::vector<uint64_t>{First, C.Groups[0], C.Groups[1], C.Groups[2], 0, 0, 0};
+      auto Words = partitionReadyArgs(Grid, First);
+      return std::vector<uint64_t>(Words.begin(), Words.end());
     };
 
     // The kernel as written, over the whole grid.

@@ -453,9 +453,10 @@ TEST(Partitioner, OnRandomProblemsThePlanIsNeverEstimatedSlowerThanTheSimpleOnes
       ASSERT_LE(R.EstimatedMs, partitionSingle(P, D).EstimatedMs * (1 + 1e-12))
           << "trial " << Trial << ", device " << D;
     }
-    if (std::count_if(R.Groups.begin(), R.Groups.end(), [](uint64_t G) { return G; }) > 1)
+    if (std::count_if(R.Groups.begin(), R.Groups.end(), [](uint64_t G) { return G; }) > 1) {
       ASSERT_LE(R.EstimatedMs, FastestAlone * (1 - P.MinRelativeGain) * (1 + 1e-12))
           << "trial " << Trial;
+    }
   }
 }
 

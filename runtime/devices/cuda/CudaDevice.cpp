@@ -265,10 +265,11 @@ Status CudaDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
   if (Status S = enter(); !S)
     return S;
   // Parameters: the kernel's, then partitionReadyArgs.
-  // At most one word per argument and the 7 grid words: reserved, so the
+  // At most one word per argument and the hidden words: reserved, so the
   // pointers into it stay valid.
+  const auto Hidden = partitionReadyArgs(Range, First);
   std::vector<uint64_t> Words;
-  Words.reserve(Args.size() + 7);
+  Words.reserve(Args.size() + Hidden.size());
   std::vector<void *> Params;
   uint64_t Dynamic = 0;
   uint64_t SharedBase = (uint64_t(K.StaticShared) + 15) / 16 * 16;
@@ -290,7 +291,7 @@ Status CudaDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
       break;
     }
   }
-  for (uint64_t V : partitionReadyArgs(Range, First)) {
+  for (uint64_t V : Hidden) {
     Words.push_back(V);
     Params.push_back(&Words.back());
   }

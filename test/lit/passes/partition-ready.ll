@@ -20,28 +20,51 @@ declare i64 @_Z12get_local_idj(i32)
 
 ; The flattened group is first + the launched group; x varies fastest.
 ; CHECK-LABEL: define spir_kernel void @two_d__skmd_range(
-; CHECK-SAME: ptr %out, i32 %n, i64 %skmd_first_group, i64 %skmd_num_groups_x, i64 %skmd_num_groups_y, i64 %skmd_num_groups_z, i64 %skmd_global_offset_x, i64 %skmd_global_offset_y, i64 %skmd_global_offset_z) #[[RANGE:[0-9]+]]
+; CHECK-SAME: ptr %out, i32 %n, i64 %skmd_first_group, i64 %skmd_num_groups_x, i64 %skmd_num_groups_y, i64 %skmd_num_groups_z, i64 %skmd_global_offset_x, i64 %skmd_global_offset_y, i64 %skmd_global_offset_z, i64 %skmd_groups_x_magic, i64 %skmd_groups_y_magic) #[[RANGE:[0-9]+]]
 ; CHECK: %[[LAUNCHED:.*]] = call i64 @_Z12get_group_idj(i32 0)
 ; CHECK: %skmd.flat_group = add i64 %skmd_first_group, %[[LAUNCHED]]
 ; In the first row of groups (every group of a 1-D launch) x is the flat
 ; group and y, z are 0: no division.
 ; CHECK-NEXT: %skmd.in_first_row = icmp ult i64 %skmd.flat_group, %skmd_num_groups_x
 ; CHECK-NEXT: br i1 %skmd.in_first_row, label %skmd.real_group, label %skmd.past_first_row
-; Past it, one division gives the row; in the first plane (every group of
-; a 2-D launch) y is the row and z is 0: no second division.
+; Past it, the row is flat / num_groups_x: for a flat group below 2^32,
+; the high half of magic * flat (magic = ceil(2^64 / num_groups_x), 0 for
+; one group), from two products of 32-bit halves; else a division.
 ; CHECK: skmd.past_first_row:
-; CHECK-NEXT: %skmd.rows = udiv i64 %skmd.flat_group, %skmd_num_groups_x
-; CHECK-NEXT: %[[X:.*]] = urem i64 %skmd.flat_group, %skmd_num_groups_x
+; CHECK-NEXT: %skmd.rows.fits_32 = icmp ult i64 %skmd.flat_group, 4294967296
+; CHECK-NEXT: br i1 %skmd.rows.fits_32, label %skmd.rows.by_magic, label %skmd.rows.by_division
+; CHECK: skmd.rows.by_magic:
+; CHECK-NEXT: %[[MH:.*]] = lshr i64 %skmd_groups_x_magic, 32
+; CHECK-NEXT: %[[HIGH:.*]] = mul nuw i64 %[[MH]], %skmd.flat_group
+; CHECK-NEXT: %[[ML:.*]] = and i64 %skmd_groups_x_magic, 4294967295
+; CHECK-NEXT: %[[LP:.*]] = mul nuw i64 %[[ML]], %skmd.flat_group
+; CHECK-NEXT: %[[LOW:.*]] = lshr i64 %[[LP]], 32
+; CHECK-NEXT: %[[SUM:.*]] = add nuw i64 %[[HIGH]], %[[LOW]]
+; CHECK-NEXT: %[[Q:.*]] = lshr i64 %[[SUM]], 32
+; CHECK-NEXT: %[[ONE:.*]] = icmp eq i64 %skmd_groups_x_magic, 0
+; CHECK-NEXT: %skmd.rows.multiplied = select i1 %[[ONE]], i64 %skmd.flat_group, i64 %[[Q]]
+; CHECK: skmd.rows.by_division:
+; CHECK-NEXT: %skmd.rows.divided = udiv i64 %skmd.flat_group, %skmd_num_groups_x
+; CHECK: skmd.rows.done:
+; CHECK-NEXT: %skmd.rows = phi i64 [ %skmd.rows.multiplied, %skmd.rows.by_magic ], [ %skmd.rows.divided, %skmd.rows.by_division ]
+; CHECK-NEXT: %[[RX:.*]] = mul i64 %skmd.rows, %skmd_num_groups_x
+; CHECK-NEXT: %skmd.column = sub i64 %skmd.flat_group, %[[RX]]
+; In the first plane (every group of a 2-D launch) y is the row and z is 0;
+; past it, the row divided by num_groups_y the same way.
 ; CHECK-NEXT: %skmd.in_first_plane = icmp ult i64 %skmd.rows, %skmd_num_groups_y
 ; CHECK-NEXT: br i1 %skmd.in_first_plane, label %skmd.real_group, label %skmd.past_first_plane
 ; CHECK: skmd.past_first_plane:
-; CHECK-NEXT: %[[Y:.*]] = urem i64 %skmd.rows, %skmd_num_groups_y
-; CHECK-NEXT: %[[Z:.*]] = udiv i64 %skmd.rows, %skmd_num_groups_y
+; CHECK: %skmd.planes.multiplied = select i1 %{{.*}}, i64 %skmd.rows, i64 %{{.*}}
+; CHECK: %skmd.planes.divided = udiv i64 %skmd.rows, %skmd_num_groups_y
+; CHECK: skmd.planes.done:
+; CHECK-NEXT: %skmd.planes = phi i64
+; CHECK-NEXT: %[[PY:.*]] = mul i64 %skmd.planes, %skmd_num_groups_y
+; CHECK-NEXT: %skmd.row_in_plane = sub i64 %skmd.rows, %[[PY]]
 ; CHECK-NEXT: br label %skmd.real_group
 ; CHECK: skmd.real_group:
-; CHECK-NEXT: %skmd.group_x = phi i64 [ %skmd.flat_group, %{{.*}} ], [ %[[X]], %skmd.past_first_row ], [ %[[X]], %skmd.past_first_plane ]
-; CHECK-NEXT: %skmd.group_y = phi i64 [ 0, %{{.*}} ], [ %skmd.rows, %skmd.past_first_row ], [ %[[Y]], %skmd.past_first_plane ]
-; CHECK-NEXT: %skmd.group_z = phi i64 [ 0, %{{.*}} ], [ 0, %skmd.past_first_row ], [ %[[Z]], %skmd.past_first_plane ]
+; CHECK-NEXT: %skmd.group_x = phi i64 [ %skmd.flat_group, %{{.*}} ], [ %skmd.column, %skmd.rows.done ], [ %skmd.column, %skmd.planes.done ]
+; CHECK-NEXT: %skmd.group_y = phi i64 [ 0, %{{.*}} ], [ %skmd.rows, %skmd.rows.done ], [ %skmd.row_in_plane, %skmd.planes.done ]
+; CHECK-NEXT: %skmd.group_z = phi i64 [ 0, %{{.*}} ], [ 0, %skmd.rows.done ], [ %skmd.planes, %skmd.planes.done ]
 ; The launch keeps the kernel's local size and local ids.
 ; CHECK: %[[LSX:.*]] = call i64 @_Z14get_local_sizej(i32 0)
 ; CHECK: %[[LIDX:.*]] = call i64 @_Z12get_local_idj(i32 0)
@@ -122,9 +145,9 @@ define spir_kernel void @private_array(ptr %out) !kernel_arg_addr_space !6 !kern
 ; CHECK: attributes #[[RANGE]] = { "skmd-kernel"="two_d" "skmd-role"="range" }
 
 ; Clang's kernel_arg_* lists grow with the hidden arguments.
-; CHECK-DAG: !{i32 1, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0}
-; CHECK-DAG: !{!"int*", !"uint", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong"}
-; CHECK-DAG: !{!"out", !"n", !"skmd_first_group", !"skmd_num_groups_x", !"skmd_num_groups_y", !"skmd_num_groups_z", !"skmd_global_offset_x", !"skmd_global_offset_y", !"skmd_global_offset_z"}
+; CHECK-DAG: !{i32 1, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0}
+; CHECK-DAG: !{!"int*", !"uint", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong"}
+; CHECK-DAG: !{!"out", !"n", !"skmd_first_group", !"skmd_num_groups_x", !"skmd_num_groups_y", !"skmd_num_groups_z", !"skmd_global_offset_x", !"skmd_global_offset_y", !"skmd_global_offset_z", !"skmd_groups_x_magic", !"skmd_groups_y_magic"}
 
 ; ONCE-COUNT-3: define spir_kernel void @{{.*}}__skmd_range(
 ; ONCE-NOT: __skmd_range__skmd_range

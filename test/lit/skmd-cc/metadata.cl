@@ -7,7 +7,7 @@ typedef struct {
   int id;
 } Particle;
 
-// CHECK:      "schema": 1,
+// CHECK:      "schema": 2,
 // CHECK-NEXT: "producer": "skmd-cc {{.*}} (LLVM 22.{{.*}})",
 // CHECK-NEXT: "source": {
 // CHECK-NEXT:   "file": "metadata.cl",
