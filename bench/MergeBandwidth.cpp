@@ -22,17 +22,15 @@
 //
 //===----------------------------------------------------------------------===//
 #include "skmd/skmd.h"
+#include "support/StartedThreads.h"
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
 #include <random>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace {
@@ -62,31 +60,14 @@ void copyWithElementStores(char *To, const char *From, size_t Bytes) {
 
 /// ms of \p Copy of \p Bytes from \p From to \p To on \p Threads threads:
 /// from the moment the threads, already started, are let go until the last
-/// one's part is copied. (Timed with the threads' creation, 32 of them on
-/// the 2xH200 host and 64 on the 4xH200 host, the baseline was slower than
-/// memcpy is, against a merge that runs on SKMD's pool of started threads.)
+/// one's part is copied (support/StartedThreads.h; the merge runs on SKMD's
+/// pool of started threads too).
 double timedCopy(CopyFn Copy, char *To, const char *From, size_t Bytes, unsigned Threads) {
-  using Clock = std::chrono::steady_clock;
-  std::atomic<bool> Go{false};
-  std::vector<Clock::time_point> Done(Threads);
-  std::vector<std::thread> Workers;
   size_t Part = (Bytes / Threads + 63) / 64 * 64;
-  for (unsigned T = 0; T < Threads; ++T) {
+  return skmd::msFromRelease(Threads, [=](size_t T) {
     size_t Lo = std::min(Bytes, T * Part), Hi = std::min(Bytes, Lo + Part);
-    Workers.emplace_back([=, &Go, &Done] {
-      while (!Go.load(std::memory_order_acquire))
-        std::this_thread::yield();
-      Copy(To + Lo, From + Lo, Hi - Lo);
-      Done[T] = Clock::now();
-    });
-  }
-  auto T0 = Clock::now();
-  Go.store(true, std::memory_order_release);
-  for (std::thread &W : Workers)
-    W.join();
-  return std::chrono::duration<double, std::milli>(*std::max_element(Done.begin(), Done.end()) -
-                                                   T0)
-      .count();
+    Copy(To + Lo, From + Lo, Hi - Lo);
+  });
 }
 
 int fail(const char *What) {

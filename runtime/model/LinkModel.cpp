@@ -1,14 +1,13 @@
 //===- LinkModel.cpp - What copies to and from a device cost --------------===//
 #include "model/LinkModel.h"
 #include "model/Profiler.h"
+#include "support/StartedThreads.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <thread>
 #include <vector>
 
 namespace skmd {
@@ -201,34 +200,16 @@ namespace {
 
 /// The time until every one of \p N copies, each on a thread of its own
 /// and all started at once, is done: \p Copy(index, run); the best of
-/// \p Runs after one untimed run. Timed from the release of the threads,
-/// already started, to the last one's end: creating a thread costs tens
-/// of microseconds, a few percent of a 64 MiB copy.
+/// \p Runs after one untimed run, each timed from the release of the
+/// started threads (support/StartedThreads.h).
 template <typename F> Result<double> togetherMs(size_t N, unsigned Runs, F &&Copy) {
-  using Clock = std::chrono::steady_clock;
   double Best = 0;
   for (unsigned Run = 0; Run <= Runs; ++Run) {
-    std::atomic<bool> Go{false};
     std::vector<Status> Outcome(N);
-    std::vector<Clock::time_point> Done(N);
-    std::vector<std::thread> Threads;
-    for (size_t I = 0; I < N; ++I)
-      Threads.emplace_back([&, I] {
-        while (!Go.load(std::memory_order_acquire))
-          std::this_thread::yield();
-        Outcome[I] = Copy(I, Run);
-        Done[I] = Clock::now();
-      });
-    auto Start = Clock::now();
-    Go.store(true, std::memory_order_release);
-    for (std::thread &T : Threads)
-      T.join();
+    double Ms = msFromRelease(N, [&](size_t I) { Outcome[I] = Copy(I, Run); });
     for (Status &S : Outcome)
       if (!S)
         return S.error();
-    double Ms = std::chrono::duration<double, std::milli>(
-                    *std::max_element(Done.begin(), Done.end()) - Start)
-                    .count();
     if (Run == 1 || (Run > 1 && Ms < Best))
       Best = Ms;
   }
