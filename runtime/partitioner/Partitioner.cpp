@@ -62,56 +62,78 @@ std::vector<size_t> linkLeaders(const PartitionProblem &P) {
   return Leader;
 }
 
-/// \p ByMs: (copy time alone, device) pairs; each device's \p Field of
-/// \p T becomes its time when all of them copy at once and the host
-/// sustains \p Capacity devices' copies: the capacity is shared fairly,
-/// each device going at most as fast as alone; when one is done the
-/// others share what it leaves.
-/// Equal copies all end at n t / Capacity; a device given more bytes
-/// than another ends later (which a bound on the sum alone would not
-/// say, and the decision tree would split between equal GPUs at random).
-void shareCapacity(std::vector<std::pair<double, size_t>> &ByMs, double Capacity,
-                   std::vector<Parts> &T, double Parts::*Field) {
-  std::sort(ByMs.begin(), ByMs.end());
-  double Done = 0, Now = 0; // Each one's own time done so far; the clock.
-  size_t Active = ByMs.size();
-  for (auto &[Ms, I] : ByMs) {
-    double Rate = std::min(1.0, Capacity / double(Active));
-    Now += (Ms - Done) / Rate;
-    Done = Ms;
-    T[I].*Field = Now;
-    --Active;
-  }
-}
-
 /// Whether staged copies share a finite capacity of the host.
 bool stagingIsShared(const PartitionProblem &P) {
   return !std::isinf(P.StagedInCapacity) || !std::isinf(P.StagedOutCapacity);
 }
 
-/// Staged copies share the host's cores and memory (shareCapacity), the
-/// inputs and the outputs each; a device's kernel and outputs (Rest) grow
-/// with its outputs.
-void shareStagedCopies(const PartitionProblem &P, const std::vector<uint64_t> &Groups,
-                       std::vector<Parts> &T) {
-  if (!stagingIsShared(P))
-    return;
-  std::vector<std::pair<double, size_t>> In, Out;
-  for (size_t I = 0; I < T.size(); ++I)
-    if (Groups[I] && P.Devices[I].StagedByHost) {
-      In.push_back({T[I].In, I});
-      Out.push_back({T[I].Out, I});
+/// Staged copies share the host's cores and memory, the inputs and the
+/// outputs each; a device's kernel and outputs (Rest) grow with its
+/// outputs. Its lists are kept between calls: the decision tree estimates
+/// a child whole for each staged device it may give groups to, and
+/// allocating them per child made the whole tree 1.6x slower
+/// (partitioner-time with a finite capacity).
+class StagingShare {
+public:
+  explicit StagingShare(const PartitionProblem &P) : P(P), OwnOut(P.Devices.size()) {
+    for (size_t I = 0; I < P.Devices.size(); ++I)
+      if (P.Devices[I].StagedByHost)
+        Devices.push_back(I);
+    In.resize(Devices.size());
+    Out.resize(Devices.size());
+  }
+
+  /// \p T: each device's own parts in the split \p Groups.
+  void apply(const std::vector<uint64_t> &Groups, std::vector<Parts> &T) {
+    if (!stagingIsShared(P))
+      return;
+    size_t N = 0;
+    for (size_t I : Devices)
+      if (Groups[I]) {
+        In[N] = {T[I].In, I};
+        Out[N] = {T[I].Out, I};
+        OwnOut[I] = T[I].Out;
+        ++N;
+      }
+    if (N < 2)
+      return;
+    share(In.data(), N, P.StagedInCapacity, T, &Parts::In);
+    share(Out.data(), N, P.StagedOutCapacity, T, &Parts::Out);
+    for (size_t J = 0; J < N; ++J) {
+      size_t I = Out[J].second;
+      T[I].Rest += T[I].Out - OwnOut[I];
     }
-  if (In.size() < 2)
-    return;
-  std::vector<double> OwnOut(T.size());
-  for (auto &[Ms, I] : Out)
-    OwnOut[I] = Ms;
-  shareCapacity(In, P.StagedInCapacity, T, &Parts::In);
-  shareCapacity(Out, P.StagedOutCapacity, T, &Parts::Out);
-  for (auto &[Ms, I] : Out)
-    T[I].Rest += T[I].Out - OwnOut[I];
-}
+  }
+
+private:
+  /// \p ByMs: \p N (copy time alone, device) pairs; each device's
+  /// \p Field of \p T becomes its time when all of them copy at once and
+  /// the host sustains \p Capacity devices' copies: the capacity is shared
+  /// fairly, each device going at most as fast as alone; when one is done
+  /// the others share what it leaves.
+  /// Equal copies all end at n t / Capacity; a device given more bytes
+  /// than another ends later (which a bound on the sum alone would not
+  /// say, and the decision tree would split between equal GPUs at random).
+  static void share(std::pair<double, size_t> *ByMs, size_t N, double Capacity,
+                    std::vector<Parts> &T, double Parts::*Field) {
+    // A handful of devices: insertion sort.
+    for (size_t J = 1; J < N; ++J)
+      for (size_t L = J; L > 0 && ByMs[L] < ByMs[L - 1]; --L)
+        std::swap(ByMs[L], ByMs[L - 1]);
+    double Done = 0, Now = 0; // Each one's own time done so far; the clock.
+    for (size_t J = 0; J < N; ++J) {
+      double Rate = std::min(1.0, Capacity / double(N - J));
+      Now += (ByMs[J].first - Done) / Rate;
+      Done = ByMs[J].first;
+      T[ByMs[J].second].*Field = Now;
+    }
+  }
+
+  const PartitionProblem &P;
+  std::vector<size_t> Devices; ///< Those StagedByHost.
+  std::vector<std::pair<double, size_t>> In, Out;
+  std::vector<double> OwnOut;
+};
 
 /// A split's EstAllDevsTime, kept so that, as the parent node of the
 /// decision tree, a child (groups moved from the base device to one other)
@@ -127,7 +149,7 @@ public:
   ParentNode(const PartitionProblem &P, const std::vector<size_t> &Leader)
       : P(P), Leader(Leader), K(P.Devices.size()),
         FiniteStaging(stagingIsShared(P)),
-        Cur(K), Whole(K), Pos(K), Waits(K), Staged(K), SharesStaging(K) {
+        Cur(K), Whole(K), Staging(P), Pos(K), Waits(K), Staged(K), SharesStaging(K) {
     // The order a link's inputs go in: by index, those that wait for the
     // staged copies last.
     for (bool W : {false, true})
@@ -155,7 +177,7 @@ public:
     Eff = &T;
     if (FiniteStaging) {
       Shared = T;
-      shareStagedCopies(P, Groups, Shared);
+      Staging.apply(Groups, Shared);
       Eff = &Shared;
     }
     run(Groups, *Eff, Cur);
@@ -328,7 +350,7 @@ private:
     WholeParts = *Raw;
     WholeParts[B] = NewB;
     WholeParts[I] = NewI;
-    shareStagedCopies(P, WholeGroups, WholeParts);
+    Staging.apply(WholeGroups, WholeParts);
     run(WholeGroups, WholeParts, Whole);
     MsB = Whole.Ms[B];
     MsI = Whole.Ms[I];
@@ -350,6 +372,7 @@ private:
   mutable Chain Whole;
   mutable std::vector<uint64_t> WholeGroups;
   mutable std::vector<Parts> WholeParts;
+  mutable StagingShare Staging;
   /// Devices in input order, and each one's place in it.
   std::vector<size_t> Order, Pos;
   // Not vector<bool>: read in the inner loop.
@@ -435,34 +458,43 @@ PartitionResult partitionLinear(const PartitionProblem &P) {
 
 namespace {
 
-/// Lines 5-46: the decision tree from every group on \p Base, which alone
-/// takes \p Prev.
-PartitionResult decisionTree(const PartitionProblem &P, unsigned Base, double Prev) {
-  const size_t K = P.Devices.size();
+/// Cnt_OffsetsMergeCost (line 9): the smallest multiple of \p Granule, from
+/// \p From on, whose removal from every group on \p Base saves that device
+/// at least the merge it causes; the first offload to an idle device.
+uint64_t minOffload(const PartitionProblem &P, unsigned Base, uint64_t Granule, uint64_t From) {
+  if (!P.MergeMs)
+    return Granule;
   const uint64_t Total = P.TotalGroups;
-  std::vector<uint64_t> Groups(K, 0);
-  Groups[Base] = Total;
-  std::vector<Parts> T(K);
-  T[Base] = partsAt(P, Base, Total, false);
-
-  // Lines 5-9: the granule, and the first offload's size.
-  const uint64_t Granule = std::max<uint64_t>(1, (Total + MaxSteps - 1) / MaxSteps);
-  uint64_t MinOffload = Granule;
-  if (P.MergeMs) {
-    // Cnt_OffsetsMergeCost: the smallest multiple of the granule whose
-    // removal saves the base device at least the merge it causes.
-    double Whole = T[Base].In + T[Base].Rest;
-    for (uint64_t C = Granule; C < Total; C += Granule) {
-      Parts Left = partsAt(P, Base, Total - C, true);
-      if (Whole - (Left.In + Left.Rest) >= P.MergeMs(C)) {
-        MinOffload = C;
-        break;
-      }
-      MinOffload = C + Granule;
-    }
+  Parts All = partsAt(P, Base, Total, false);
+  double Whole = All.In + All.Rest;
+  uint64_t C = From;
+  for (; C < Total; C += Granule) {
+    Parts Left = partsAt(P, Base, Total - C, true);
+    if (Whole - (Left.In + Left.Rest) >= P.MergeMs(C))
+      return C;
   }
+  return C;
+}
 
-  PartitionResult R;
+/// Where a walk of the tree ended.
+struct TreeEnd {
+  std::vector<uint64_t> Groups;
+  double EstimatedMs = 0;
+  uint64_t Granule = 0, MinOffload = 0;
+  /// Each device's last move.
+  std::vector<uint64_t> LastMove;
+  unsigned Steps = 0, Trials = 0;
+};
+
+/// Lines 12-46 at one granule: from the split \p Groups (estimated
+/// \p Prev), the walk down the tree moving groups from \p Base; \p Groups
+/// becomes the last node's split. Returns its estimate; \p LastMove gets
+/// each device's last move, \p R the moves and children.
+double walk(const PartitionProblem &P, unsigned Base, std::vector<uint64_t> &Groups, double Prev,
+            uint64_t Granule, uint64_t MinOffload, std::vector<uint64_t> &LastMove,
+            TreeEnd &R) {
+  const size_t K = P.Devices.size();
+  std::vector<Parts> T = partsInSplit(P, Groups);
   const std::vector<size_t> Leader = linkLeaders(P);
   ParentNode Parent(P, Leader);
   Parent.set(Groups, T);
@@ -474,7 +506,7 @@ PartitionResult decisionTree(const PartitionProblem &P, unsigned Base, double Pr
   std::vector<Parts> TriedParts(K);
   unsigned Tolerate = 0;
   uint64_t Offloaded = 1;
-  // Lines 12-46: until 10 steps in a row find no move.
+  // Until 10 steps in a row find no move.
   while (Offloaded > 0 || Tolerate < MaxTolerance) {
     Offloaded = 0;
     unsigned Best = unsigned(K);
@@ -525,15 +557,78 @@ PartitionResult decisionTree(const PartitionProblem &P, unsigned Base, double Pr
       Parent.set(Groups, T);
       Prev = BestMs;
       Offloaded = BestCount;
+      LastMove[Best] = BestCount;
       Tolerate = 0;
       ++R.Steps;
     } else {
       ++Tolerate;
     }
   }
-  PartitionResult Done = finish(P, std::move(Groups));
-  Done.Steps = R.Steps;
-  Done.Trials = R.Trials;
+  return Prev;
+}
+
+/// Lines 5-46: the decision tree from every group on \p Base, which alone
+/// takes \p Prev, at granule ceil(TotalGroups / \p Levels).
+///
+/// Walked at that granule from the root, the tree takes a step per granule
+/// moved: 1229-1346 steps for 4 GPU-like devices and a CPU
+/// (partitioner-time), 0.4 ms where copies share the host. Above
+/// P.CoarseLevels granules the walk starts nearer its end: first the tree
+/// at a 16x coarser granule, then each device's last coarse move is given
+/// back to the base device (the coarse steps may overshoot by that much
+/// where the fine ones would have stopped) and the fine walk goes on from
+/// there: some 128 + 16 moves a device instead of 2048, and the better of
+/// the two ends is kept.
+TreeEnd decisionTree(const PartitionProblem &P, unsigned Base, double Prev, uint64_t Levels) {
+  const size_t K = P.Devices.size();
+  const uint64_t Total = P.TotalGroups;
+  TreeEnd E;
+  // Lines 5-9: the granule, and the first offload's size.
+  E.Granule = std::max<uint64_t>(1, (Total + Levels - 1) / Levels);
+  E.Groups.assign(K, 0);
+  E.Groups[Base] = Total;
+  E.LastMove.assign(K, 0);
+  if (!P.CoarseLevels || Total / E.Granule <= P.CoarseLevels) {
+    E.MinOffload = minOffload(P, Base, E.Granule, E.Granule);
+    E.EstimatedMs = walk(P, Base, E.Groups, Prev, E.Granule, E.MinOffload, E.LastMove, E);
+    return E;
+  }
+  constexpr uint64_t Coarser = 16;
+  TreeEnd Coarse = decisionTree(P, Base, Prev, (Levels + Coarser - 1) / Coarser);
+  E.Steps = Coarse.Steps;
+  E.Trials = Coarse.Trials;
+  // The coarse tree's first offload was the first multiple of its granule
+  // to save the merge; the fine one is taken to be above the multiple
+  // before that (true where the base device's time is monotonic).
+  E.MinOffload = minOffload(
+      P, Base, E.Granule,
+      std::max(E.Granule, Coarse.MinOffload - std::min(Coarse.MinOffload, Coarse.Granule) +
+                              E.Granule));
+  E.Groups = Coarse.Groups;
+  for (size_t I = 0; I < K; ++I) {
+    if (I == Base)
+      continue;
+    uint64_t Back = std::min(E.Groups[I], Coarse.LastMove[I]);
+    if (E.Groups[I] - Back < E.MinOffload)
+      Back = E.Groups[I]; // Below a first offload: idle again.
+    E.Groups[I] -= Back;
+    E.Groups[Base] += Back;
+  }
+  E.EstimatedMs = walk(P, Base, E.Groups, estimateLaunchMs(P, E.Groups), E.Granule,
+                       E.MinOffload, E.LastMove, E);
+  if (Coarse.EstimatedMs < E.EstimatedMs) {
+    E.Groups = std::move(Coarse.Groups);
+    E.EstimatedMs = Coarse.EstimatedMs;
+  }
+  return E;
+}
+
+/// The tree's plan from every group on \p Base, which alone takes \p Prev.
+PartitionResult decisionTreePlan(const PartitionProblem &P, unsigned Base, double Prev) {
+  TreeEnd E = decisionTree(P, Base, Prev, MaxSteps);
+  PartitionResult Done = finish(P, std::move(E.Groups));
+  Done.Steps = E.Steps;
+  Done.Trials = E.Trials;
   return Done;
 }
 
@@ -559,7 +654,7 @@ PartitionResult partitionAlgorithm1(const PartitionProblem &P) {
     return Best;
   };
   unsigned Base = FastestOf([](unsigned) { return true; });
-  PartitionResult R = decisionTree(P, Base, Alone[Base]);
+  PartitionResult R = decisionTreePlan(P, Base, Alone[Base]);
   auto KeepBetter = [&](PartitionResult Alt) {
     unsigned Steps = R.Steps + Alt.Steps, Trials = R.Trials + Alt.Trials;
     if (Alt.EstimatedMs < R.EstimatedMs)
@@ -579,7 +674,7 @@ PartitionResult partitionAlgorithm1(const PartitionProblem &P) {
   if (P.Devices[Base].AfterStagedInputs && AnyStaged) {
     unsigned Other = FastestOf([&](unsigned I) { return !P.Devices[I].AfterStagedInputs; });
     if (Other < K)
-      KeepBetter(decisionTree(P, Other, Alone[Other]));
+      KeepBetter(decisionTreePlan(P, Other, Alone[Other]));
   }
   // The tree is greedy: each step balances the base device against the
   // one that would end first, and a device whose time grows with the

@@ -86,6 +86,11 @@ struct PartitionProblem {
   /// work for 190 ms on the H100 host's CPU) finished 100 ms behind the GPU
   /// in some runs, for an estimated gain of 0.2 ms.
   double MinRelativeGain = 0.03;
+  /// Above this many granules the tree is walked at a 16x coarser granule
+  /// first and the fine walk goes on from a step before where that one
+  /// ended (docs/partitioner.md); 0: one walk from the root at the fine
+  /// granule, as the paper's listing has it.
+  uint64_t CoarseLevels = 128;
 };
 
 struct PartitionResult {
