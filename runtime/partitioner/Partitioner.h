@@ -13,9 +13,12 @@
 // (the base device's time minus the receiving device's), and when no move
 // helps, retries with doubled granules up to 10 times, so that a device
 // which is slow on a few groups (a GPU's fixed costs) can still be given a
-// large share. Beyond the paper: when the fastest device waits for the
-// staged inputs the tree also runs from the fastest one that does not, and
-// the proportional split is estimated too; the best estimate wins.
+// large share. Beyond the paper: the tree is walked at a 16x coarser
+// granule first and the fine walk goes on from a step before that one's
+// end (a tenth of the steps; CoarseLevels); when the fastest device waits
+// for the staged inputs the tree also runs from the fastest one that does
+// not, and the proportional split is estimated too; the best estimate
+// wins.
 //
 // Estimated launch time (EstAllDevsTime): per device, its input copies
 // after those of the devices before it on the same link (copies over one
