@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <set>
@@ -235,6 +236,18 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
   Pr->Vars = Shape.Vars;
   const uint64_t Total = Range.totalGroups();
   Pr->P.TotalGroups = Total;
+  // For comparisons on a real machine (the same profiles, both walks):
+  // SKMD_TREE_COARSE_LEVELS=0 walks the tree at the fine granule only, as
+  // the paper's listing does (docs/partitioner.md, Algorithm 1 item 8).
+  if (const char *Env = std::getenv("SKMD_TREE_COARSE_LEVELS"); Env && *Env) {
+    char *End = nullptr;
+    unsigned long long Levels = std::strtoull(Env, &End, 10);
+    if (*End || *Env == '-')
+      return Failure(ErrorCode::InvalidArgument,
+                     std::string("SKMD_TREE_COARSE_LEVELS is '") + Env +
+                         "'; it takes a number of levels (0: one walk at the fine granule)");
+    Pr->P.CoarseLevels = Levels;
+  }
 
   // Kernel models, profiling first where allowed and needed.
   std::vector<std::optional<RegressionModel>> Models(Devices.size());
