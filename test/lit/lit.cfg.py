@@ -5,6 +5,7 @@
 #   %skmd-run    runs a kernel of a bundle
 #   %skmd-prof   profiles a kernel for the model partitioner
 #   %skmd-bench  the benchmark suite
+#   %partitioner-time  Algorithm 1's cost (bench/PartitionerTime.cpp)
 #   %opt         opt with the SKMD pass plugin loaded
 #   %examples    the examples/ folder
 # Features: spirv-tools, ptxas (where the CUDA toolkit is installed),
@@ -39,6 +40,8 @@ config.substitutions.append(("%skmd-info", os.path.join(config.skmd_tools_dir, "
 config.substitutions.append(("%skmd-run", os.path.join(config.skmd_tools_dir, "skmd-run")))
 config.substitutions.append(("%skmd-prof", os.path.join(config.skmd_tools_dir, "skmd-prof")))
 config.substitutions.append(("%skmd-bench", os.path.join(config.skmd_tools_dir, "skmd-bench")))
+config.substitutions.append(
+    ("%partitioner-time", os.path.join(config.skmd_tools_dir, "partitioner-time")))
 config.substitutions.append(("%opt", "%s -load-pass-plugin=%s" % (opt, config.skmd_plugin)))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%examples", os.path.join(config.skmd_src_root, "examples")))
