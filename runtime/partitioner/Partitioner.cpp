@@ -70,9 +70,9 @@ bool stagingIsShared(const PartitionProblem &P) {
 /// Staged copies share the host's cores and memory, the inputs and the
 /// outputs each; a device's kernel and outputs (Rest) grow with its
 /// outputs. Its lists are kept between calls: the decision tree estimates
-/// a child whole for each staged device it may give groups to, and
-/// allocating them per child made the whole tree 1.6x slower
-/// (partitioner-time with a finite capacity).
+/// a child whole for each staged device it may give groups to, and with
+/// lists allocated and sorted per child the tree took 2.6x as long
+/// (partitioner-time's staged form: 1150 us, 436 without).
 class StagingShare {
 public:
   explicit StagingShare(const PartitionProblem &P) : P(P), OwnOut(P.Devices.size()) {
