@@ -486,14 +486,15 @@ struct TreeEnd {
   unsigned Steps = 0, Trials = 0;
 };
 
-/// Lines 12-46 at one granule: from the split \p Groups (estimated
-/// \p Prev), the walk down the tree moving groups from \p Base; \p Groups
-/// becomes the last node's split. Returns its estimate; \p LastMove gets
-/// each device's last move, \p R the moves and children.
-double walk(const PartitionProblem &P, unsigned Base, std::vector<uint64_t> &Groups, double Prev,
-            uint64_t Granule, uint64_t MinOffload, std::vector<uint64_t> &LastMove,
-            TreeEnd &R) {
+/// Lines 12-46 at one granule: from the split \p E.Groups (estimated
+/// \p Prev), the walk down the tree moving groups from \p Base at
+/// E.Granule, a first offload being E.MinOffload. \p E becomes where it
+/// ended: the last node's split and estimate, each device's last move, and
+/// the moves and children counted.
+void walk(const PartitionProblem &P, unsigned Base, double Prev, TreeEnd &E) {
   const size_t K = P.Devices.size();
+  std::vector<uint64_t> &Groups = E.Groups;
+  const uint64_t Granule = E.Granule, MinOffload = E.MinOffload;
   std::vector<Parts> T = partsInSplit(P, Groups);
   const std::vector<size_t> Leader = linkLeaders(P);
   ParentNode Parent(P, Leader);
@@ -535,7 +536,7 @@ double walk(const PartitionProblem &P, unsigned Base, std::vector<uint64_t> &Gro
       }
       double MsBase, MsI;
       double Ms = Parent.child(Base, CachedBase, I, TriedParts[I], MsBase, MsI);
-      ++R.Trials;
+      ++E.Trials;
       // Lines 30-33: a candidate if the launch gets faster; the balancing
       // factor is how much slower the base device still is than this one.
       if (Ms < Prev) {
@@ -557,14 +558,14 @@ double walk(const PartitionProblem &P, unsigned Base, std::vector<uint64_t> &Gro
       Parent.set(Groups, T);
       Prev = BestMs;
       Offloaded = BestCount;
-      LastMove[Best] = BestCount;
+      E.LastMove[Best] = BestCount;
       Tolerate = 0;
-      ++R.Steps;
+      ++E.Steps;
     } else {
       ++Tolerate;
     }
   }
-  return Prev;
+  E.EstimatedMs = Prev;
 }
 
 /// Lines 5-46: the decision tree from every group on \p Base, which alone
@@ -590,7 +591,7 @@ TreeEnd decisionTree(const PartitionProblem &P, unsigned Base, double Prev, uint
   E.LastMove.assign(K, 0);
   if (!P.CoarseLevels || Total / E.Granule <= P.CoarseLevels) {
     E.MinOffload = minOffload(P, Base, E.Granule, E.Granule);
-    E.EstimatedMs = walk(P, Base, E.Groups, Prev, E.Granule, E.MinOffload, E.LastMove, E);
+    walk(P, Base, Prev, E);
     return E;
   }
   constexpr uint64_t Coarser = 16;
@@ -614,8 +615,7 @@ TreeEnd decisionTree(const PartitionProblem &P, unsigned Base, double Prev, uint
     E.Groups[I] -= Back;
     E.Groups[Base] += Back;
   }
-  E.EstimatedMs = walk(P, Base, E.Groups, estimateLaunchMs(P, E.Groups), E.Granule,
-                       E.MinOffload, E.LastMove, E);
+  walk(P, Base, estimateLaunchMs(P, E.Groups), E);
   if (Coarse.EstimatedMs < E.EstimatedMs) {
     E.Groups = std::move(Coarse.Groups);
     E.EstimatedMs = Coarse.EstimatedMs;
