@@ -466,7 +466,7 @@ TEST(Partitioner, OnRandomProblemsThePlanIsNeverEstimatedSlowerThanTheSimpleOnes
   }
 }
 
-TEST(Partitioner, WalkingCoarseFirstFindsTheFineWalksPlanInATenthOfTheSteps) {
+TEST(Partitioner, WalkingCoarseFirstFindsTheFineWalksPlanInFarFewerSteps) {
   // A CPU and four GPUs, 2^20 groups (granule 512): the fine walk from the
   // root moves granule after granule; the coarse walk's end, less each
   // device's last coarse move, is a few fine steps from the same plan.
