@@ -4,6 +4,7 @@
 #include "Support/OpenCLKernel.h"
 #include "Support/WorkItemBuiltins.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -21,30 +22,40 @@ namespace {
 constexpr unsigned UnrolledTripCount = 32;
 
 /// Whether every conditional branch that decides whether \p BB runs is
-/// uniform: then all work-items run it, or none.
+/// uniform: then all work-items run it, or none. Control dependence is
+/// followed transitively: a loop whose own guard is uniform still runs for
+/// some work-items only when that guard sits under a varying branch (LU
+/// factorisation: `if (tx > i) for (j = 0; j < i; j++) ...`).
 bool runsForAllOrNone(const BasicBlock &BB, const Function &F,
                       const PostDominatorTree &PDT,
                       const WorkItemUniformity &U) {
-  for (const BasicBlock &X : F) {
-    const auto *Br = dyn_cast<BranchInst>(X.getTerminator());
-    const Instruction *Term = X.getTerminator();
-    if ((Br && Br->isUnconditional()) || Term->getNumSuccessors() < 2)
-      continue;
-    // BB depends on X's branch if it post-dominates one successor of X
-    // but not X itself.
-    if (PDT.dominates(&BB, &X) && &BB != &X)
-      continue;
-    bool Depends = llvm::any_of(successors(&X), [&](const BasicBlock *S) {
-      return PDT.dominates(&BB, S);
-    });
-    if (!Depends)
-      continue;
-    const Value *Cond = Br ? Br->getCondition()
-                           : isa<SwitchInst>(Term)
-                               ? cast<SwitchInst>(Term)->getCondition()
-                               : nullptr;
-    if (!Cond || !U.isUniform(Cond))
-      return false;
+  SmallVector<const BasicBlock *, 8> Work = {&BB};
+  SmallPtrSet<const BasicBlock *, 8> Seen = {&BB};
+  while (!Work.empty()) {
+    const BasicBlock *B = Work.pop_back_val();
+    for (const BasicBlock &X : F) {
+      const Instruction *Term = X.getTerminator();
+      if (Term->getNumSuccessors() < 2)
+        continue;
+      // B depends on X's branch if it post-dominates one successor of X
+      // but not X itself.
+      if (PDT.dominates(B, &X) && B != &X)
+        continue;
+      bool Depends = llvm::any_of(successors(&X), [&](const BasicBlock *S) {
+        return PDT.dominates(B, S);
+      });
+      if (!Depends)
+        continue;
+      const Value *Cond = nullptr;
+      if (const auto *Br = dyn_cast<BranchInst>(Term))
+        Cond = Br->getCondition();
+      else if (const auto *Sw = dyn_cast<SwitchInst>(Term))
+        Cond = Sw->getCondition();
+      if (!Cond || !U.isUniform(Cond))
+        return false;
+      if (Seen.insert(&X).second)
+        Work.push_back(&X);
+    }
   }
   return true;
 }

@@ -125,13 +125,37 @@ private:
     NumItems = B.CreateMul(B.CreateMul(LocalSize[0], LocalSize[1]), LocalSize[2], "items");
 
     ValueToValueMapTy VMap;
+    // A struct passed by value (byval) is a pointer to its bytes in the
+    // kernel: the runtime's copy of the value serves, loaded from nowhere.
+    SmallVector<std::pair<Argument *, Value *>, 2> WrittenByVal;
     for (Argument &A : K.args()) {
       Value *Slot = B.CreateLoad(Ptr, B.CreateConstGEP1_64(Ptr, Args, A.getArgNo()));
+      if (A.hasByValAttr()) {
+        VMap[&A] = Slot;
+        if (!A.onlyReadsMemory())
+          WrittenByVal.push_back({&A, Slot});
+        continue;
+      }
       VMap[&A] = B.CreateLoad(A.getType(), Slot, A.getName());
     }
     SmallVector<ReturnInst *, 4> Returns;
     CloneFunctionInto(WG, &K, VMap, CloneFunctionChangeType::LocalChangesOnly,
                       Returns);
+    // A kernel that may write its by-value struct gets a private copy per
+    // work-item, made where each work-item starts.
+    auto *Entry = cast<BasicBlock>(VMap[&K.getEntryBlock()]);
+    for (auto [A, Slot] : WrittenByVal) {
+      IRBuilder<> E(Entry, Entry->getFirstInsertionPt());
+      Type *Ty = A->getParamByValType();
+      Align Al = A->getParamAlign().valueOrOne();
+      AllocaInst *Copy = E.CreateAlloca(Ty, nullptr, A->getName() + ".copy");
+      Copy->setAlignment(Al);
+      Slot->replaceUsesWithIf(Copy, [&](Use &U) {
+        auto *I = dyn_cast<Instruction>(U.getUser());
+        return I && I->getParent() != Prologue;
+      });
+      E.CreateMemCpy(Copy, Al, Slot, Al, DL.getTypeAllocSize(Ty));
+    }
     // A plain C function now: not a kernel, not convergent.
     WG->setCallingConv(CallingConv::C);
     WG->setAttributes(AttributeList());
@@ -187,7 +211,11 @@ private:
   }
 
   /// Each barrier alone in its block, which jumps to a fresh block: the
-  /// entry of the sub-CFG after the barrier, without PHIs.
+  /// entry of the sub-CFG after the barrier, without PHIs. The block before
+  /// a barrier is split off even when it holds nothing else: where two
+  /// barriers follow each other (or an emptied `if` between them), that
+  /// empty block is the sub-CFG between them; without it the first
+  /// barrier's successor was the second barrier's block, no sub-CFG entry.
   void splitAtBarriers() {
     SmallVector<Instruction *, 8> Barriers;
     for (BasicBlock *BB : Body)
@@ -195,13 +223,10 @@ private:
         if (isWorkGroupBarrier(I))
           Barriers.push_back(&I);
     for (Instruction *Bar : Barriers) {
-      BasicBlock *BB = Bar->getParent();
-      BasicBlock *BarrierBB =
-          Bar == &BB->front() ? BB : BB->splitBasicBlock(Bar, "barrier");
+      BasicBlock *BarrierBB = Bar->getParent()->splitBasicBlock(Bar, "barrier");
       BasicBlock *After =
           BarrierBB->splitBasicBlock(Bar->getNextNode(), "after.barrier");
-      if (BarrierBB != BB)
-        Body.push_back(BarrierBB);
+      Body.push_back(BarrierBB);
       Body.push_back(After);
       BarrierBlocks.insert(BarrierBB);
     }

@@ -158,3 +158,33 @@ __kernel void early_exit(__global const int *rows, __global int *first,
     }
   first[i] = -1;
 }
+
+// LU factorisation's shape: a uniform loop with a barrier around a branch
+// only some work-items take, holding a loop whose own bound is uniform.
+__kernel void lu_shape(__global float *a) {
+  int tx = get_local_id(0);
+  int base = get_group_id(0) * get_local_size(0) * 16;
+  for (int i = 0; i < 3; i++) {
+    if (tx > i) {
+      for (int j = 0; j < i; j++)
+        a[base + tx * 16 + i] += 1.0f;
+      a[base + tx * 16 + i] *= 0.5f;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+  }
+}
+
+// Two barriers in a row, then one after an `if` the optimizer empties.
+__kernel void barriers_in_a_row(__global int *a, __local int *t, int n) {
+  int l = get_local_id(0), g = get_global_id(0), size = get_local_size(0);
+  t[l] = a[g];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int v = t[(l + 1) % size];
+  if (n > 100) {
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  t[l] = v * 2;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  a[g] = t[(l + 2) % size] + n;
+}

@@ -38,6 +38,43 @@ TEST_F(CpuBarriers, AllPairsThroughATileInALoop) {
   check(R);
 }
 
+// A barrier in a uniform loop around a varying branch that holds an inner
+// loop: the implicit barriers must not go into that loop (it crashed).
+TEST_F(CpuBarriers, LuShapeUniformLoopUnderAVaryingBranch) {
+  const uint32_t L = 16, Groups = 4, N = L * Groups * 16;
+  auto A = dyadicFloats(N, Rng);
+  KernelRun R("barriers", "lu_shape", launch({Groups, 1, 1}, {L, 1, 1}, 1));
+  R.buffer(A);
+  R.Reference = [&](Args &Out) {
+    auto Got = Out.buffer<float>(0);
+    for (uint32_t G = 0; G < Groups; ++G)
+      for (uint32_t T = 0; T < L; ++T)
+        for (uint32_t I = 0; I < 3; ++I)
+          if (T > I) {
+            float &V = Got[G * L * 16 + T * 16 + I];
+            V = (V + float(I)) * 0.5f;
+          }
+  };
+  check(R);
+}
+
+// Barriers with nothing between them: each block between two barriers is
+// a sub-CFG of its own (the build failed).
+TEST_F(CpuBarriers, BarriersInARow) {
+  const int L = 64, Groups = 6, N = L * Groups;
+  auto In = randomInts<int32_t>(N, Rng, -1000, 1000);
+  KernelRun R("barriers", "barriers_in_a_row", launch({Groups, 1, 1}, {L, 1, 1}, 1));
+  R.buffer(In).local(L * sizeof(int32_t)).scalar(int32_t(7));
+  R.Reference = [&](Args &Out) {
+    for (int G = 0; G < Groups; ++G)
+      for (int T = 0; T < L; ++T) {
+        int Src = (T + 2) % L;
+        Out.buffer<int32_t>(0)[G * L + T] = In[G * L + (Src + 1) % L] * 2 + 7;
+      }
+  };
+  check(R);
+}
+
 TEST_F(CpuBarriers, BarriersInAUniformCondition) {
   const int WG = 64, Groups = 10, N = WG * Groups;
   auto In = randomInts<int32_t>(N, Rng, -1000000, 1000000);

@@ -66,6 +66,25 @@ __kernel void under_a_varying_branch(__global const float *a, __global float *y,
   y[i] = sum;
 }
 
+// A uniform loop whose guard sits under a varying branch runs for some
+// work-items only (LU factorisation's shape): no barriers in it, only the
+// kernel's own. With barriers there the work-group function crashed.
+// CHECK-LABEL: define {{.*}} @uniform_loop_under_a_varying_branch(
+// CHECK-COUNT-1: call void @_Z7barrierj(
+// CHECK-NOT: call void @_Z7barrierj(
+// CHECK: ret void
+__kernel void uniform_loop_under_a_varying_branch(__global float *a) {
+  int tx = get_local_id(0);
+  for (int i = 0; i < 3; i++) {
+    if (tx > i) {
+      for (int j = 0; j < i; j++)
+        a[tx * 16 + i] += 1.0f;
+      a[tx * 16 + i] *= 0.5f;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+  }
+}
+
 // 16 iterations are unrolled later; an integer sum vectorizes as it is.
 // CHECK-LABEL: define {{.*}} @short_or_integer(
 // CHECK-NOT: @_Z7barrierj
