@@ -43,6 +43,7 @@
 #include "Transforms/MergeKernel.h"
 #include "Transforms/PartitionReadyKernel.h"
 #include "Transforms/SPIRVSaturatingConversions.h"
+#include "Transforms/SPIRVVectorSelects.h"
 #include "Transforms/WorkGroupFunction.h"
 #include "Transforms/WorkItemLoopVersioning.h"
 
@@ -375,6 +376,7 @@ Expected<std::string> lowerToVariant(Module &M, const CompilerOptions &Opts,
     Passes P(**TM);
     ModulePassManager Fixes;
     Fixes.addPass(SPIRVSaturatingConversionsPass());
+    Fixes.addPass(SPIRVVectorSelectsPass());
     Fixes.run(M, P.MAM);
     auto Binary = emitWithBackend(M, **TM, CodeGenFileType::ObjectFile);
     if (!Binary)

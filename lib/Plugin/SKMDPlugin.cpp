@@ -16,6 +16,7 @@
 #include "Transforms/MergeKernel.h"
 #include "Transforms/PartitionReadyKernel.h"
 #include "Transforms/SPIRVSaturatingConversions.h"
+#include "Transforms/SPIRVVectorSelects.h"
 #include "Transforms/WorkGroupFunction.h"
 #include "Transforms/WorkItemLoopVersioning.h"
 
