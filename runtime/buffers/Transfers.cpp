@@ -15,8 +15,33 @@ std::string argName(const KernelInfo &K, unsigned I) {
 }
 
 /// OpenCL's unsigned scalar types, by the names the metadata records.
-bool isUnsignedType(const std::string &Type) {
-  return Type.rfind("u", 0) == 0 || Type == "size_t" || Type == "bool";
+/// The value of an integer scalar argument, extended by its type's
+/// signedness; none for other arguments. The layout says the type with
+/// typedefs resolved; bundles without one are read by the name as written.
+std::optional<int64_t> integerValue(const KernelArg &A, const std::vector<uint8_t> &Bytes) {
+  size_t N = Bytes.size();
+  if (A.Kind != ArgKind::Scalar || !(N == 1 || N == 2 || N == 4 || N == 8))
+    return std::nullopt;
+  bool Signed;
+  if (!A.Layout.empty()) {
+    const ScalarRun &R = A.Layout.front();
+    if (A.Layout.size() != 1 || R.Count != 1 || scalarTypeBytes(R.Type) != N ||
+        R.Type == "float" || R.Type == "double" || R.Type == "half")
+      return std::nullopt;
+    Signed = R.Type[0] != 'u';
+  } else {
+    const std::string &T = A.TypeName;
+    if (T.find_first_of("*[") != std::string::npos || T.find("float") != std::string::npos ||
+        T.find("double") != std::string::npos || T.find("half") != std::string::npos)
+      return std::nullopt;
+    Signed = !(T.rfind("u", 0) == 0 || T == "size_t" || T == "bool");
+  }
+  uint64_t Raw = 0;
+  std::memcpy(&Raw, Bytes.data(), N);
+  unsigned Bits = unsigned(N * 8);
+  if (Bits < 64 && Signed && (Raw >> (Bits - 1)) & 1)
+    Raw |= ~uint64_t(0) << Bits;
+  return int64_t(Raw);
 }
 
 /// The accesses of \p Arg that read (or write).
@@ -200,26 +225,9 @@ LaunchValues launchValues(const KernelInfo &K, const std::vector<HostArg> &Args,
     LV.NumGroups[D] = int64_t(Range.NumGroups[D]);
     LV.GlobalOffset[D] = int64_t(Range.GlobalOffset[D]);
   }
-  for (unsigned I = 0; I < K.Args.size(); ++I) {
-    std::optional<int64_t> V;
-    const std::vector<uint8_t> &Bytes = Args[I].Value;
-    if (K.Args[I].Kind == ArgKind::Scalar && I < Args.size() &&
-        (Bytes.size() == 1 || Bytes.size() == 2 || Bytes.size() == 4 ||
-         Bytes.size() == 8) &&
-        K.Args[I].TypeName.find_first_of("*[") == std::string::npos &&
-        K.Args[I].TypeName.find("float") == std::string::npos &&
-        K.Args[I].TypeName.find("double") == std::string::npos &&
-        K.Args[I].TypeName.find("half") == std::string::npos) {
-      uint64_t Raw = 0;
-      std::memcpy(&Raw, Bytes.data(), Bytes.size());
-      unsigned Bits = unsigned(Bytes.size() * 8);
-      if (Bits < 64 && !isUnsignedType(K.Args[I].TypeName) &&
-          (Raw >> (Bits - 1)) & 1)
-        Raw |= ~uint64_t(0) << Bits;
-      V = int64_t(Raw);
-    }
-    LV.Args.push_back(V);
-  }
+  for (unsigned I = 0; I < K.Args.size(); ++I)
+    LV.Args.push_back(I < Args.size() ? integerValue(K.Args[I], Args[I].Value)
+                                      : std::nullopt);
   return LV;
 }
 
@@ -344,27 +352,61 @@ planMoves(const KernelInfo &K, const std::vector<HostArg> &Args,
   return Moves;
 }
 
+// A field added to these must join the key below (it may change the moves).
+static_assert(sizeof(NDRange) == 80, "NDRange changed: add the new field to movesKey");
+static_assert(sizeof(Piece) == 24, "Piece changed: add the new field to movesKey");
+static_assert(sizeof(HostArg) == 56, "HostArg changed: add the new field to movesKey");
+
+std::string movesKey(const KernelInfo &K, const std::string &KernelId,
+                     const std::vector<HostArg> &Args, const NDRange &Range,
+                     const std::vector<Piece> &Pieces,
+                     const std::vector<bool> &SharesHostMemory, bool HasMerge) {
+  // Every input planMoves reads, but the buffers' addresses (moves are
+  // offsets): the geometry whole (the footprints use the global offset,
+  // which a key of sizes alone missed: a second launch at another offset
+  // reused the first one's moves and lost its output).
+  std::string Key;
+  auto Put = [&](const auto &V) {
+    Key.append(reinterpret_cast<const char *>(&V), sizeof V);
+  };
+  auto PutBytes = [&](const void *Data, size_t N) {
+    Put(N);
+    Key.append(static_cast<const char *>(Data), N);
+  };
+  Put(&K);
+  PutBytes(KernelId.data(), KernelId.size());
+  PutBytes(K.Name.data(), K.Name.size());
+  Put(HasMerge);
+  Put(Range.WorkDim);
+  for (unsigned D = 0; D < 3; ++D) {
+    Put(Range.GlobalOffset[D]);
+    Put(Range.NumGroups[D]);
+    Put(Range.LocalSize[D]);
+  }
+  Put(Args.size());
+  for (const HostArg &A : Args) {
+    Put(A.K);
+    Put(A.Bytes);
+    Put(A.LocalBytes);
+    PutBytes(A.Value.data(), A.Value.size());
+  }
+  Put(Pieces.size());
+  for (size_t P = 0; P < Pieces.size(); ++P) {
+    Put(Pieces[P].Device);
+    Put(Pieces[P].First);
+    Put(Pieces[P].Count);
+    Put(bool(P < SharesHostMemory.size() && SharesHostMemory[P]));
+  }
+  return Key;
+}
+
 Result<std::vector<std::vector<BufferMove>>>
 MovesCache::plan(const KernelInfo &K, const std::string &KernelId,
                  const std::vector<HostArg> &Args, const NDRange &Range,
                  const std::vector<Piece> &Pieces, const std::vector<bool> &SharesHostMemory,
                  bool HasMerge) {
-  // Everything the moves depend on; not the buffers' addresses.
-  std::string Key = std::to_string(reinterpret_cast<uintptr_t>(&K)) + ":" + KernelId + ":" +
-                    K.Name + (HasMerge ? "m" : "-");
-  for (unsigned D = 0; D < 3; ++D)
-    Key += "|" + std::to_string(Range.NumGroups[D]) + "x" + std::to_string(Range.LocalSize[D]);
-  for (const HostArg &A : Args) {
-    Key += "|" + std::to_string(int(A.K)) + ":" + std::to_string(A.Bytes) + ":" +
-           std::to_string(A.LocalBytes) + ":";
-    for (uint8_t B : A.Value) {
-      Key += char('a' + (B >> 4));
-      Key += char('a' + (B & 15));
-    }
-  }
-  for (size_t P = 0; P < Pieces.size(); ++P)
-    Key += "|" + std::to_string(Pieces[P].Device) + "@" + std::to_string(Pieces[P].First) + "+" +
-           std::to_string(Pieces[P].Count) + (SharesHostMemory[P] ? "h" : "d");
+  std::string Key =
+      movesKey(K, KernelId, Args, Range, Pieces, SharesHostMemory, HasMerge);
   {
     std::lock_guard<std::mutex> Hold(Lock);
     for (auto It = Recent.begin(); It != Recent.end(); ++It)
@@ -374,6 +416,7 @@ MovesCache::plan(const KernelInfo &K, const std::string &KernelId,
         Recent.push_front(std::move(Hit));
         return Recent.front().second;
       }
+    ++Misses;
   }
   auto Moves = planMoves(K, Args, Range, Pieces, SharesHostMemory, HasMerge);
   if (!Moves)

@@ -104,6 +104,12 @@ public:
        const std::vector<Piece> &Pieces, const std::vector<bool> &SharesHostMemory,
        bool HasMerge);
 
+  /// How many plans were not found in the cache.
+  uint64_t misses() {
+    std::lock_guard<std::mutex> Hold(Lock);
+    return Misses;
+  }
+
 private:
   /// Enough for applications that cycle through several kernels and
   /// shapes: scan's five launches, or skmd-bench's five plans of one
@@ -113,7 +119,14 @@ private:
   std::mutex Lock;
   /// Most recently used first.
   std::deque<std::pair<std::string, std::vector<std::vector<BufferMove>>>> Recent;
+  uint64_t Misses = 0;
 };
+
+/// MovesCache's key: every input of planMoves but the buffers' addresses.
+std::string movesKey(const KernelInfo &K, const std::string &KernelId,
+                     const std::vector<HostArg> &Args, const NDRange &Range,
+                     const std::vector<Piece> &Pieces,
+                     const std::vector<bool> &SharesHostMemory, bool HasMerge);
 
 } // namespace skmd
 

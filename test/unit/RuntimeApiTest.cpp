@@ -219,6 +219,21 @@ TEST_F(Api, AFailingDeviceIsNamedAndTheOutputIsComplete) {
   }
 }
 
+// Two launches alike but for their global offset are two launches: the
+// second gets its own moves (the moves cache's key left the offset out, and
+// the second launch's HostDiscrete piece wrote nothing back: a quarter of
+// the output was lost, and both launches reported success).
+TEST_F(Api, LaunchesAtAnotherOffsetMoveTheirOwnBytes) {
+  setArgs();
+  // Two launches of the same size cover the buffers (the kernel guards
+  // i < n).
+  size_t Half = (N + 127) / 128 * 64, Local = 64;
+  for (size_t Offset : {size_t(0), Half})
+    ASSERT_EQ(skmd_launch(K, 1, &Offset, &Half, &Local, "even", nullptr), SKMD_SUCCESS)
+        << skmd_last_error();
+  expectSums();
+}
+
 TEST_F(Api, BadArgumentsAreRefusedAndTouchNothing) {
   setArgs();
   std::vector<float> Before = C;

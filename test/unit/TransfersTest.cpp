@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 using namespace skmd;
 
 namespace {
@@ -149,6 +151,72 @@ TEST(Transfers, CachedMovesAreThoseOfTheirLaunch) {
                         true);
   ASSERT_TRUE(Small.ok() && Want.ok());
   EXPECT_TRUE(Same(*Want, *Small));
+}
+
+// Any input of planMoves that changes is another launch: the cache plans it
+// again. (A key without the global offset made a second launch at another
+// offset reuse the first one's moves: a quarter of the output was lost.)
+TEST(Transfers, AnyInputChangeMissesTheCache) {
+  KernelInfo K = copyKernel(false), Other = copyKernel(false);
+  std::vector<HostArg> Args = buffers(12 * 16 * 4);
+  Args.push_back(HostArg());
+  Args.back().K = HostArg::Scalar;
+  Args.back().Value = {1, 0, 0, 0};
+  Args.push_back(HostArg());
+  Args.back().K = HostArg::Local;
+  Args.back().LocalBytes = 64;
+  NDRange R = range1D(12, 16);
+  std::vector<Piece> Pieces = {{0, 0, 5}, {1, 5, 7}};
+  std::vector<bool> Shares = {true, false};
+  struct Input {
+    const KernelInfo *K;
+    std::string Id;
+    std::vector<HostArg> Args;
+    NDRange R;
+    std::vector<Piece> Pieces;
+    std::vector<bool> Shares;
+    bool Merge;
+  };
+  const Input Base = {&K, "source", Args, R, Pieces, Shares, true};
+  std::vector<std::pair<std::string, std::function<void(Input &)>>> Changes = {
+      {"kernel", [&](Input &I) { I.K = &Other; }},
+      {"kernel id", [](Input &I) { I.Id = "other source"; }},
+      {"merge", [](Input &I) { I.Merge = false; }},
+      {"work dim", [](Input &I) { I.R.WorkDim = 2; }},
+      {"offset x", [](Input &I) { I.R.GlobalOffset[0] = 1024; }},
+      {"offset y", [](Input &I) { I.R.GlobalOffset[1] = 1; }},
+      {"offset z", [](Input &I) { I.R.GlobalOffset[2] = 1; }},
+      {"groups x", [](Input &I) { I.R.NumGroups[0] = 13; }},
+      {"groups y", [](Input &I) { I.R.NumGroups[1] = 2; }},
+      {"groups z", [](Input &I) { I.R.NumGroups[2] = 2; }},
+      {"local x", [](Input &I) { I.R.LocalSize[0] = 8; }},
+      {"local y", [](Input &I) { I.R.LocalSize[1] = 2; }},
+      {"local z", [](Input &I) { I.R.LocalSize[2] = 2; }},
+      {"buffer size", [](Input &I) { I.Args[0].Bytes -= 4; }},
+      {"argument kind", [](Input &I) { I.Args[2].K = HostArg::Local; }},
+      {"scalar value", [](Input &I) { I.Args[2].Value[0] = 2; }},
+      {"scalar size", [](Input &I) { I.Args[2].Value.push_back(0); }},
+      {"local bytes", [](Input &I) { I.Args[3].LocalBytes = 128; }},
+      {"piece device", [](Input &I) { I.Pieces[1].Device = 2; }},
+      {"piece first", [](Input &I) { I.Pieces[1].First = 6; }},
+      {"piece count", [](Input &I) { I.Pieces[1].Count = 6; }},
+      {"pieces", [](Input &I) { I.Pieces.push_back({2, 12, 0}); I.Shares.push_back(false); }},
+      {"shares host memory", [](Input &I) { I.Shares[1] = true; }},
+  };
+  for (const auto &[What, Change] : Changes) {
+    MovesCache Cache;
+    auto Plan = [&](const Input &I) {
+      return Cache.plan(*I.K, I.Id, I.Args, I.R, I.Pieces, I.Shares, I.Merge).ok();
+    };
+    Plan(Base);
+    Plan(Base);
+    ASSERT_EQ(Cache.misses(), 1u) << "the same launch twice is planned once";
+    Input Changed = Base;
+    Change(Changed);
+    Plan(Changed);
+    EXPECT_EQ(Cache.misses(), 2u) << "a launch that differs in its " << What
+                                  << " reused another launch's moves";
+  }
 }
 
 TEST(Transfers, AGuardedStoreBringsItsBytesIn) {
