@@ -17,10 +17,22 @@ double msSince(Clock::time_point T) {
   return std::chrono::duration<double, std::milli>(Clock::now() - T).count();
 }
 
-/// Whether SKMD_INJECT_FAULT names this device and step.
+/// Whether SKMD_INJECT_FAULT (comma-separated DEVICE:STEP) names this
+/// device and step.
 bool faultInjected(const std::string &Device, const char *Step) {
   const char *Spec = std::getenv("SKMD_INJECT_FAULT");
-  return Spec && std::string(Spec) == Device + ":" + Step;
+  if (!Spec)
+    return false;
+  std::string Want = Device + ":" + Step, List = Spec;
+  for (size_t At = 0; At <= List.size();) {
+    size_t End = List.find(',', At);
+    if (End == std::string::npos)
+      End = List.size();
+    if (List.compare(At, End - At, Want) == 0)
+      return true;
+    At = End + 1;
+  }
+  return false;
 }
 
 Status injected(const std::string &Device, const char *Step) {
@@ -275,14 +287,10 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
     return Failure(ErrorCode::InvalidArgument,
                    "the plan covers " + std::to_string(Next) + " of the " +
                        std::to_string(Range.totalGroups()) + " groups");
-  if (Pieces.size() > 1 && !K.Partitionable) {
-    std::string Why;
-    for (const std::string &R : K.NotPartitionableReasons)
-      Why += (Why.empty() ? "" : "; ") + R;
+  if (Pieces.size() > 1 && !K.Partitionable)
     return Failure(ErrorCode::InvalidArgument,
                    "kernel '" + K.Name + "' cannot be split across devices (" +
-                       Why + "); give it one device");
-  }
+                       K.whyNotPartitionable() + "); give it one device");
 
   // Everything the plan runs on must be loaded before anything runs.
   std::vector<bool> Shares;
@@ -359,30 +367,42 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
   Workers.wait();
   Cpu.limitThreads(0);
 
+  // Device memory goes back before anything below can fail: the results
+  // are in host staging by now.
+  for (size_t I = 0; I < Runs.size(); ++I)
+    if (!Shares[I])
+      for (DeviceMemory M : Runs[I].Memory)
+        if (M.Address)
+          Devices[Runs[I].P.Device]->release(M);
+
   // Results into the user's buffers: copies, merges, and re-runs of the
-  // groups of devices that failed.
+  // groups of devices that failed. A step that fails ends the merging, but
+  // the report is still filled.
   std::string Failed;
+  Status MergeOutcome = Status::success();
+  const std::string CpuName = Cpu.info().Name;
   for (PieceRun &R : Runs) {
     if (Shares[&R - Runs.data()])
       continue;
-    for (DeviceMemory M : R.Memory)
-      if (M.Address)
-        Devices[R.P.Device]->release(M);
     auto T = Clock::now();
     R.Report.MergeAt = std::chrono::duration<double, std::milli>(T - Start).count();
     if (!R.Outcome) {
       R.Report.Failure = R.Outcome.error().message();
-      if (Status S = Cpu.run(*Kernel.OnDevice[CpuIndex], HostArgs, Range,
-                             R.P.First, R.P.Count);
-          !S)
-        return Failure(ErrorCode::DeviceFailed,
-                       R.Report.Failure + "; re-running its groups on the CPU "
-                       "failed too: " + S.error().message() +
-                           ". The written buffers are incomplete.");
+      Status S = faultInjected(CpuName, "re-run")
+                     ? injected(CpuName, "re-run")
+                     : Cpu.run(*Kernel.OnDevice[CpuIndex], HostArgs, Range, R.P.First,
+                               R.P.Count);
+      R.Report.MergeMs = msSince(T);
+      if (!S) {
+        MergeOutcome = Failure(ErrorCode::DeviceFailed,
+                               R.Report.Failure + "; re-running its groups on the CPU "
+                               "failed too: " + S.error().message() +
+                                   ". The written buffers are incomplete.");
+        break;
+      }
       Failed += (Failed.empty() ? "" : "; ") + R.Report.Failure +
                 "; its groups [" + std::to_string(R.P.First) + ", " +
                 std::to_string(R.P.First + R.P.Count) + ") were re-run on the CPU";
-      R.Report.MergeMs = msSince(T);
       continue;
     }
     std::vector<uint64_t> Copies;
@@ -413,10 +433,18 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
           }
         Copies.push_back(Address);
       }
-      if (Status S = Cpu.merge(*Kernel.OnDevice[CpuIndex], HostArgs, Copies, Range,
-                               R.P.First, R.P.Count);
-          !S)
-        return S;
+      Status S = faultInjected(CpuName, "merge")
+                     ? injected(CpuName, "merge")
+                     : Cpu.merge(*Kernel.OnDevice[CpuIndex], HostArgs, Copies, Range,
+                                 R.P.First, R.P.Count);
+      if (!S) {
+        R.Report.MergeMs = msSince(T);
+        MergeOutcome = Failure(ErrorCode::DeviceFailed,
+                               "merging " + R.Report.Device + "'s results failed: " +
+                                   S.error().message() +
+                                   ". The written buffers are incomplete.");
+        break;
+      }
     }
     R.Report.MergeMs = msSince(T);
   }
@@ -424,6 +452,8 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
   for (PieceRun &R : Runs)
     Report.Pieces.push_back(std::move(R.Report));
   Report.TotalMs = msSince(Start);
+  if (!MergeOutcome)
+    return MergeOutcome;
   if (!CpuOutcome)
     return CpuOutcome;
   if (!Failed.empty())
