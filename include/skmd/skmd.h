@@ -121,7 +121,10 @@ typedef enum skmd_arg_kind {
 
 typedef struct skmd_arg_info {
   char name[64];
-  char type_name[64]; /* as written, e.g. "float4*" */
+  char type_name[64]; /* as written, e.g. "float4*" or "DATA_TYPE*" */
+  /* typedefs resolved, in OpenCL's spelling: "float4*", "uchar*",
+     "struct particle*"; empty for bundles that predate it */
+  char base_type_name[64];
   skmd_arg_kind kind;
   size_t size;         /* bytes of a value argument */
   size_t element_size; /* bytes of the pointee of a pointer, 0 for void */
@@ -130,6 +133,24 @@ typedef struct skmd_arg_info {
 
 skmd_status skmd_get_kernel_arg_info(skmd_kernel k, unsigned index,
                                      skmd_arg_info *out);
+
+/* Consecutive scalars of one type in an argument's element (a buffer's
+   pointee, a value's type): a float4 is one run of 4 floats; a struct has a
+   run per member, in memory order. */
+typedef struct skmd_scalar_run {
+  size_t offset;  /* bytes from the element's start */
+  char type[8];   /* char, uchar, short, ushort, int, uint, long, ulong,
+                     half, float, double */
+  size_t count;
+} skmd_scalar_run;
+
+/* The element's layout: *count gets the number of runs (0 where it is not
+   known: void*, a struct holding pointers or bit-fields, an old bundle),
+   and the first min(*count, max) are written to out (which may be NULL
+   when max is 0). */
+skmd_status skmd_get_kernel_arg_layout(skmd_kernel k, unsigned index,
+                                       skmd_scalar_run *out, size_t max,
+                                       size_t *count);
 
 /* Host memory the caller owns, as a buffer; it must stay valid while a
    launch uses it. */

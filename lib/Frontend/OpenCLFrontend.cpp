@@ -4,6 +4,7 @@
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
+#include "clang/AST/RecordLayout.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/CodeGen/CodeGenAction.h"
@@ -152,6 +153,128 @@ AddressSpace addressSpaceOf(LangAS AS) {
   }
 }
 
+/// OpenCL's name of a scalar builtin type; null for others.
+const char *openCLScalarName(const BuiltinType &B) {
+  switch (B.getKind()) {
+  case BuiltinType::Bool:
+  case BuiltinType::Char_U:
+  case BuiltinType::UChar:
+    return "uchar";
+  case BuiltinType::Char_S:
+  case BuiltinType::SChar:
+    return "char";
+  case BuiltinType::Short:
+    return "short";
+  case BuiltinType::UShort:
+    return "ushort";
+  case BuiltinType::Int:
+    return "int";
+  case BuiltinType::UInt:
+    return "uint";
+  case BuiltinType::Long:
+    return "long";
+  case BuiltinType::ULong:
+    return "ulong";
+  case BuiltinType::Half:
+  case BuiltinType::Float16:
+    return "half";
+  case BuiltinType::Float:
+    return "float";
+  case BuiltinType::Double:
+    return "double";
+  default:
+    return nullptr;
+  }
+}
+
+/// \p T with typedefs resolved, in OpenCL's spelling ("uchar", "float4",
+/// "struct particle"), as clGetKernelArgInfo's base type would name it.
+std::string openCLBaseTypeName(QualType T, const PrintingPolicy &Policy) {
+  T = T.getCanonicalType().getUnqualifiedType();
+  if (const auto *B = T->getAs<BuiltinType>())
+    if (const char *Name = openCLScalarName(*B))
+      return Name;
+  if (const auto *V = T->getAs<VectorType>())
+    return openCLBaseTypeName(V->getElementType(), Policy) +
+           std::to_string(V->getNumElements());
+  if (const RecordDecl *R = T->getAsRecordDecl()) {
+    std::string Name = R->getName().str();
+    if (Name.empty())
+      if (const TypedefNameDecl *TD = R->getTypedefNameForAnonDecl())
+        Name = TD->getName().str();
+    if (!Name.empty())
+      return (R->isUnion() ? "union " : "struct ") + Name;
+  }
+  if (const auto *E = T->getAs<EnumType>())
+    return openCLBaseTypeName(E->getDecl()->getIntegerType(), Policy);
+  return T.getAsString(Policy);
+}
+
+/// Appends the scalars of \p T at byte \p Offset to \p Out, merging runs
+/// of one type; false where a part is not plain data (a pointer, a bit-field)
+/// or the layout grows past MaxScalarRuns.
+bool appendLayout(QualType T, uint64_t Offset, const ASTContext &Ctx,
+                  std::vector<ScalarRun> &Out) {
+  T = T.getCanonicalType();
+  auto Push = [&](const char *Type, uint64_t Count) {
+    if (!Out.empty() && Out.back().Type == Type &&
+        Out.back().Offset + Out.back().Count * scalarTypeBytes(Type) == Offset) {
+      Out.back().Count += Count;
+      return true;
+    }
+    Out.push_back({Offset, Type, Count});
+    return Out.size() <= MaxScalarRuns;
+  };
+  if (const auto *B = T->getAs<BuiltinType>()) {
+    const char *Name = openCLScalarName(*B);
+    return Name && Push(Name, 1);
+  }
+  if (const auto *E = T->getAs<EnumType>())
+    return appendLayout(E->getDecl()->getIntegerType(), Offset, Ctx, Out);
+  if (const auto *V = T->getAs<VectorType>()) {
+    const auto *B = V->getElementType()->getAs<BuiltinType>();
+    const char *Name = B ? openCLScalarName(*B) : nullptr;
+    return Name && Push(Name, V->getNumElements());
+  }
+  if (const ConstantArrayType *A = Ctx.getAsConstantArrayType(T)) {
+    QualType Elem = A->getElementType().getCanonicalType();
+    uint64_t ElemBytes = Ctx.getTypeSizeInChars(Elem).getQuantity();
+    uint64_t N = A->getZExtSize();
+    const auto *B = Elem->getAs<BuiltinType>();
+    if (const char *Name = B ? openCLScalarName(*B) : nullptr)
+      return Push(Name, N); // Scalars: one run, whatever the length.
+    for (uint64_t I = 0; I < N; ++I, Offset += ElemBytes)
+      if (!appendLayout(Elem, Offset, Ctx, Out))
+        return false;
+    return true;
+  }
+  if (const RecordDecl *R = T->getAsRecordDecl()) {
+    const RecordDecl *Def = R->getDefinition();
+    if (!Def)
+      return false;
+    const ASTRecordLayout &L = Ctx.getASTRecordLayout(Def);
+    for (const FieldDecl *F : Def->fields()) {
+      if (F->isBitField() || F->isZeroSize(Ctx))
+        return false;
+      uint64_t At = Offset + L.getFieldOffset(F->getFieldIndex()) / 8;
+      if (!appendLayout(F->getType(), At, Ctx, Out))
+        return false;
+      if (Def->isUnion())
+        break; // A union's data is read as its first member.
+    }
+    return true;
+  }
+  return false;
+}
+
+/// The layout of \p T, or none where appendLayout gives up.
+std::vector<ScalarRun> layoutOf(QualType T, const ASTContext &Ctx) {
+  std::vector<ScalarRun> Out;
+  if (T->isIncompleteType() || !appendLayout(T, 0, Ctx, Out))
+    Out.clear();
+  return Out;
+}
+
 std::array<uint32_t, 3> dims(const ASTContext &Ctx, const Expr *X,
                              const Expr *Y, const Expr *Z) {
   std::array<uint32_t, 3> Out{0, 0, 0};
@@ -244,10 +367,15 @@ private:
         A.IsRestrict = T.isRestrictQualified();
         A.TypeName =
             Pointee.getUnqualifiedType().getAsString(Policy) + "*";
+        A.BaseTypeName = openCLBaseTypeName(Pointee, Policy) + "*";
+        A.Layout = layoutOf(Pointee, *Ctx);
       } else {
         A.Kind = T->isSamplerT() ? ArgKind::Sampler : ArgKind::Scalar;
         A.IsConst = T.isConstQualified();
         A.TypeName = T.getUnqualifiedType().getAsString(Policy);
+        A.BaseTypeName = openCLBaseTypeName(T, Policy);
+        if (A.Kind == ArgKind::Scalar)
+          A.Layout = layoutOf(T, *Ctx);
       }
       K.Args.push_back(std::move(A));
     }

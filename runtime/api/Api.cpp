@@ -224,10 +224,11 @@ Result<std::vector<Piece>> choosePlan(skmd_kernel K, const std::vector<HostArg> 
       return M.error();
     NoModel = M.error().message();
     Record.Plan = "proportional (no model: " + NoModel + ")";
-    return makePlan("proportional", Infos, Range.totalGroups(),
-                    K->Loaded.Info->Partitionable);
+    return makePlan("proportional", Infos, Range.totalGroups(), K->Loaded.Info->Name,
+                    K->Loaded.Info->whyNotPartitionable());
   }
-  auto Pieces = makePlan(Plan, Infos, Range.totalGroups(), K->Loaded.Info->Partitionable);
+  auto Pieces = makePlan(Plan, Infos, Range.totalGroups(), K->Loaded.Info->Name,
+                         K->Loaded.Info->whyNotPartitionable());
   if (!Pieces)
     return Pieces;
   Record.Plan = Plan;
@@ -528,6 +529,7 @@ skmd_status skmd_get_kernel_arg_info(skmd_kernel K, unsigned Index,
   std::memset(Out, 0, sizeof *Out);
   copyName(Out->name, sizeof Out->name, A.Name);
   copyName(Out->type_name, sizeof Out->type_name, A.TypeName);
+  copyName(Out->base_type_name, sizeof Out->base_type_name, A.BaseTypeName);
   switch (A.Kind) {
   case ArgKind::GlobalBuffer:
     Out->kind = SKMD_ARG_GLOBAL_BUFFER;
@@ -549,6 +551,23 @@ skmd_status skmd_get_kernel_arg_info(skmd_kernel K, unsigned Index,
   Out->element_size = A.ElementSize;
   Out->read = A.Read;
   Out->written = A.Written;
+  return ok();
+}
+
+skmd_status skmd_get_kernel_arg_layout(skmd_kernel K, unsigned Index,
+                                       skmd_scalar_run *Out, size_t Max,
+                                       size_t *Count) {
+  if (skmd_status S = checkIndex(K, Index, "skmd_get_kernel_arg_layout"))
+    return S;
+  if (!Count || (Max && !Out))
+    return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_get_kernel_arg_layout: NULL argument");
+  const std::vector<ScalarRun> &Layout = K->Loaded.Info->Args[Index].Layout;
+  *Count = Layout.size();
+  for (size_t I = 0; I < Layout.size() && I < Max; ++I) {
+    Out[I].offset = Layout[I].Offset;
+    copyName(Out[I].type, sizeof Out[I].type, Layout[I].Type);
+    Out[I].count = Layout[I].Count;
+  }
   return ok();
 }
 

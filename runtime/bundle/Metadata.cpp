@@ -168,8 +168,13 @@ private:
 using ordered_json = nlohmann::ordered_json;
 
 ordered_json argToJson(const KernelArg &A) {
+  ordered_json Layout = ordered_json::array();
+  for (const ScalarRun &Run : A.Layout)
+    Layout.push_back({Run.Offset, Run.Type, Run.Count});
   return ordered_json{{"name", A.Name},
               {"type", A.TypeName},
+              {"base_type", A.BaseTypeName},
+              {"layout", Layout},
               {"kind", argKindName(A.Kind)},
               {"address_space", addressSpaceName(A.Space)},
               {"size", A.Size},
@@ -186,6 +191,28 @@ KernelArg argFromJson(const ObjectReader &R) {
   KernelArg A;
   A.Name = R.string("name");
   A.TypeName = R.string("type");
+  // Optional: bundles written before the fields existed have neither.
+  if (R.has("base_type"))
+    A.BaseTypeName = R.string("base_type");
+  if (R.has("layout")) {
+    const json &Layout = R.array("layout");
+    for (size_t I = 0; I < Layout.size(); ++I) {
+      const json &Run = Layout[I];
+      std::string At = ".layout[" + std::to_string(I) + "]";
+      if (!Run.is_array() || Run.size() != 3 || !Run[0].is_number_unsigned() ||
+          !Run[1].is_string() || !Run[2].is_number_unsigned())
+        R.fail(At.substr(1) + " is not [offset, type, count]");
+      ScalarRun S{Run[0].get<uint64_t>(), Run[1].get<std::string>(),
+                  Run[2].get<uint64_t>()};
+      if (!scalarTypeBytes(S.Type))
+        R.fail(At.substr(1) + " has unknown scalar type '" + S.Type + "'");
+      if (S.Count == 0 || S.Count > (UINT64_MAX - S.Offset) / scalarTypeBytes(S.Type))
+        R.fail(At.substr(1) + " has a bad count");
+      A.Layout.push_back(std::move(S));
+    }
+    if (A.Layout.size() > MaxScalarRuns)
+      R.fail("has more than " + std::to_string(MaxScalarRuns) + " layout runs");
+  }
   A.Kind = R.enumeration("kind", ArgKindNames);
   A.Space = R.enumeration("address_space", AddressSpaceNames);
   A.Size = R.unsignedInt("size");
@@ -211,6 +238,10 @@ KernelArg argFromJson(const ObjectReader &R) {
            " but address space " + std::string(addressSpaceName(A.Space)));
   if (!IsPointer && (A.ElementSize != 0 || A.Read || A.Written))
     R.fail("is not a pointer but has an element size or memory access");
+  uint64_t Element = IsPointer ? A.ElementSize : A.Size;
+  for (const ScalarRun &Run : A.Layout)
+    if (Run.Offset + Run.Count * scalarTypeBytes(Run.Type) > Element)
+      R.fail("has a layout run past its element's " + std::to_string(Element) + " bytes");
   return A;
 }
 
@@ -356,6 +387,18 @@ std::string_view addressSpaceName(AddressSpace AS) {
 std::optional<AddressSpace> addressSpaceFromName(std::string_view Name) {
   return valueOf(AddressSpaceNames, Name);
 }
+unsigned scalarTypeBytes(std::string_view Type) {
+  if (Type == "char" || Type == "uchar")
+    return 1;
+  if (Type == "short" || Type == "ushort" || Type == "half")
+    return 2;
+  if (Type == "int" || Type == "uint" || Type == "float")
+    return 4;
+  if (Type == "long" || Type == "ulong" || Type == "double")
+    return 8;
+  return 0;
+}
+
 std::string_view argKindName(ArgKind Kind) { return nameOf(ArgKindNames, Kind); }
 std::optional<ArgKind> argKindFromName(std::string_view Name) {
   return valueOf(ArgKindNames, Name);

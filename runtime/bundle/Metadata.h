@@ -21,6 +21,9 @@
 
 namespace skmd {
 
+/// The most runs an argument's layout keeps; beyond it, none.
+inline constexpr size_t MaxScalarRuns = 256;
+
 /// Bumped whenever a reader of the previous schema would misread a bundle.
 inline constexpr int MetadataSchemaVersion = 2;
 
@@ -43,10 +46,30 @@ enum class ArgKind {
 std::string_view argKindName(ArgKind Kind);
 std::optional<ArgKind> argKindFromName(std::string_view Name);
 
+/// Consecutive scalars of one type inside an argument's element (a
+/// buffer's pointee, a value's type): a float4 is one run of 4 floats, a
+/// struct a run per member (arrays and vectors of one type merged).
+struct ScalarRun {
+  uint64_t Offset = 0; ///< Bytes from the element's start.
+  /// OpenCL scalar name: char, uchar, short, ushort, int, uint, long,
+  /// ulong, half, float, double (bool as uchar).
+  std::string Type;
+  uint64_t Count = 1;
+};
+
+/// Bytes of one scalar of OpenCL type \p Type (a ScalarRun's), 0 if unknown.
+unsigned scalarTypeBytes(std::string_view Type);
+
 struct KernelArg {
   std::string Name;
-  /// The type as written, e.g. "float4*".
+  /// The type as written, e.g. "float4*" or "DATA_TYPE*".
   std::string TypeName;
+  /// The type with typedefs resolved, in OpenCL's spelling: "float4*",
+  /// "uchar*", "struct particle*". Empty in bundles that predate it.
+  std::string BaseTypeName;
+  /// The element's scalars in memory order; empty where not known (void*,
+  /// a member that is a pointer, more than MaxScalarRuns runs).
+  std::vector<ScalarRun> Layout;
   ArgKind Kind = ArgKind::Scalar;
   /// For pointers, the space pointed to; Private for values.
   AddressSpace Space = AddressSpace::Private;
@@ -87,6 +110,13 @@ struct KernelInfo {
   /// Whether the work-groups may be split across devices, and if not why.
   bool Partitionable = true;
   std::vector<std::string> NotPartitionableReasons;
+  /// The reasons in one line ("a; b"), empty when partitionable.
+  std::string whyNotPartitionable() const {
+    std::string Why;
+    for (const std::string &R : NotPartitionableReasons)
+      Why += (Why.empty() ? "" : "; ") + R;
+    return Partitionable ? std::string() : Why.empty() ? "no reason recorded" : Why;
+  }
   /// Contiguity of the whole kernel: the weakest of its buffers'.
   Contiguity Contiguous = Contiguity::No;
   /// The bytes each work-group touches, per buffer argument.

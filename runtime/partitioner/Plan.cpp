@@ -52,7 +52,9 @@ std::vector<Piece> splitByWeights(const std::vector<double> &Weights,
 
 Result<std::vector<Piece>> makePlan(const std::string &Plan,
                                     const std::vector<const DeviceInfo *> &Devices,
-                                    uint64_t TotalGroups, bool Splittable) {
+                                    uint64_t TotalGroups, const std::string &Kernel,
+                                    const std::string &WhyNotSplittable) {
+  const bool Splittable = WhyNotSplittable.empty();
   if (Devices.empty())
     return Failure(ErrorCode::NoDevice, "no devices to run on");
   auto Find = [&](const std::string &Name) -> int {
@@ -77,8 +79,9 @@ Result<std::vector<Piece>> makePlan(const std::string &Plan,
 
   auto Unsplittable = [&]() -> Failure {
     return Failure(ErrorCode::InvalidArgument,
-                   "plan '" + Plan + "' splits the groups, but the kernel cannot "
-                   "be split across devices; name one device");
+                   "plan '" + Plan + "' splits the groups, but kernel '" + Kernel +
+                       "' cannot be split across devices: " + WhyNotSplittable +
+                       "; name one device as the plan");
   };
   if (Plan == "even") {
     if (!Splittable && Devices.size() > 1)

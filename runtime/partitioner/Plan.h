@@ -28,11 +28,12 @@
 namespace skmd {
 
 /// The pieces of \p Plan for \p TotalGroups groups over \p Devices, or an
-/// error naming what in the plan is wrong. \p Splittable: whether the
-/// kernel may be split.
+/// error naming what in the plan is wrong. \p Kernel names the kernel in
+/// errors; \p WhyNotSplittable is empty where it may be split, else why not.
 Result<std::vector<Piece>> makePlan(const std::string &Plan,
                                     const std::vector<const DeviceInfo *> &Devices,
-                                    uint64_t TotalGroups, bool Splittable);
+                                    uint64_t TotalGroups, const std::string &Kernel,
+                                    const std::string &WhyNotSplittable);
 
 /// Splits \p Total groups by \p Weights (largest remainder), skipping
 /// devices that get none.

@@ -79,111 +79,247 @@ std::string baseType(std::string T) {
   return T;
 }
 
-/// Writes \p Text as the value of a scalar argument of \p Info's type.
-std::vector<uint8_t> scalarValue(const skmd_arg_info &Info, const std::string &Text) {
-  std::string T = baseType(Info.type_name);
-  std::vector<uint8_t> Bytes(Info.size);
-  auto Put = [&](auto V) {
-    if (sizeof V != Info.size)
-      die(std::string("argument '") + Info.name + "' (" + Info.type_name +
-          "): only scalar values can be given on the command line");
-    std::memcpy(Bytes.data(), &V, sizeof V);
-  };
+namespace {
+
+std::string argName(const skmd_arg_info &Info) {
+  return std::string("argument '") + Info.name + "' (" + Info.type_name + ")";
+}
+
+/// IEEE binary16 bits of \p F, rounded to nearest even.
+uint16_t halfBits(float F) {
+  uint32_t X;
+  std::memcpy(&X, &F, 4);
+  uint32_t Sign = (X >> 16) & 0x8000, Exp = (X >> 23) & 0xff, Man = X & 0x7fffff;
+  if (Exp == 0xff)
+    return uint16_t(Sign | 0x7c00 | (Man ? 0x200 : 0));
+  int E = int(Exp) - 127 + 15;
+  if (E >= 31)
+    return uint16_t(Sign | 0x7c00);
+  if (E <= 0) {
+    if (E < -10)
+      return uint16_t(Sign);
+    Man |= 0x800000;
+    unsigned Shift = unsigned(14 - E);
+    uint32_t H = Man >> Shift, Rest = Man & ((1u << Shift) - 1), Mid = 1u << (Shift - 1);
+    if (Rest > Mid || (Rest == Mid && (H & 1)))
+      ++H;
+    return uint16_t(Sign | H);
+  }
+  uint32_t H = (uint32_t(E) << 10) | (Man >> 13), Rest = Man & 0x1fff;
+  if (Rest > 0x1000 || (Rest == 0x1000 && (H & 1)))
+    ++H; // May carry into the exponent: still the right rounding.
+  return uint16_t(Sign | H);
+}
+
+/// Stores \p V as one scalar of type \p T at \p At; integers truncate to
+/// the type's width (little-endian: the low bytes).
+void storeScalar(uint8_t *At, const std::string &T, double V, int64_t N,
+                 bool IsInteger) {
+  if (T == "float") {
+    float F = IsInteger ? float(N) : float(V);
+    std::memcpy(At, &F, 4);
+  } else if (T == "double") {
+    double D = IsInteger ? double(N) : V;
+    std::memcpy(At, &D, 8);
+  } else if (T == "half") {
+    uint16_t H = halfBits(IsInteger ? float(N) : float(V));
+    std::memcpy(At, &H, 2);
+  } else {
+    std::memcpy(At, &N, scalarBytes(T));
+  }
+}
+
+bool isFloatType(const std::string &T) {
+  return T == "float" || T == "double" || T == "half";
+}
+
+/// One number as a scalar of type \p T; dies naming the argument.
+void parseScalar(const skmd_arg_info &Info, const std::string &T,
+                 const std::string &Text, uint8_t *At) {
   char *End = nullptr;
   errno = 0;
-  if (T == "float" || T == "double") {
+  if (isFloatType(T)) {
     double V = std::strtod(Text.c_str(), &End);
     if (Text.empty() || *End)
-      die(std::string("argument '") + Info.name + "': '" + Text + "' is not a number");
-    T == "float" ? Put(float(V)) : Put(V);
-    return Bytes;
+      die(argName(Info) + ": '" + Text + "' is not a number");
+    storeScalar(At, T, V, 0, false);
+    return;
   }
-  bool Unsigned = T[0] == 'u' || T == "size_t" || T == "bool";
-  long long S = 0;
-  unsigned long long U = 0;
+  bool Unsigned = T[0] == 'u';
+  int64_t N;
   if (Unsigned && !Text.empty() && Text[0] != '-')
-    U = std::strtoull(Text.c_str(), &End, 0);
+    N = int64_t(std::strtoull(Text.c_str(), &End, 0));
   else
-    S = std::strtoll(Text.c_str(), &End, 0);
+    N = std::strtoll(Text.c_str(), &End, 0);
   if (Text.empty() || *End || errno)
-    die(std::string("argument '") + Info.name + "' (" + Info.type_name + "): '" +
-        Text + "' is not an integer");
-  uint64_t Raw = Unsigned && Text[0] != '-' ? U : uint64_t(S);
-  switch (Info.size) {
-  case 1:
-    Put(uint8_t(Raw));
-    break;
-  case 2:
-    Put(uint16_t(Raw));
-    break;
-  case 4:
-    Put(uint32_t(Raw));
-    break;
-  case 8:
-    Put(uint64_t(Raw));
-    break;
-  default:
-    die(std::string("argument '") + Info.name + "' (" + Info.type_name +
-        "): only scalar values can be given on the command line");
+    die(argName(Info) + ": '" + Text + "' is not an integer");
+  storeScalar(At, T, 0, N, true);
+}
+
+std::string describeLayout(const std::vector<skmd_scalar_run> &Layout) {
+  std::string Out;
+  for (const skmd_scalar_run &R : Layout)
+    Out += std::string(Out.empty() ? "" : ", ") + R.type +
+           (R.count > 1 ? " x" + std::to_string(R.count) : "");
+  return Out;
+}
+
+} // namespace
+
+/// Bytes of an OpenCL scalar type, 0 if \p T is none.
+unsigned scalarBytes(const std::string &T) {
+  if (T == "double" || T == "long" || T == "ulong")
+    return 8;
+  if (T == "float" || T == "int" || T == "uint")
+    return 4;
+  if (T == "short" || T == "ushort" || T == "half")
+    return 2;
+  if (T == "char" || T == "uchar")
+    return 1;
+  return 0;
+}
+
+std::vector<skmd_scalar_run> argLayout(skmd_kernel K, unsigned Index,
+                                       const skmd_arg_info &Info) {
+  size_t Count = 0;
+  check(skmd_get_kernel_arg_layout(K, Index, nullptr, 0, &Count), "argument layout");
+  std::vector<skmd_scalar_run> Layout(Count);
+  if (Count)
+    check(skmd_get_kernel_arg_layout(K, Index, Layout.data(), Count, &Count),
+          "argument layout");
+  if (!Layout.empty())
+    return Layout;
+  // Bundles without layouts: a scalar or vector type by its name.
+  std::string T = baseType(Info.base_type_name[0] ? Info.base_type_name : Info.type_name);
+  size_t Bytes = Info.kind == SKMD_ARG_SCALAR ? Info.size : Info.element_size;
+  unsigned Scalar = scalarBytes(T);
+  if (Scalar && Bytes && Bytes % Scalar == 0) {
+    skmd_scalar_run R{};
+    std::snprintf(R.type, sizeof R.type, "%s", T.c_str());
+    R.count = Bytes / Scalar;
+    Layout.push_back(R);
   }
+  return Layout;
+}
+
+std::vector<uint8_t> scalarValue(const skmd_arg_info &Info,
+                                 const std::vector<skmd_scalar_run> &Layout,
+                                 const std::string &Text) {
+  std::vector<uint8_t> Bytes(Info.size, 0);
+  size_t Scalars = 0;
+  for (const skmd_scalar_run &R : Layout)
+    Scalars += R.count;
+  if (Scalars == 0)
+    die(argName(Info) + ": its layout is not known, so no value can be given "
+                        "on the command line");
+  std::vector<std::string> Values = split(Text, ',');
+  // One value for every scalar (a vector's broadcast), or one each.
+  if (Values.size() != 1 && Values.size() != Scalars)
+    die(argName(Info) + ": " + std::to_string(Values.size()) + " values given; give 1 "
+        "or " + std::to_string(Scalars) + " (" + describeLayout(Layout) + "), comma-separated");
+  size_t Next = 0;
+  for (const skmd_scalar_run &R : Layout)
+    for (size_t I = 0; I < R.count; ++I) {
+      const std::string &V = Values[Values.size() == 1 ? 0 : Next++];
+      parseScalar(Info, R.type, V, Bytes.data() + R.offset + I * scalarBytes(R.type));
+    }
   return Bytes;
 }
 
-/// COUNT elements of the buffer's type, filled as the spec says.
-std::vector<uint8_t> bufferContents(const skmd_arg_info &Info, const std::string &Spec) {
+std::vector<uint8_t> bufferContents(const skmd_arg_info &Info,
+                                    const std::vector<skmd_scalar_run> &Layout,
+                                    const std::string &Spec) {
   std::vector<std::string> Parts = split(Spec, ':');
   if (Parts.size() > 3)
-    die(std::string("argument '") + Info.name + "': '" + Spec +
-        "' is not COUNT[:FILL[:SEED]]");
+    die(argName(Info) + ": '" + Spec + "' is not COUNT[:FILL[:SEED]]");
   uint64_t Count = parseCount(Parts[0], std::string("argument '") + Info.name + "' count");
   std::string Fill = Parts.size() > 1 ? Parts[1] : "random";
   uint64_t Seed = Parts.size() > 2 ? parseCount(Parts[2], "seed") : 1;
   size_t Elem = Info.element_size ? Info.element_size : 1;
-  std::string T = baseType(Info.type_name);
-  size_t Scalar = T == "double" || T == "long" || T == "ulong" ? 8
-                  : T == "float" || T == "int" || T == "uint"  ? 4
-                  : T == "short" || T == "ushort" || T == "half" ? 2
-                  : T == "char" || T == "uchar"                  ? 1
-                                                                 : 0;
+  if (Count && Elem > SIZE_MAX / Count)
+    die(argName(Info) + ": " + Parts[0] + " elements do not fit in memory");
   std::vector<uint8_t> Bytes(Count * Elem, 0);
   if (Fill == "zero")
     return Bytes;
-  if (Scalar == 0 || Elem % Scalar)
-    die(std::string("argument '") + Info.name + "' (" + Info.type_name +
-        "): only zero fill is possible for this type");
-  std::mt19937_64 Rng(Seed);
-  size_t Lanes = Count * (Elem / Scalar);
-  double Number = 0;
-  bool IsNumber = false;
-  if (Fill != "random" && Fill != "iota") {
-    char *End = nullptr;
-    Number = std::strtod(Fill.c_str(), &End);
-    if (Fill.empty() || *End)
-      die(std::string("argument '") + Info.name + "': fill '" + Fill +
-          "' is not random, zero, iota or a number");
-    IsNumber = true;
-  }
-  if (T == "half")
-    die(std::string("argument '") + Info.name + "': half buffers take zero fill only");
-  // Decided once, not per element: buffers have hundreds of millions.
-  const bool Float = T == "float", Double = T == "double", Iota = Fill == "iota";
-  std::uniform_real_distribution<double> Unit(0, 1);
-  for (size_t I = 0; I < Lanes; ++I) {
-    double V = IsNumber ? Number
-               : Iota   ? double(I)
-               : Float || Double ? Unit(Rng)
-                                 : double(Rng() % 100);
-    uint8_t *At = Bytes.data() + I * Scalar;
-    if (Float) {
-      float F = float(V);
-      std::memcpy(At, &F, 4);
-    } else if (Double) {
-      std::memcpy(At, &V, 8);
+  if (Layout.empty())
+    die(argName(Info) + ": only zero fill is possible for this type (its layout "
+                        "is not known)");
+  // The fill: random, iota, a number, or LO..HI (uniform in [LO, HI]).
+  enum { Random, Iota, Number, Range } Kind = Random;
+  double Lo = 0, Hi = 0;
+  if (Fill == "iota") {
+    Kind = Iota;
+  } else if (Fill != "random") {
+    size_t Dots = Fill.find("..");
+    auto Num = [&](const std::string &T) {
+      char *End = nullptr;
+      double V = std::strtod(T.c_str(), &End);
+      if (T.empty() || *End)
+        die(argName(Info) + ": fill '" + Fill +
+            "' is not random, zero, iota, a number or LO..HI");
+      return V;
+    };
+    if (Dots == std::string::npos) {
+      Kind = Number;
+      Lo = Num(Fill);
     } else {
-      int64_t N = int64_t(V);
-      std::memcpy(At, &N, Scalar); // Little-endian: the low bytes.
+      Kind = Range;
+      Lo = Num(Fill.substr(0, Dots));
+      Hi = Num(Fill.substr(Dots + 2));
+      if (!(Lo <= Hi))
+        die(argName(Info) + ": fill '" + Fill + "' has LO above HI");
     }
   }
+  // A layout of one type that fills the element is one run over the whole
+  // buffer: decided once, not per element (buffers have hundreds of
+  // millions).
+  std::vector<skmd_scalar_run> Runs = Layout;
+  uint64_t Elements = Count;
+  if (Runs.size() == 1 && Runs[0].offset == 0 &&
+      Runs[0].count * scalarBytes(Runs[0].type) == Elem) {
+    Runs[0].count *= Count;
+    Elements = 1;
+  }
+  std::mt19937_64 Rng(Seed);
+  std::uniform_real_distribution<double> Unit(0, 1);
+  uint64_t Lane = 0;
+  for (uint64_t E = 0; E < Elements; ++E)
+    for (const skmd_scalar_run &R : Runs) {
+      std::string T = R.type;
+      const bool Float = isFloatType(T);
+      const unsigned Size = scalarBytes(T);
+      int64_t IntLo = int64_t(std::ceil(Lo)), IntHi = int64_t(std::floor(Hi));
+      if (Kind == Range && !Float && IntLo > IntHi)
+        die(argName(Info) + ": fill '" + Fill + "' holds no integer");
+      uint8_t *At = Bytes.data() + E * Elem + R.offset;
+      for (uint64_t I = 0; I < R.count; ++I, ++Lane, At += Size) {
+        double V = 0;
+        int64_t N = 0;
+        switch (Kind) {
+        case Random:
+          if (Float)
+            V = Unit(Rng);
+          else
+            N = int64_t(Rng() % 100);
+          break;
+        case Iota:
+          V = double(Lane);
+          N = int64_t(Lane);
+          break;
+        case Number:
+          V = Lo;
+          N = int64_t(Lo);
+          break;
+        case Range:
+          if (Float)
+            V = Lo + (Hi - Lo) * Unit(Rng);
+          else
+            N = IntLo + int64_t(Rng() % uint64_t(IntHi - IntLo + 1));
+          break;
+        }
+        storeScalar(At, T, V, N, !Float);
+      }
+    }
   return Bytes;
 }
 
@@ -213,13 +349,13 @@ std::vector<std::vector<uint8_t>> setArguments(skmd_kernel K, const std::string 
     switch (Info.kind) {
     case SKMD_ARG_GLOBAL_BUFFER:
     case SKMD_ARG_CONSTANT_BUFFER:
-      Buffers[I] = bufferContents(Info, Specs[I]);
+      Buffers[I] = bufferContents(Info, argLayout(K, I, Info), Specs[I]);
       break;
     case SKMD_ARG_LOCAL:
       check(skmd_set_arg_local(K, I, parseCount(Specs[I], Name + " bytes")), Name);
       break;
     case SKMD_ARG_SCALAR: {
-      std::vector<uint8_t> V = scalarValue(Info, Specs[I]);
+      std::vector<uint8_t> V = scalarValue(Info, argLayout(K, I, Info), Specs[I]);
       check(skmd_set_arg_scalar(K, I, V.data(), V.size()), Name);
       break;
     }

@@ -35,10 +35,24 @@ uint64_t parseCount(const std::string &S, const std::string &What);
 std::vector<size_t> parseSizes(const std::string &S, const std::string &What);
 /// The scalar element type behind an OpenCL type name ("float4*" -> float).
 std::string baseType(std::string T);
-/// \p Text as the value of a scalar argument of \p Info's type.
-std::vector<uint8_t> scalarValue(const skmd_arg_info &Info, const std::string &Text);
-/// COUNT[:FILL[:SEED]] elements of the buffer's type.
-std::vector<uint8_t> bufferContents(const skmd_arg_info &Info, const std::string &Spec);
+/// Bytes of a scalar of OpenCL type \p T (char ... double), 0 if unknown.
+unsigned scalarBytes(const std::string &T);
+/// The scalars of argument \p Index's element (skmd_get_kernel_arg_layout);
+/// for bundles without layouts, the scalar or vector type its name gives;
+/// empty if neither tells.
+std::vector<skmd_scalar_run> argLayout(skmd_kernel K, unsigned Index,
+                                       const skmd_arg_info &Info);
+/// \p Text as the value of a value argument: one number for every scalar
+/// of \p Layout, or one each, comma-separated (a struct's members in
+/// order).
+std::vector<uint8_t> scalarValue(const skmd_arg_info &Info,
+                                 const std::vector<skmd_scalar_run> &Layout,
+                                 const std::string &Text);
+/// COUNT[:FILL[:SEED]] elements of the buffer's type; FILL is random, zero,
+/// iota, a number or LO..HI, given to every scalar of \p Layout.
+std::vector<uint8_t> bufferContents(const skmd_arg_info &Info,
+                                    const std::vector<skmd_scalar_run> &Layout,
+                                    const std::string &Spec);
 
 /// Sets \p K's arguments from one spec each: scalar and __local ones on the
 /// kernel, buffers' generated contents returned (empty for non-buffers).

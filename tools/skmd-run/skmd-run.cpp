@@ -39,9 +39,12 @@ const char *Usage =
     "One --arg per kernel argument, in order:\n"
     "  buffer    COUNT[:FILL[:SEED]]  COUNT elements of the pointee type\n"
     "            (a number or a product, e.g. 1024*1024);\n"
-    "            FILL: random (default; [0,1) for floats, small integers\n"
-    "            otherwise), zero, iota, or a number\n"
-    "  value     the value, e.g. 1000, -3, 2.5\n"
+    "            FILL: random (default; [0,1) for floats, 0..99 for\n"
+    "            integers), zero, iota, a number, or LO..HI (uniform in\n"
+    "            [LO, HI]); a buffer of structs fills every member\n"
+    "  value     the value, e.g. 1000, -3, 2.5; a vector or struct: one\n"
+    "            value for all its scalars or one each, comma-separated\n"
+    "            (members in order), e.g. 1.5,2,3\n"
     "  __local   its size in bytes\n"
     "\n"
     "Options:\n"
@@ -62,6 +65,8 @@ const char *Usage =
     "  --tolerance=X   relative error allowed for floats when a device runs\n"
     "                  other code than the CPU's (default 1e-5)\n"
     "  --repeat=N      run N times, report each and the median (default 1)\n"
+    "  --print=ARG[:N] after the run, print the first N elements (default 8)\n"
+    "                  of buffer ARG (its name or index); may repeat\n"
     "  --trace=FILE    write the last run as a Chrome trace (open it in\n"
     "                  Perfetto): a lane per device for transfers, kernel\n"
     "                  and merge\n"
@@ -71,7 +76,7 @@ struct Options {
   std::string Bundle, Kernel, Devices, Plan, Trace;
   bool HaveDevices = false, Check = false, Explain = false, Pinned = false;
   std::vector<size_t> Global, Local, Offset;
-  std::vector<std::string> Args;
+  std::vector<std::string> Args, Print;
   unsigned Repeat = 1;
   double Tolerance = 1e-5;
 };
@@ -98,6 +103,8 @@ Options parse(int Argc, char **Argv) {
       O.HaveDevices = true;
     } else if (const char *V = Value("--plan")) {
       O.Plan = V;
+    } else if (const char *V = Value("--print")) {
+      O.Print.push_back(V);
     } else if (const char *V = Value("--trace")) {
       O.Trace = V;
     } else if (const char *V = Value("--repeat")) {
@@ -226,42 +233,139 @@ void writeTrace(const std::string &Path, const skmd_launch_report &R,
     die("cannot write the trace to " + Path);
 }
 
-/// Empty if \p Got matches \p Want, else what differs.
-std::string compare(const skmd_arg_info &Info, const std::vector<uint8_t> &Got,
-                    const std::vector<uint8_t> &Want, bool Exact, double Tolerance,
-                    double &WorstRel) {
-  std::string T = baseType(Info.type_name);
-  if (Exact || !(T == "float" || T == "double")) {
+/// The value of the float scalar of type \p T at \p At.
+double floatAt(const uint8_t *At, const std::string &T) {
+  if (T == "double") {
+    double D;
+    std::memcpy(&D, At, 8);
+    return D;
+  }
+  if (T == "float") {
+    float F;
+    std::memcpy(&F, At, 4);
+    return F;
+  }
+  uint16_t H;
+  std::memcpy(&H, At, 2);
+  int Exp = (H >> 10) & 0x1f, Man = H & 0x3ff;
+  double V = Exp == 0    ? std::ldexp(Man, -24)
+             : Exp == 31 ? (Man ? NAN : INFINITY)
+                         : std::ldexp(Man | 0x400, Exp - 25);
+  return (H & 0x8000) ? -V : V;
+}
+
+/// One scalar of OpenCL type \p T at \p At, as text.
+std::string scalarText(const uint8_t *At, const std::string &T) {
+  char Text[64];
+  if (T == "float" || T == "double" || T == "half") {
+    std::snprintf(Text, sizeof Text, "%.9g", floatAt(At, T));
+    return Text;
+  }
+  uint64_t Raw = 0;
+  unsigned Size = scalarBytes(T);
+  std::memcpy(&Raw, At, Size);
+  if (T[0] == 'u' || Size == 8) {
+    if (T[0] == 'u')
+      std::snprintf(Text, sizeof Text, "%llu", (unsigned long long)Raw);
+    else
+      std::snprintf(Text, sizeof Text, "%lld", (long long)Raw);
+    return Text;
+  }
+  unsigned Shift = 64 - 8 * Size;
+  std::snprintf(Text, sizeof Text, "%lld", (long long)(int64_t(Raw << Shift) >> Shift));
+  return Text;
+}
+
+/// Prints the first elements of buffers as --print asks.
+void printBuffers(const std::vector<std::string> &Specs, skmd_kernel K,
+                  const std::vector<skmd_arg_info> &Infos,
+                  const std::vector<std::vector<uint8_t>> &Buffers) {
+  for (const std::string &Spec : Specs) {
+    std::vector<std::string> Parts = split(Spec, ':');
+    if (Parts.size() > 2)
+      die("--print: '" + Spec + "' is not ARG[:N]");
+    unsigned Index = unsigned(Infos.size());
+    for (unsigned I = 0; I < Infos.size(); ++I)
+      if (Parts[0] == Infos[I].name)
+        Index = I;
+    if (Index == Infos.size() && !Parts[0].empty() &&
+        Parts[0].find_first_not_of("0123456789") == std::string::npos)
+      Index = unsigned(parseCount(Parts[0], "--print"));
+    if (Index >= Infos.size() || Buffers[Index].empty())
+      die("--print: '" + Parts[0] + "' is not a buffer argument of the kernel");
+    const skmd_arg_info &Info = Infos[Index];
+    uint64_t Want = Parts.size() > 1 ? parseCount(Parts[1], "--print count") : 8;
+    std::vector<skmd_scalar_run> Layout = argLayout(K, Index, Info);
+    size_t Elem = Info.element_size ? Info.element_size : 1;
+    uint64_t N = std::min<uint64_t>(Want, Buffers[Index].size() / Elem);
+    std::printf("  %s:", Info.name);
+    for (uint64_t E = 0; E < N; ++E) {
+      const uint8_t *Base = Buffers[Index].data() + E * Elem;
+      std::string Item;
+      size_t Scalars = 0;
+      for (const skmd_scalar_run &R : Layout)
+        for (size_t I = 0; I < R.count; ++I, ++Scalars)
+          Item += (Scalars ? ", " : "") +
+                  scalarText(Base + R.offset + I * scalarBytes(R.type), R.type);
+      if (Layout.empty()) {
+        char Hex[4];
+        for (size_t B = 0; B < Elem; ++B, ++Scalars) {
+          std::snprintf(Hex, sizeof Hex, "%02x", Base[B]);
+          Item += Hex;
+        }
+      }
+      std::printf(" %s", Scalars > 1 && !Layout.empty() ? ("{" + Item + "}").c_str()
+                                                        : Item.c_str());
+    }
+    std::printf("\n");
+  }
+}
+
+/// Empty if \p Got matches \p Want, else what differs. Integers and bytes
+/// outside a known layout compare exactly; floats within \p Tolerance
+/// unless \p Exact, every NaN equal to every NaN.
+std::string compare(const skmd_arg_info &Info, const std::vector<skmd_scalar_run> &Layout,
+                    const std::vector<uint8_t> &Got, const std::vector<uint8_t> &Want,
+                    bool Exact, double Tolerance, double &WorstRel) {
+  bool HasFloats = false;
+  for (const skmd_scalar_run &R : Layout)
+    HasFloats |= std::string(R.type) == "float" || std::string(R.type) == "double" ||
+                 std::string(R.type) == "half";
+  if (Exact || !HasFloats) {
     for (size_t I = 0; I < Got.size(); ++I)
       if (Got[I] != Want[I])
         return "byte " + std::to_string(I) + " differs";
     return "";
   }
-  size_t Size = T == "float" ? 4 : 8, Bad = 0, First = 0;
-  for (size_t I = 0; I + Size <= Got.size(); I += Size) {
-    double G, W;
-    if (Size == 4) {
-      float A, B;
-      std::memcpy(&A, &Got[I], 4);
-      std::memcpy(&B, &Want[I], 4);
-      G = A;
-      W = B;
-    } else {
-      std::memcpy(&G, &Got[I], 8);
-      std::memcpy(&W, &Want[I], 8);
+  size_t Elem = Info.element_size ? Info.element_size : 1, Bad = 0, First = 0;
+  std::string FirstWhat;
+  for (size_t E = 0; E + Elem <= Got.size(); E += Elem)
+    for (const skmd_scalar_run &R : Layout) {
+      std::string T = R.type;
+      bool Float = T == "float" || T == "double" || T == "half";
+      size_t Size = scalarBytes(T);
+      for (size_t I = 0; I < R.count; ++I) {
+        size_t At = E + R.offset + I * Size;
+        bool Differs;
+        if (Float) {
+          double G = floatAt(&Got[At], T), W = floatAt(&Want[At], T);
+          if (std::isnan(G) && std::isnan(W))
+            continue;
+          double Rel = G == W ? 0 : std::fabs(G - W) / std::max(std::fabs(W), 1e-30);
+          WorstRel = std::max(WorstRel, Rel);
+          Differs = !(Rel <= Tolerance);
+        } else {
+          Differs = std::memcmp(&Got[At], &Want[At], Size) != 0;
+        }
+        if (Differs && Bad++ == 0) {
+          First = E / Elem;
+          FirstWhat = Float ? "off by more than " + std::to_string(Tolerance) : "differs";
+        }
+      }
     }
-    if (std::isnan(G) && std::isnan(W))
-      continue;
-    double Rel = std::fabs(G - W) / std::max(std::fabs(W), 1e-30);
-    if (G == W)
-      Rel = 0;
-    WorstRel = std::max(WorstRel, Rel);
-    if (!(Rel <= Tolerance) && Bad++ == 0)
-      First = I / Size;
-  }
   if (Bad)
-    return std::to_string(Bad) + " elements off by more than " +
-           std::to_string(Tolerance) + " (first: element " + std::to_string(First) + ")";
+    return std::to_string(Bad) + " scalars differ (first: element " + std::to_string(First) +
+           ", " + FirstWhat + ")";
   return "";
 }
 
@@ -310,6 +414,7 @@ int main(int Argc, char **Argv) {
       std::printf("  run %u: %.3f ms\n", Run + 1, Last.Report.total_ms);
   }
   printReport(Last.Report);
+  printBuffers(O.Print, K, Infos, Last.Buffers);
   std::vector<double> Sorted = Totals;
   std::sort(Sorted.begin(), Sorted.end());
   std::printf("  total %.3f ms%s, of which planning %.3f ms", Sorted[Sorted.size() / 2],
@@ -333,8 +438,8 @@ int main(int Argc, char **Argv) {
     double WorstRel = 0;
     for (unsigned I = 0; I < NumArgs; ++I)
       if (!Last.Buffers[I].empty() && Infos[I].written) {
-        std::string Why = compare(Infos[I], Last.Buffers[I], Ref.Buffers[I], AllX86,
-                                  O.Tolerance, WorstRel);
+        std::string Why = compare(Infos[I], argLayout(K, I, Infos[I]), Last.Buffers[I],
+                                  Ref.Buffers[I], AllX86, O.Tolerance, WorstRel);
         if (!Why.empty())
           Verdict += std::string(Verdict.empty() ? "" : "; ") + Infos[I].name + ": " + Why;
       }

@@ -47,6 +47,19 @@ typedef struct {
 // CHECK-NEXT:       {
 // CHECK-NEXT:         "name": "particles",
 // CHECK-NEXT:         "type": "Particle*",
+// CHECK-NEXT:         "base_type": "struct Particle*",
+// CHECK-NEXT:         "layout": [
+// CHECK-NEXT:           [
+// CHECK-NEXT:             0,
+// CHECK-NEXT:             "float",
+// CHECK-NEXT:             3
+// CHECK-NEXT:           ],
+// CHECK-NEXT:           [
+// CHECK-NEXT:             12,
+// CHECK-NEXT:             "int",
+// CHECK-NEXT:             1
+// CHECK-NEXT:           ]
+// CHECK-NEXT:         ],
 // CHECK-NEXT:         "kind": "global_buffer",
 // CHECK-NEXT:         "address_space": "global",
 // CHECK-NEXT:         "size": 8,
@@ -61,6 +74,14 @@ typedef struct {
 // CHECK-NEXT:       {
 // CHECK-NEXT:         "name": "coeffs",
 // CHECK-NEXT:         "type": "float*",
+// CHECK-NEXT:         "base_type": "float*",
+// CHECK-NEXT:         "layout": [
+// CHECK-NEXT:           [
+// CHECK-NEXT:             0,
+// CHECK-NEXT:             "float",
+// CHECK-NEXT:             1
+// CHECK-NEXT:           ]
+// CHECK-NEXT:         ],
 // CHECK-NEXT:         "kind": "constant_buffer",
 // CHECK-NEXT:         "address_space": "constant",
 // CHECK-NEXT:         "size": 8,
@@ -75,6 +96,14 @@ typedef struct {
 // CHECK-NEXT:       {
 // CHECK-NEXT:         "name": "scratch",
 // CHECK-NEXT:         "type": "float8*",
+// CHECK-NEXT:         "base_type": "float8*",
+// CHECK-NEXT:         "layout": [
+// CHECK-NEXT:           [
+// CHECK-NEXT:             0,
+// CHECK-NEXT:             "float",
+// CHECK-NEXT:             8
+// CHECK-NEXT:           ]
+// CHECK-NEXT:         ],
 // CHECK-NEXT:         "kind": "local_buffer",
 // CHECK-NEXT:         "address_space": "local",
 // CHECK-NEXT:         "size": 8,
@@ -85,6 +114,14 @@ typedef struct {
 // CHECK-NEXT:       {
 // CHECK-NEXT:         "name": "shift",
 // CHECK-NEXT:         "type": "float4",
+// CHECK-NEXT:         "base_type": "float4",
+// CHECK-NEXT:         "layout": [
+// CHECK-NEXT:           [
+// CHECK-NEXT:             0,
+// CHECK-NEXT:             "float",
+// CHECK-NEXT:             4
+// CHECK-NEXT:           ]
+// CHECK-NEXT:         ],
 // CHECK-NEXT:         "kind": "scalar",
 // CHECK-NEXT:         "address_space": "private",
 // CHECK-NEXT:         "size": 16,
@@ -95,12 +132,28 @@ typedef struct {
 // CHECK-NEXT:       {
 // CHECK-NEXT:         "name": "count",
 // CHECK-NEXT:         "type": "ulong",
+// CHECK-NEXT:         "base_type": "ulong",
+// CHECK-NEXT:         "layout": [
+// CHECK-NEXT:           [
+// CHECK-NEXT:             0,
+// CHECK-NEXT:             "ulong",
+// CHECK-NEXT:             1
+// CHECK-NEXT:           ]
+// CHECK-NEXT:         ],
 // CHECK-NEXT:         "kind": "scalar",
 // CHECK-NEXT:         "address_space": "private",
 // CHECK-NEXT:         "size": 8,
 // CHECK:            {
 // CHECK-NEXT:         "name": "flags",
 // CHECK-NEXT:         "type": "uchar*",
+// CHECK-NEXT:         "base_type": "uchar*",
+// CHECK-NEXT:         "layout": [
+// CHECK-NEXT:           [
+// CHECK-NEXT:             0,
+// CHECK-NEXT:             "uchar",
+// CHECK-NEXT:             1
+// CHECK-NEXT:           ]
+// CHECK-NEXT:         ],
 // CHECK-NEXT:         "kind": "global_buffer",
 // CHECK-NEXT:         "address_space": "global",
 // CHECK-NEXT:         "size": 8,
