@@ -16,6 +16,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PatternMatch.h"
 
 #include <algorithm>
 
@@ -545,6 +546,116 @@ std::optional<Polynomial> guardBound(const Instruction &I, const SCEV *Off, uint
   return Bound;
 }
 
+/// Adds to \p Out what \p Cond being \p Holds says, as polynomials P < 0:
+/// integer comparisons (an equality as two), and both sides of an `and`
+/// that holds (an `or` that does not). Comparisons that are not affine are
+/// left out, which only widens the footprint. Each condition carries the
+/// range checks that make its polynomial the kernel's fixed-width value:
+/// the compared values in their type's range, and the operands of every
+/// extension, division and min/max inside them (a truncation and wrapping
+/// arithmetic agree with the polynomial modulo the width, so the next
+/// check covers them).
+void addConditions(const Value *Cond, bool Holds, ScalarEvolution &SE,
+                   OffsetBuilder &Builder, const AtomTable &Atoms,
+                   std::vector<GuardCondition> &Out, unsigned Depth = 0) {
+  if (Depth > 8)
+    return;
+  const Value *A, *B;
+  using namespace llvm::PatternMatch;
+  if ((Holds && match(Cond, m_LogicalAnd(m_Value(A), m_Value(B)))) ||
+      (!Holds && match(Cond, m_LogicalOr(m_Value(A), m_Value(B))))) {
+    addConditions(A, Holds, SE, Builder, Atoms, Out, Depth + 1);
+    addConditions(B, Holds, SE, Builder, Atoms, Out, Depth + 1);
+    return;
+  }
+  if (match(Cond, m_Not(m_Value(A)))) {
+    addConditions(A, !Holds, SE, Builder, Atoms, Out, Depth + 1);
+    return;
+  }
+  const auto *Cmp = dyn_cast<ICmpInst>(Cond);
+  if (!Cmp || !Cmp->getOperand(0)->getType()->isIntegerTy())
+    return;
+  CmpInst::Predicate Pred = Holds ? Cmp->getPredicate() : Cmp->getInversePredicate();
+  if (Pred == CmpInst::ICMP_NE)
+    return;
+  unsigned Bits = Cmp->getOperand(0)->getType()->getIntegerBitWidth();
+  bool Signed = CmpInst::isSigned(Pred);
+  std::vector<RangeCheck> Checks;
+  bool Ok = true;
+  auto Check = [&](const SCEV *S, unsigned Width, bool IsSigned) {
+    std::optional<Polynomial> P = Builder.convert(S);
+    if (!P || !decompose(*P, Atoms))
+      Ok = false;
+    else
+      Checks.push_back({std::move(*P), Width, IsSigned});
+  };
+  auto Side = [&](unsigned I) -> std::optional<Polynomial> {
+    const SCEV *S = SE.getSCEV(const_cast<Value *>(Cmp->getOperand(I)));
+    if (isa<SCEVCouldNotCompute>(S))
+      return std::nullopt;
+    Check(S, Bits, Signed);
+    SCEVExprContains(S, [&](const SCEV *X) {
+      auto Width = [&](const SCEV *Y) { return SE.getTypeSizeInBits(Y->getType()); };
+      if (const auto *Z = dyn_cast<SCEVZeroExtendExpr>(X))
+        Check(Z->getOperand(), Width(Z->getOperand()), false);
+      else if (const auto *E = dyn_cast<SCEVSignExtendExpr>(X))
+        Check(E->getOperand(), Width(E->getOperand()), true);
+      else if (const auto *D = dyn_cast<SCEVUDivExpr>(X))
+        for (const SCEV *Op : {D->getLHS(), D->getRHS()})
+          Check(Op, Width(Op), false);
+      else if (const auto *M = dyn_cast<SCEVMinMaxExpr>(X))
+        for (const SCEV *Op : M->operands())
+          Check(Op, Width(Op), isa<SCEVSMaxExpr>(M) || isa<SCEVSMinExpr>(M));
+      return false; // Visit every node.
+    });
+    return Builder.convert(S);
+  };
+  std::optional<Polynomial> L = Side(0), R = Side(1);
+  if (!L || !R || !Ok)
+    return;
+  // L < R: L - R < 0; L <= R: L - R - 1 < 0; the others mirrored; L == R
+  // as L <= R and R <= L.
+  auto Add = [&](bool Less, bool OrEqual) {
+    std::optional<Polynomial> P = Less ? L->minus(*R) : R->minus(*L);
+    if (P && OrEqual)
+      P = P->minus(Polynomial::constant(1));
+    if (P && decompose(*P, Atoms))
+      Out.push_back({std::move(*P), Checks});
+  };
+  if (Pred == CmpInst::ICMP_EQ) {
+    Add(true, true);
+    Add(false, true);
+    return;
+  }
+  Add(Pred == CmpInst::ICMP_SLT || Pred == CmpInst::ICMP_ULT || Pred == CmpInst::ICMP_SLE ||
+          Pred == CmpInst::ICMP_ULE,
+      Pred == CmpInst::ICMP_SLE || Pred == CmpInst::ICMP_ULE || Pred == CmpInst::ICMP_SGE ||
+          Pred == CmpInst::ICMP_UGE);
+}
+
+/// The conditions that hold wherever \p BB runs: the branches of blocks
+/// that dominate it (in its loop or one around it) whose one edge alone
+/// leads there.
+std::vector<GuardCondition> guardConditions(const BasicBlock *BB, ScalarEvolution &SE,
+                                            const LoopInfo &LI, const DominatorTree &DT,
+                                            OffsetBuilder &Builder, const AtomTable &Atoms) {
+  std::vector<GuardCondition> Out;
+  const DomTreeNode *Node = DT.getNode(BB);
+  for (Node = Node ? Node->getIDom() : nullptr; Node; Node = Node->getIDom()) {
+    const BasicBlock *D = Node->getBlock();
+    // A test in a loop that BB is not in speaks of another iteration.
+    if (const Loop *L = LI.getLoopFor(D); L && !L->contains(BB))
+      continue;
+    const auto *Br = dyn_cast<BranchInst>(D->getTerminator());
+    if (!Br || !Br->isConditional() || Br->getSuccessor(0) == Br->getSuccessor(1))
+      continue;
+    for (unsigned S = 0; S < 2; ++S)
+      if (DT.dominates(BasicBlockEdge(D, Br->getSuccessor(S)), BB))
+        addConditions(Br->getCondition(), S == 0, SE, Builder, Atoms, Out);
+  }
+  return Out;
+}
+
 /// The range of an index atom, as a polynomial.
 Polynomial rangeOf(const Atom &A, const KernelAccessInfo &Info,
                    const std::array<uint32_t, 3> &Reqd, AtomTable &Atoms) {
@@ -591,6 +702,24 @@ void coalesce(std::vector<AnalyzedAccess> &Accesses) {
         // A joined run is bounded only if its members are, alike; a
         // member at another offset shifts the bound, so drop it then.
         Run.Below.reset();
+        // Its guards hold where all members' do: the ones they share.
+        if (!Next.Guarded)
+          Run.Guards.clear();
+        auto Same = [](const Polynomial &A, const Polynomial &B) {
+          auto D = A.minus(B);
+          auto C = D ? D->asConstant() : std::nullopt;
+          return C && *C == 0;
+        };
+        llvm::erase_if(Run.Guards, [&](const GuardCondition &G) {
+          return llvm::none_of(Next.Guards, [&](const GuardCondition &H) {
+            return Same(G.Value, H.Value) && G.Checks.size() == H.Checks.size() &&
+                   llvm::all_of(llvm::zip(G.Checks, H.Checks), [&](auto Pair) {
+                     auto &[X, Y] = Pair;
+                     return X.Bits == Y.Bits && X.Signed == Y.Signed &&
+                            Same(X.Value, Y.Value);
+                   });
+          });
+        });
         Used[Members[L].second] = true;
       }
       Run.Bytes = End - Start;
@@ -871,8 +1000,10 @@ KernelAccessInfo analyzeKernel(const Function &F, ScalarEvolution &SE,
       A.Bytes = R.Bytes;
       A.Offset = std::move(*P);
       A.Guarded = !isUnconditional(I.getParent(), LI, PDT);
-      if (A.Guarded)
+      if (A.Guarded) {
         A.Below = guardBound(I, Off, R.Bytes, SE, LI, PDT, Builder, Info.Atoms);
+        A.Guards = guardConditions(I.getParent(), SE, LI, DT, Builder, Info.Atoms);
+      }
       B.Accesses.push_back(std::move(A));
     }
   }
@@ -898,6 +1029,21 @@ KernelAccessInfo analyzeKernel(const Function &F, ScalarEvolution &SE,
 
 KernelFootprint KernelAccessInfo::toFootprint() const {
   KernelFootprint K;
+  // An affine polynomial as a base and a term per index variable.
+  auto Split = [&](const Polynomial &P, IndexExpr &Base, std::vector<AccessTerm> &Terms) {
+    auto D = decompose(P, Atoms);
+    Base = D->Base.toIndexExpr(Atoms);
+    for (const auto &[AtomId, Coeff] : D->ByAtom) {
+      const Atom &At = Atoms[AtomId];
+      AccessTerm T;
+      T.Var = At.K == Atom::Kind::Loop    ? IndexVar::Loop
+              : At.K == Atom::Kind::Group ? IndexVar::Group
+                                          : IndexVar::LocalId;
+      T.Index = At.Index;
+      T.Coeff = Coeff.toIndexExpr(Atoms);
+      Terms.push_back(std::move(T));
+    }
+  };
   for (const Polynomial &T : LoopTrips)
     K.LoopTrips.push_back(T.toIndexExpr(Atoms));
   for (const BufferAccessInfo &B : Buffers) {
@@ -914,17 +1060,16 @@ KernelFootprint KernelAccessInfo::toFootprint() const {
       X.Guarded = A.Guarded;
       if (A.Below)
         X.Below = A.Below->toIndexExpr(Atoms);
-      auto D = decompose(A.Offset, Atoms);
-      X.Base = D->Base.toIndexExpr(Atoms);
-      for (const auto &[AtomId, Coeff] : D->ByAtom) {
-        const Atom &At = Atoms[AtomId];
-        AccessTerm T;
-        T.Var = At.K == Atom::Kind::Loop    ? IndexVar::Loop
-                : At.K == Atom::Kind::Group ? IndexVar::Group
-                                            : IndexVar::LocalId;
-        T.Index = At.Index;
-        T.Coeff = Coeff.toIndexExpr(Atoms);
-        X.Terms.push_back(std::move(T));
+      Split(A.Offset, X.Base, X.Terms);
+      for (const GuardCondition &G : A.Guards) {
+        Guard &To = X.Guards.emplace_back();
+        Split(G.Value, To.Value, To.Terms);
+        for (const RangeCheck &C : G.Checks) {
+          GuardRange &R = To.InRange.emplace_back();
+          Split(C.Value, R.Value, R.Terms);
+          R.Bits = C.Bits;
+          R.Signed = C.Signed;
+        }
       }
       F.Accesses.push_back(std::move(X));
     }
@@ -959,6 +1104,11 @@ void AccessFootprintResult::print(raw_ostream &OS) const {
           OS << " bytes)";
         } else if (A.Guarded) {
           OS << " (guarded)";
+        }
+        for (const GuardCondition &G : A.Guards) {
+          OS << " [";
+          G.Value.print(OS, Info.Atoms);
+          OS << " < 0]";
         }
         OS << '\n';
       }

@@ -38,6 +38,22 @@
 
 namespace skmd {
 
+/// A value a guard's arithmetic is exact for only while it stays in the
+/// range of its type: Bits wide, Signed or not.
+struct RangeCheck {
+  Polynomial Value;
+  unsigned Bits = 64;
+  bool Signed = true;
+};
+
+/// A condition Value < 0 that holds wherever a guarded access happens,
+/// valid where every check holds (the kernel computes the compared values
+/// in fixed-width integers; the polynomial does not wrap).
+struct GuardCondition {
+  Polynomial Value;
+  std::vector<RangeCheck> Checks;
+};
+
 struct AnalyzedAccess {
   const llvm::Instruction *Inst = nullptr;
   bool Reads = false;
@@ -49,6 +65,10 @@ struct AnalyzedAccess {
   /// this many bytes (`if (i < n) out[i] = ...`): the bound, over launch
   /// values only.
   std::optional<Polynomial> Below;
+  /// Of a guarded access: conditions that hold wherever it happens, each a
+  /// polynomial P with P < 0, affine in the index variables (`row > t`
+  /// gives t - row < 0). The runtime narrows the footprint with them.
+  std::vector<GuardCondition> Guards;
 };
 
 struct BufferAccessInfo {

@@ -2,6 +2,7 @@
 #include "Analysis/Partitionability.h"
 #include "Analysis/AccessFootprint.h"
 #include "Support/KernelCloning.h"
+#include "Support/OpenCLKernel.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
@@ -65,9 +66,10 @@ void findGlobalAtomics(const Function &F, const BufferAccessInfo &B,
 }
 
 /// A buffer that is both read and written, where a group may read what
-/// another group writes.
-void findInterGroupCommunication(const BufferAccessInfo &B,
-                                 std::vector<std::string> &Reasons) {
+/// another group writes: with an affine footprint the runtime tests it at
+/// launch, with the arguments' values (row i written, row i - 1 read, i a
+/// scalar argument).
+void findInterGroupCommunication(const BufferAccessInfo &B, PartitionVerdict &V) {
   bool Reads = false, Writes = false;
   for (const AnalyzedAccess &A : B.Accesses) {
     Reads |= A.Reads;
@@ -85,8 +87,7 @@ void findInterGroupCommunication(const BufferAccessInfo &B,
     for (const AnalyzedAccess &W : B.Accesses)
       Own |= W.Writes && W.Offset == R.Offset && W.Bytes >= R.Bytes;
     if (!Own) {
-      Reasons.push_back("inter-group communication: '" + B.Name +
-                        "' is read where other groups may write it");
+      V.LaunchTested.push_back(B.ArgNo);
       return;
     }
   }
@@ -104,7 +105,7 @@ PartitionabilityResult PartitionabilityAnalysis::run(Module &M,
     bool HasMerge = findVariant(*K.getParent(), K, "merge") != nullptr;
     for (const BufferAccessInfo &B : Info.Buffers) {
       findGlobalAtomics(*F, B, V.Reasons);
-      findInterGroupCommunication(B, V.Reasons);
+      findInterGroupCommunication(B, V);
       bool Written = false;
       for (const AnalyzedAccess &A : B.Accesses)
         Written |= A.Writes;
@@ -132,6 +133,9 @@ void PartitionabilityResult::print(raw_ostream &OS) const {
        << (V.Partitionable ? "partitionable" : "not partitionable") << '\n';
     for (const std::string &R : V.Reasons)
       OS << "  because " << R << '\n';
+    for (unsigned Arg : V.LaunchTested)
+      OS << "  groups may read what others write in '"
+         << kernelArgName(*F, Arg) << "': tested at launch\n";
   }
 }
 

@@ -4,8 +4,12 @@
 // with separate memories, and says why not:
 //   - atomics on a __global buffer (marked commutative where a later
 //     aggregation could handle them);
-//   - communication between groups: a buffer read at addresses the group
-//     does not itself write, while some group writes it;
+//   - communication between groups the footprints cannot rule out: a
+//     buffer read at addresses the work-item does not itself write, while
+//     some group writes it. Where the buffer's footprint is affine this is
+//     not a reason but a test at launch (LaunchTested): the runtime
+//     evaluates, with the scalar arguments' values and the plan's ranges,
+//     whether a piece reads bytes another piece writes;
 //   - a written buffer without an affine footprint and no merge kernel
 //     (its reason, e.g. control flow on values read from an output, comes
 //     from skmd-merge-kernel);
@@ -30,6 +34,9 @@ namespace skmd {
 struct PartitionVerdict {
   bool Partitionable = true;
   std::vector<std::string> Reasons;
+  /// Buffers (argument numbers) whose independence between groups the
+  /// runtime tests at launch.
+  std::vector<unsigned> LaunchTested;
 };
 
 struct PartitionabilityResult {

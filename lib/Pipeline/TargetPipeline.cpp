@@ -290,6 +290,7 @@ addPartitionVariants(Module &M, const CompilerOptions &Opts, TargetKind Target) 
     const PartitionVerdict &V = Verdicts.Kernels.lookup(F);
     R.Partitionable = V.Partitionable;
     R.Reasons = V.Reasons;
+    R.LaunchTested = V.LaunchTested;
     Reports[R.Symbols.Kernel] = std::move(R);
   }
 

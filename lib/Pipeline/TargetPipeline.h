@@ -39,6 +39,7 @@ struct KernelReport {
   Contiguity Contiguous = Contiguity::No;
   bool Partitionable = true;
   std::vector<std::string> Reasons;
+  std::vector<unsigned> LaunchTested;
   KernelInfo::CpuNeeds Cpu, CpuMerge; ///< x86 only.
 };
 

@@ -208,11 +208,28 @@ Result<std::vector<Piece>> choosePlan(skmd_kernel K, const std::vector<HostArg> 
                                       LaunchRecord &Record, std::string &NoModel) {
   skmd_context Ctx = K->Program->Ctx;
   std::vector<const DeviceInfo *> Infos = deviceInfos(Ctx);
+  const KernelInfo &Info = *K->Loaded.Info;
   bool Default = Plan.empty();
+  // Where groups may communicate, whether this split meets (the launcher
+  // refuses it too; here the plans SKMD chose fall back to one device).
+  auto Conflict = [&](const std::vector<Piece> &Pieces) -> Result<std::string> {
+    return firstConflict(Info, Args, Range, Pieces);
+  };
   if (Default || Plan == "auto" || Plan == "linear") {
     auto M = Ctx->Planner->plan(Plan == "linear" ? ModelPlanner::Method::Linear
                                                  : ModelPlanner::Method::Auto,
                                 K->Loaded, Args, Range);
+    if (M) {
+      auto C = Conflict(M->Pieces);
+      if (!C)
+        return C.error();
+      if (!C->empty()) {
+        M = Ctx->Planner->plan(ModelPlanner::Method::Single, K->Loaded, Args, Range);
+        if (!M)
+          return M.error();
+        M->Method += " (the split meets in this launch: " + *C + ")";
+      }
+    }
     if (M) {
       Record.Plan = M->Method;
       Record.Model = std::move(*M);
@@ -224,8 +241,17 @@ Result<std::vector<Piece>> choosePlan(skmd_kernel K, const std::vector<HostArg> 
       return M.error();
     NoModel = M.error().message();
     Record.Plan = "proportional (no model: " + NoModel + ")";
-    return makePlan("proportional", Infos, Range.totalGroups(), K->Loaded.Info->Name,
-                    K->Loaded.Info->whyNotPartitionable());
+    auto Pieces = makePlan("proportional", Infos, Range.totalGroups(), Info.Name,
+                           Info.whyNotPartitionable());
+    if (!Pieces)
+      return Pieces;
+    auto C = Conflict(*Pieces);
+    if (!C)
+      return C.error();
+    if (C->empty())
+      return Pieces;
+    Record.Plan += " on one device (the split meets in this launch: " + *C + ")";
+    return makePlan("proportional", Infos, Range.totalGroups(), Info.Name, *C);
   }
   auto Pieces = makePlan(Plan, Infos, Range.totalGroups(), K->Loaded.Info->Name,
                          K->Loaded.Info->whyNotPartitionable());

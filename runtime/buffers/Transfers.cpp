@@ -14,7 +14,6 @@ std::string argName(const KernelInfo &K, unsigned I) {
   return "argument " + std::to_string(I) + " ('" + K.Args[I].Name + "')";
 }
 
-/// OpenCL's unsigned scalar types, by the names the metadata records.
 /// The value of an integer scalar argument, extended by its type's
 /// signedness; none for other arguments. The layout says the type with
 /// typedefs resolved; bundles without one are read by the name as written.
@@ -352,6 +351,61 @@ planMoves(const KernelInfo &K, const std::vector<HostArg> &Args,
   return Moves;
 }
 
+Result<std::string> firstConflict(const KernelInfo &K, const std::vector<HostArg> &Args,
+                                  const NDRange &Range, const std::vector<Piece> &Pieces) {
+  if (Pieces.size() < 2 || K.LaunchTested.empty())
+    return std::string();
+  LaunchValues LV = launchValues(K, Args, Range);
+  auto Groups = [&](const Piece &P) {
+    return "groups [" + std::to_string(P.First) + ", " + std::to_string(P.First + P.Count) +
+           ")";
+  };
+  for (unsigned AI : K.LaunchTested) {
+    const ArgFootprint *F = K.Footprint.find(AI);
+    if (!F || F->Kind != FootprintKind::Affine)
+      return argName(K, AI) + " has no footprint to test (" +
+             (F ? F->WholeReason : std::string("none recorded")) + ")";
+    int64_t Size = int64_t(Args[AI].Bytes);
+    // Every piece's writes, tagged with the piece, sorted by their start.
+    std::vector<std::tuple<int64_t, int64_t, size_t>> Writes;
+    std::vector<IntervalSet> Reads(Pieces.size());
+    for (size_t P = 0; P < Pieces.size(); ++P) {
+      for (bool W : {true, false}) {
+        auto T = touched(K, accessesThat(*F, W), LV, Pieces[P].First, Pieces[P].Count);
+        if (!T)
+          return T.error();
+        T->Bytes.clamp(0, Size);
+        if (!W)
+          Reads[P] = std::move(T->Bytes);
+        else
+          for (auto [Lo, Hi] : T->Bytes.intervals())
+            Writes.emplace_back(Lo, Hi, P);
+      }
+    }
+    std::sort(Writes.begin(), Writes.end());
+    // Each piece's reads against the writes of the others, in one sweep
+    // per piece (both lists sorted; the writes' ends grow with the index
+    // only piecewise, so the scan keeps the furthest end seen).
+    for (size_t P = 0; P < Pieces.size(); ++P) {
+      size_t W = 0;
+      for (auto [Lo, Hi] : Reads[P].intervals()) {
+        while (W < Writes.size() && std::get<1>(Writes[W]) <= Lo &&
+               std::get<0>(Writes[W]) < Lo)
+          ++W;
+        for (size_t X = W; X < Writes.size() && std::get<0>(Writes[X]) < Hi; ++X) {
+          auto [WLo, WHi, Q] = Writes[X];
+          if (Q == P || WHi <= Lo)
+            continue;
+          return argName(K, AI) + " bytes [" + std::to_string(std::max(Lo, WLo)) + ", " +
+                 std::to_string(std::min(Hi, WHi)) + ") are read by " + Groups(Pieces[P]) +
+                 " and written by " + Groups(Pieces[Q]);
+        }
+      }
+    }
+  }
+  return std::string();
+}
+
 // A field added to these must join the key below (it may change the moves).
 static_assert(sizeof(NDRange) == 80, "NDRange changed: add the new field to movesKey");
 static_assert(sizeof(Piece) == 24, "Piece changed: add the new field to movesKey");
@@ -418,6 +472,15 @@ MovesCache::plan(const KernelInfo &K, const std::string &KernelId,
       }
     ++Misses;
   }
+  // A split the launch-time test refuses is no launch: tested here, once
+  // per launch shape, with the moves.
+  auto Conflict = firstConflict(K, Args, Range, Pieces);
+  if (!Conflict)
+    return Conflict.error();
+  if (!Conflict->empty())
+    return Failure(ErrorCode::InvalidArgument, "kernel '" + K.Name +
+                                                   "' cannot be split this way: " + *Conflict +
+                                                   "; give it one device");
   auto Moves = planMoves(K, Args, Range, Pieces, SharesHostMemory, HasMerge);
   if (!Moves)
     return Moves;

@@ -81,6 +81,15 @@ LaunchValues launchValues(const KernelInfo &K, const std::vector<HostArg> &Args,
 Status checkBufferSizes(const KernelInfo &K, const std::vector<HostArg> &Args,
                         const NDRange &Range);
 
+/// Where a split of a kernel's launch-tested buffers (KernelInfo::
+/// LaunchTested) meets: the first bytes one piece reads that another
+/// writes, as "'a' bytes [x, y) are read by groups [..) and written by
+/// groups [..)". Empty when every piece reads only bytes no other piece
+/// writes (with the scalar arguments' values, and guards that bound an
+/// index), so the pieces may run on devices with separate memories.
+Result<std::string> firstConflict(const KernelInfo &K, const std::vector<HostArg> &Args,
+                                  const NDRange &Range, const std::vector<Piece> &Pieces);
+
 /// The moves of every piece whose device does not share host memory
 /// (empty for the others). \p HasMerge: whether the kernel has a merge
 /// kernel; without one, writes that may overlap are an error.

@@ -284,10 +284,14 @@ ordered_json footprintToJson(const KernelFootprint &F) {
       J["reason"] = A.WholeReason;
     J["contiguous"] = contiguityName(A.Contiguous);
     ordered_json Accesses = ordered_json::array();
-    for (const Access &X : A.Accesses) {
+    auto TermsJson = [](const std::vector<AccessTerm> &Ts) {
       ordered_json Terms = ordered_json::array();
-      for (const AccessTerm &T : X.Terms)
+      for (const AccessTerm &T : Ts)
         Terms.push_back({{"var", indexVarName(T)}, {"coeff", exprToJson(T.Coeff)}});
+      return Terms;
+    };
+    for (const Access &X : A.Accesses) {
+      ordered_json Terms = TermsJson(X.Terms);
       ordered_json Acc = {{"mode", X.Reads && X.Writes ? "read_write"
                                    : X.Writes          ? "write"
                                                        : "read"},
@@ -297,12 +301,53 @@ ordered_json footprintToJson(const KernelFootprint &F) {
                           {"terms", Terms}};
       if (X.Below)
         Acc["below"] = exprToJson(*X.Below);
+      if (!X.Guards.empty()) {
+        ordered_json Guards = ordered_json::array();
+        for (const Guard &G : X.Guards)
+        {
+          ordered_json InRange = ordered_json::array();
+          for (const GuardRange &R : G.InRange)
+            InRange.push_back({{"value", exprToJson(R.Value)},
+                               {"terms", TermsJson(R.Terms)},
+                               {"bits", R.Bits},
+                               {"signed", R.Signed}});
+          Guards.push_back({{"value", exprToJson(G.Value)},
+                            {"terms", TermsJson(G.Terms)},
+                            {"in_range", InRange}});
+        }
+        Acc["guards"] = Guards;
+      }
       Accesses.push_back(std::move(Acc));
     }
     J["accesses"] = Accesses;
     Args.push_back(J);
   }
   return {{"loops", Loops}, {"args", Args}};
+}
+
+/// An access's or a guard's "terms", checked against the kernel's loops.
+std::vector<AccessTerm> termsFromJson(const ObjectReader &X, size_t Loops) {
+  std::vector<AccessTerm> Out;
+  const json &Terms = X.array("terms");
+  for (size_t T = 0; T < Terms.size(); ++T) {
+    ObjectReader TR(Terms[T], X.path() + ".terms[" + std::to_string(T) + "]");
+    std::string Var = TR.string("var");
+    AccessTerm Term;
+    size_t Dot = Var.find('.');
+    auto Kind = valueOf(IndexVarNames, std::string_view(Var).substr(0, Dot));
+    std::string Num = Dot == std::string::npos ? "" : Var.substr(Dot + 1);
+    if (!Kind || Num.empty() || Num.size() > 5 ||
+        Num.find_first_not_of("0123456789") != std::string::npos)
+      TR.fail("has unknown variable '" + Var + "'");
+    Term.Var = *Kind;
+    Term.Index = std::stoul(Num);
+    if ((Term.Var != IndexVar::Loop && Term.Index > 2) ||
+        (Term.Var == IndexVar::Loop && Term.Index >= Loops))
+      TR.fail("names '" + Var + "', which does not exist");
+    Term.Coeff = TR.expr("coeff");
+    Out.push_back(std::move(Term));
+  }
+  return Out;
 }
 
 KernelFootprint footprintFromJson(const ObjectReader &R, size_t NumArgs) {
@@ -347,24 +392,32 @@ KernelFootprint footprintFromJson(const ObjectReader &R, size_t NumArgs) {
         Acc.Below = X.expr("below");
       }
       Acc.Base = X.expr("base");
-      const json &Terms = X.array("terms");
-      for (size_t T = 0; T < Terms.size(); ++T) {
-        ObjectReader TR(Terms[T], X.path() + ".terms[" + std::to_string(T) + "]");
-        std::string Var = TR.string("var");
-        AccessTerm Term;
-        size_t Dot = Var.find('.');
-        auto Kind = valueOf(IndexVarNames, std::string_view(Var).substr(0, Dot));
-        std::string Num = Dot == std::string::npos ? "" : Var.substr(Dot + 1);
-        if (!Kind || Num.empty() || Num.size() > 5 ||
-            Num.find_first_not_of("0123456789") != std::string::npos)
-          TR.fail("has unknown variable '" + Var + "'");
-        Term.Var = *Kind;
-        Term.Index = std::stoul(Num);
-        if ((Term.Var != IndexVar::Loop && Term.Index > 2) ||
-            (Term.Var == IndexVar::Loop && Term.Index >= F.LoopTrips.size()))
-          TR.fail("names '" + Var + "', which does not exist");
-        Term.Coeff = TR.expr("coeff");
-        Acc.Terms.push_back(std::move(Term));
+      Acc.Terms = termsFromJson(X, F.LoopTrips.size());
+      // Optional: bundles written before guards were recorded have none.
+      if (X.has("guards")) {
+        if (!Acc.Guarded)
+          X.fail("has guards but is not guarded");
+        const json &Guards = X.array("guards");
+        for (size_t G = 0; G < Guards.size(); ++G) {
+          ObjectReader GR(Guards[G], X.path() + ".guards[" + std::to_string(G) + "]");
+          Guard One;
+          One.Value = GR.expr("value");
+          One.Terms = termsFromJson(GR, F.LoopTrips.size());
+          const json &InRange = GR.array("in_range");
+          for (size_t C = 0; C < InRange.size(); ++C) {
+            ObjectReader CR(InRange[C], GR.path() + ".in_range[" + std::to_string(C) + "]");
+            GuardRange R;
+            R.Value = CR.expr("value");
+            R.Terms = termsFromJson(CR, F.LoopTrips.size());
+            uint64_t Bits = CR.unsignedInt("bits");
+            if (Bits == 0 || Bits > 64)
+              CR.fail("has " + std::to_string(Bits) + " bits; 1 to 64 are possible");
+            R.Bits = unsigned(Bits);
+            R.Signed = CR.boolean("signed");
+            One.InRange.push_back(std::move(R));
+          }
+          Acc.Guards.push_back(std::move(One));
+        }
       }
       AF.Accesses.push_back(std::move(Acc));
     }
@@ -436,6 +489,7 @@ std::string toJson(const BundleMetadata &Meta) {
       Symbols[std::string(targetKindName(Target))] = symbolsToJson(Symbol);
     ordered_json Partition = {{"partitionable", K.Partitionable},
                               {"reasons", K.NotPartitionableReasons},
+                              {"launch_tested", K.LaunchTested},
                               {"contiguous", contiguityName(K.Contiguous)}};
     Kernels.push_back({{"name", K.Name},
                        {"args", Args},
@@ -539,6 +593,15 @@ Result<BundleMetadata> parseMetadata(std::string_view Text) {
       }
       if (!Info.Partitionable && Info.NotPartitionableReasons.empty())
         Partition.fail("says not partitionable but gives no reason");
+      const json &Tested = Partition.array("launch_tested");
+      for (size_t J = 0; J < Tested.size(); ++J) {
+        if (!Tested[J].is_number_unsigned() || Tested[J].get<uint64_t>() >= Info.Args.size() ||
+            (Info.Args[Tested[J].get<size_t>()].Kind != ArgKind::GlobalBuffer &&
+             Info.Args[Tested[J].get<size_t>()].Kind != ArgKind::ConstantBuffer))
+          Partition.fail("launch_tested[" + std::to_string(J) +
+                         "] is not a buffer argument's number");
+        Info.LaunchTested.push_back(Tested[J].get<unsigned>());
+      }
       for (const auto &[Target, Sym] : Info.Symbols)
         if (Info.Partitionable && Sym.Range.empty())
           Symbols.fail("has no range entry point for " +

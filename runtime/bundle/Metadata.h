@@ -25,7 +25,7 @@ namespace skmd {
 inline constexpr size_t MaxScalarRuns = 256;
 
 /// Bumped whenever a reader of the previous schema would misread a bundle.
-inline constexpr int MetadataSchemaVersion = 2;
+inline constexpr int MetadataSchemaVersion = 3;
 
 enum class TargetKind { X86, PTX, SPIRV };
 std::string_view targetKindName(TargetKind Kind);
@@ -110,6 +110,12 @@ struct KernelInfo {
   /// Whether the work-groups may be split across devices, and if not why.
   bool Partitionable = true;
   std::vector<std::string> NotPartitionableReasons;
+  /// Buffers (argument numbers) where groups may read what other groups
+  /// write, as far as the compiler could tell: the runtime tests each
+  /// split at launch, with the arguments' values (firstConflict in
+  /// buffers/Transfers.h), and refuses one where a piece reads bytes
+  /// another piece writes.
+  std::vector<unsigned> LaunchTested;
   /// The reasons in one line ("a; b"), empty when partitionable.
   std::string whyNotPartitionable() const {
     std::string Why;

@@ -2,6 +2,7 @@
 #include "footprint/Footprint.h"
 
 #include <algorithm>
+#include <map>
 
 namespace skmd {
 
@@ -92,12 +93,45 @@ Result<int64_t> rangeOf(const KernelFootprint &K, const AccessTerm &T,
   return K.LoopTrips[T.Index].evaluate(L);
 }
 
+/// The values of a local id or a loop counter a box takes, [Lo, Hi), where
+/// guards narrowed them; the full range elsewhere.
+struct Narrowed {
+  std::array<std::optional<std::pair<int64_t, int64_t>>, 3> Local;
+  std::map<unsigned, std::pair<int64_t, int64_t>> Loop;
+  std::optional<std::pair<int64_t, int64_t>> *find(const AccessTerm &T) {
+    return T.Var == IndexVar::LocalId && T.Index < 3 ? &Local[T.Index] : nullptr;
+  }
+};
+
+/// The values \p T's variable takes in a box of \p Groups: [Lo, Hi).
+Result<std::pair<int64_t, int64_t>> valuesOf(const KernelFootprint &K, const AccessTerm &T,
+                                             const LaunchValues &L, const GroupBox &Groups,
+                                             const Narrowed *N) {
+  if (T.Var == IndexVar::Group) {
+    unsigned D = T.Index < 3 ? T.Index : 0;
+    return std::pair<int64_t, int64_t>{Groups.Lo[D], Groups.Lo[D] + Groups.Count[D]};
+  }
+  if (N) {
+    if (T.Var == IndexVar::LocalId && T.Index < 3 && N->Local[T.Index])
+      return *N->Local[T.Index];
+    if (T.Var == IndexVar::Loop)
+      if (auto It = N->Loop.find(T.Index); It != N->Loop.end())
+        return It->second;
+  }
+  auto Range = rangeOf(K, T, L);
+  if (!Range)
+    return Range.error();
+  return std::pair<int64_t, int64_t>{0, std::max<int64_t>(*Range, 0)};
+}
+
 /// One access's box. Group terms use \p Groups: each dimension's first
-/// group and count (count 1 for a single group).
+/// group and count (count 1 for a single group). \p N: the variables'
+/// values where guards narrowed them.
 Result<std::optional<ByteBox>> accessBox(const KernelFootprint &K,
                                          const Access &A,
                                          const LaunchValues &L,
-                                         const GroupBox &Groups) {
+                                         const GroupBox &Groups,
+                                         const Narrowed *N = nullptr) {
   auto Base = A.Base.evaluate(L);
   if (!Base)
     return Base.error();
@@ -118,23 +152,207 @@ Result<std::optional<ByteBox>> accessBox(const KernelFootprint &K,
         return S.error();
       continue;
     }
-    auto Range = rangeOf(K, T, L);
-    if (!Range)
-      return Range.error();
-    if (*Range <= 0)
+    auto Values = valuesOf(K, T, L, Groups, N);
+    if (!Values)
+      return Values.error();
+    auto [Lo, Hi] = *Values;
+    if (Hi <= Lo)
       return std::optional<ByteBox>(); // A loop that does not run.
-    if (Status S = addDimension(B, *Coeff, *Range); !S)
+    int64_t Shift;
+    if (__builtin_mul_overflow(*Coeff, Lo, &Shift) ||
+        __builtin_add_overflow(B.Start, Shift, &B.Start))
+      return Failure(ErrorCode::InvalidArgument, "footprint overflows 64 bits");
+    if (Status S = addDimension(B, *Coeff, Hi - Lo); !S)
       return S.error();
   }
   normalize(B);
   return std::optional<ByteBox>(std::move(B));
 }
 
+int64_t floorDiv(int64_t A, int64_t B) {
+  int64_t Q = A / B;
+  return (A % B != 0 && ((A < 0) != (B < 0))) ? Q - 1 : Q;
+}
+
+bool dependsOnGroup(const IndexExpr &Value, const std::vector<AccessTerm> &Terms) {
+  if (Value.dependsOnGroup())
+    return true;
+  for (const AccessTerm &T : Terms)
+    if (T.Coeff.dependsOnGroup())
+      return true;
+  return false;
+}
+
+bool dependsOnGroup(const Guard &G) {
+  if (dependsOnGroup(G.Value, G.Terms))
+    return true;
+  for (const GuardRange &R : G.InRange)
+    if (dependsOnGroup(R.Value, R.Terms))
+      return true;
+  return false;
+}
+
+/// The least and greatest value of Value + sum(coeff * var) over a box,
+/// and the terms whose variable takes more than one value there (with
+/// their coefficients).
+struct Span {
+  int64_t Min = 0, Max = 0;
+  bool Empty = false; ///< A loop that does not run: no values at all.
+  std::vector<std::pair<const AccessTerm *, int64_t>> Varying;
+};
+
+/// The span, or none where it overflows 64 bits.
+Result<std::optional<Span>> spanOf(const KernelFootprint &K, const IndexExpr &Value,
+                                   const std::vector<AccessTerm> &Terms, const LaunchValues &L,
+                                   const GroupBox &Groups, const Narrowed &N) {
+  auto V = Value.evaluate(L);
+  if (!V)
+    return V.error();
+  Span S;
+  S.Min = S.Max = *V;
+  bool Overflow = false;
+  for (const AccessTerm &T : Terms) {
+    auto Coeff = T.Coeff.evaluate(L);
+    if (!Coeff)
+      return Coeff.error();
+    auto Values = valuesOf(K, T, L, Groups, &N);
+    if (!Values)
+      return Values.error();
+    auto [Lo, Hi] = *Values;
+    if (Hi <= Lo) {
+      S.Empty = true;
+      return std::optional<Span>(S);
+    }
+    int64_t C = *Coeff, AtLo, AtHi;
+    Overflow |= __builtin_mul_overflow(C, Lo, &AtLo) || __builtin_mul_overflow(C, Hi - 1, &AtHi);
+    Overflow |= __builtin_add_overflow(S.Min, std::min(AtLo, AtHi), &S.Min) ||
+                __builtin_add_overflow(S.Max, std::max(AtLo, AtHi), &S.Max);
+    if (C != 0 && Hi - Lo > 1)
+      S.Varying.push_back({&T, C});
+  }
+  if (Overflow)
+    return std::optional<Span>();
+  return std::optional<Span>(std::move(S));
+}
+
+/// Whether every value \p G's arithmetic needs stays in its type's range
+/// over the box: only then is the guard the kernel's condition.
+Result<bool> exactHere(const KernelFootprint &K, const Guard &G, const LaunchValues &L,
+                       const GroupBox &Groups, const Narrowed &N) {
+  for (const GuardRange &R : G.InRange) {
+    auto S = spanOf(K, R.Value, R.Terms, L, Groups, N);
+    if (!S)
+      return S.error();
+    if (!*S)
+      return false;
+    if ((*S)->Empty)
+      continue;
+    unsigned Bits = std::min(R.Bits, 64u);
+    // 64-bit unsigned values are taken below 2^63: int64 holds no more.
+    int64_t Lo = R.Signed ? (Bits == 64 ? INT64_MIN : -(int64_t(1) << (Bits - 1))) : 0;
+    int64_t Max = R.Signed || Bits == 64 ? (Bits == 64 ? INT64_MAX : (int64_t(1) << (Bits - 1)) - 1)
+                                         : (int64_t(1) << Bits) - 1;
+    if ((*S)->Min < Lo || (*S)->Max > Max)
+      return false;
+  }
+  return true;
+}
+
+/// Adds the boxes of guarded access \p A over \p Groups: only where its
+/// guards may hold. A guard that holds nowhere in the box drops it; one
+/// that bounds a single varying local id or loop counter narrows that
+/// variable; one that turns within a block of groups splits the block in
+/// two (the boundary of a linear condition crosses few groups). What a
+/// guard cannot decide it leaves: the footprint stays an over-
+/// approximation, never an under-one.
+Status appendGuardedBoxes(std::vector<ByteBox> &Boxes, const KernelFootprint &K,
+                          const Access &A, LaunchValues L, const GroupBox &Groups,
+                          unsigned Depth = 0) {
+  const bool OneGroup = Groups.Count[0] == 1 && Groups.Count[1] == 1 && Groups.Count[2] == 1;
+  if (OneGroup)
+    L.Group = Groups.Lo;
+  Narrowed N;
+  std::array<bool, 3> SplitDims{false, false, false};
+  for (unsigned Round = 0; Round < 4; ++Round) {
+    bool Changed = false;
+    for (const Guard &G : A.Guards) {
+      if (!OneGroup && dependsOnGroup(G))
+        continue;
+      auto Exact = exactHere(K, G, L, Groups, N);
+      if (!Exact)
+        return Exact.error();
+      if (!*Exact)
+        continue; // Its values may wrap here: it says nothing.
+      auto S = spanOf(K, G.Value, G.Terms, L, Groups, N);
+      if (!S)
+        return S.error();
+      if (!*S)
+        continue;
+      if ((*S)->Empty)
+        return Status::success(); // A loop that does not run.
+      int64_t Min = (*S)->Min, Max = (*S)->Max;
+      const auto &Varying = (*S)->Varying;
+      if (Min >= 0)
+        return Status::success(); // Never holds here: no access.
+      if (Max < 0)
+        continue; // Holds everywhere here.
+      bool GroupVaries = false;
+      for (auto [T, C] : Varying)
+        if (T->Var == IndexVar::Group) {
+          GroupVaries = true;
+          SplitDims[T->Index < 3 ? T->Index : 0] = true;
+        }
+      if (GroupVaries || Varying.size() != 1)
+        continue;
+      // C * v + Rest < 0, the rest fixed: bound v.
+      auto [T, C] = Varying[0];
+      auto Values = valuesOf(K, *T, L, Groups, &N);
+      auto [Lo, Hi] = *Values;
+      int64_t Rest = C > 0 ? Min - C * Lo : Min - C * (Hi - 1);
+      int64_t NewLo = Lo, NewHi = Hi;
+      if (C > 0)
+        NewHi = std::min(Hi, floorDiv(-Rest - 1, C) + 1);
+      else
+        NewLo = std::max(Lo, floorDiv(Rest, -C) + 1);
+      if (NewHi <= NewLo)
+        return Status::success();
+      if (NewLo != Lo || NewHi != Hi) {
+        if (T->Var == IndexVar::LocalId)
+          N.Local[T->Index < 3 ? T->Index : 0] = std::pair<int64_t, int64_t>{NewLo, NewHi};
+        else
+          N.Loop[T->Index] = {NewLo, NewHi};
+        Changed = true;
+      }
+    }
+    if (!Changed)
+      break;
+  }
+  // A guard turns inside this block of groups: each half on its own.
+  for (unsigned D = 0; D < 3 && !OneGroup && Depth < 96; ++D)
+    if (SplitDims[D] && Groups.Count[D] > 1) {
+      GroupBox First = Groups, Second = Groups;
+      First.Count[D] = Groups.Count[D] / 2;
+      Second.Lo[D] += First.Count[D];
+      Second.Count[D] -= First.Count[D];
+      if (Status S = appendGuardedBoxes(Boxes, K, A, L, First, Depth + 1); !S)
+        return S;
+      return appendGuardedBoxes(Boxes, K, A, L, Second, Depth + 1);
+    }
+  auto B = accessBox(K, A, L, Groups, &N);
+  if (!B)
+    return B.error();
+  if (*B)
+    Boxes.push_back(std::move(**B));
+  return Status::success();
+}
+
 /// Adds one access's box for \p Groups to \p Boxes (nothing if its loop
-/// does not run).
+/// does not run), narrowed by its guards.
 Status appendAccessBox(std::vector<ByteBox> &Boxes, const KernelFootprint &K,
                        const Access &A, const LaunchValues &L,
                        const GroupBox &Groups) {
+  if (!A.Guards.empty())
+    return appendGuardedBoxes(Boxes, K, A, L, Groups);
   auto B = accessBox(K, A, L, Groups);
   if (!B)
     return B.error();

@@ -36,6 +36,26 @@ struct AccessTerm {
   IndexExpr Coeff = IndexExpr::constant(0);
 };
 
+/// A value that must stay in the range of a Bits-wide integer type (Signed
+/// or not) for a guard to be exact: Value + sum(coeff * var).
+struct GuardRange {
+  IndexExpr Value = IndexExpr::constant(0);
+  std::vector<AccessTerm> Terms;
+  unsigned Bits = 64;
+  bool Signed = true;
+};
+
+/// A condition that holds wherever a guarded access happens:
+/// Value + sum(coeff * var) < 0, over the access's index variables. It
+/// holds only where every InRange value fits its type: the kernel computes
+/// in fixed-width integers (`uint x = start + i; if (x < limit)` wraps),
+/// the expression does not, so elsewhere the guard says nothing.
+struct Guard {
+  IndexExpr Value = IndexExpr::constant(0);
+  std::vector<AccessTerm> Terms;
+  std::vector<GuardRange> InRange;
+};
+
 struct Access {
   bool Reads = false;
   bool Writes = false;
@@ -49,6 +69,10 @@ struct Access {
   /// below this many bytes (`if (i < n) out[i] = ...`), so its footprint
   /// below the bound is exact.
   std::optional<IndexExpr> Below;
+  /// Of a guarded access: conditions it happens under (`if (row > t)`).
+  /// Footprints keep only the variables' values that may satisfy them, so
+  /// a guard may narrow, never widen, what an access touches.
+  std::vector<Guard> Guards;
 };
 
 enum class FootprintKind {

@@ -512,13 +512,14 @@ Result<ModelPlan> ModelPlanner::plan(Method How, LoadedKernel &Kernel,
   auto Start = Clock::now();
   PartitionResult R;
   std::string Name;
-  if (!Kernel.Info->Partitionable) {
+  if (!Kernel.Info->Partitionable || How == Method::Single) {
     // One device: the fastest alone.
     R.EstimatedMs = INFINITY;
     for (unsigned D = 0; D < P.Devices.size(); ++D)
       if (PartitionResult One = partitionSingle(P, D); One.EstimatedMs < R.EstimatedMs)
         R = One;
-    Name = "fastest single device (the kernel cannot be split)";
+    Name = Kernel.Info->Partitionable ? "fastest single device"
+                                      : "fastest single device (the kernel cannot be split)";
   } else if (How == Method::Linear) {
     R = partitionLinear(P);
     Name = "linear";

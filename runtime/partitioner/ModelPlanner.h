@@ -86,7 +86,9 @@ struct ModelPlan {
 
 class ModelPlanner {
 public:
-  enum class Method { Auto, Linear };
+  /// Single: the fastest device alone (for a launch whose split the
+  /// launch-time test refused).
+  enum class Method { Auto, Linear, Single };
 
   /// \p Devices: the launcher's, \p CpuIndex the CPU among them.
   ModelPlanner(std::vector<Device *> Devices, unsigned CpuIndex, Launcher &Run);

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 using namespace skmd;
 
 namespace {
@@ -214,3 +216,151 @@ TEST(IndexExpr, JsonRoundTripAndEvaluation) {
 }
 
 } // namespace
+
+// Guards narrow a footprint and never lose a byte: on random 2-D launches,
+// accesses and guards (constant coefficients on local ids, groups and a
+// loop), the bytes of every work-item and iteration that satisfies all
+// guards are inside the footprint of every range of groups that holds it;
+// and where each guard bounds one variable per group, the footprint is
+// exactly those bytes.
+TEST(Footprint, GuardsNarrowWithoutLosingABytes) {
+  std::mt19937 Rng(11);
+  auto Pick = [&](int64_t Lo, int64_t Hi) {
+    return std::uniform_int_distribution<int64_t>(Lo, Hi)(Rng);
+  };
+  int Exact = 0;
+  for (int Trial = 0; Trial < 400; ++Trial) {
+    LaunchValues L = launch({Pick(1, 6), Pick(1, 5), 1}, {Pick(1, 7), Pick(1, 6), 1});
+    int64_t Trip = Pick(0, 4);
+    KernelFootprint K;
+    K.LoopTrips = {C(Trip)};
+    Access A;
+    A.Writes = true;
+    A.Bytes = uint64_t(Pick(1, 4));
+    A.Guarded = true;
+    // The variables: local_id.0, local_id.1, group.0, group.1, loop.0.
+    const AccessTerm Vars[] = {{IndexVar::LocalId, 0, C(0)}, {IndexVar::LocalId, 1, C(0)},
+                               {IndexVar::Group, 0, C(0)},   {IndexVar::Group, 1, C(0)},
+                               {IndexVar::Loop, 0, C(0)}};
+    int64_t Offset[5], Base = Pick(0, 50);
+    A.Base = C(Base);
+    for (int V = 0; V < 5; ++V) {
+      // The access sits in the loop: its counter is always a term.
+      Offset[V] = V != 4 && Pick(0, 3) == 0 ? 0 : Pick(1, 40);
+      if (Offset[V]) {
+        AccessTerm T = Vars[V];
+        T.Coeff = C(Offset[V]);
+        A.Terms.push_back(T);
+      }
+    }
+    // Guards: gid-like combinations of a local id and its group, or one
+    // variable, or two unrelated ones, against a bound.
+    struct G {
+      int64_t Value;
+      int64_t Coeff[5];
+    };
+    std::vector<G> Guards;
+    bool OneVariablePerGroup = true;
+    for (int N = int(Pick(1, 3)); N-- > 0;) {
+      G One{Pick(-30, 30), {0, 0, 0, 0, 0}};
+      int Shape = int(Pick(0, 3));
+      int64_t Sign = Pick(0, 1) ? 1 : -1;
+      if (Shape == 0 || Shape == 1) { // +-(group.d * local_size.d + local_id.d)
+        int D = Shape;
+        One.Coeff[D] = Sign;
+        One.Coeff[2 + D] = Sign * L.LocalSize[D];
+      } else if (Shape == 2) { // one variable
+        One.Coeff[Pick(0, 4)] = Sign * Pick(1, 3);
+      } else { // two non-group variables: not narrowed
+        One.Coeff[0] = Sign;
+        One.Coeff[4] = Pick(1, 2);
+        OneVariablePerGroup = false;
+      }
+      Guards.push_back(One);
+      Guard X;
+      X.Value = C(One.Value);
+      for (int V = 0; V < 5; ++V)
+        if (One.Coeff[V]) {
+          AccessTerm T = Vars[V];
+          T.Coeff = C(One.Coeff[V]);
+          X.Terms.push_back(T);
+        }
+      A.Guards.push_back(X);
+    }
+    ArgFootprint F;
+    F.Accesses = {A};
+    K.Args = {F};
+
+    int64_t Total = L.NumGroups[0] * L.NumGroups[1];
+    int64_t First = Pick(0, Total - 1), Count = Pick(1, Total - First);
+    IntervalSet Want;
+    for (int64_t Flat = First; Flat < First + Count; ++Flat) {
+      auto Grp = unflattenGroup(Flat, L.NumGroups);
+      for (int64_t Y = 0; Y < L.LocalSize[1]; ++Y)
+        for (int64_t X = 0; X < L.LocalSize[0]; ++X)
+          for (int64_t I = 0; I < Trip; ++I) {
+            int64_t Val[5] = {X, Y, Grp[0], Grp[1], I};
+            bool Holds = true;
+            for (const G &One : Guards) {
+              int64_t S = One.Value;
+              for (int V = 0; V < 5; ++V)
+                S += One.Coeff[V] * Val[V];
+              Holds &= S < 0;
+            }
+            if (!Holds)
+              continue;
+            int64_t At = Base;
+            for (int V = 0; V < 5; ++V)
+              At += Offset[V] * Val[V];
+            Want.add(At, At + int64_t(A.Bytes));
+          }
+    }
+    auto Boxes = rangeFootprint(K, K.Args[0], L, First, Count);
+    ASSERT_TRUE(Boxes.ok()) << Boxes.error().message();
+    IntervalSet Got;
+    for (const ByteBox &B : *Boxes)
+      Got.add(B);
+    IntervalSet Both = Got;
+    Both.add(Want);
+    ASSERT_EQ(Both, Got) << "trial " << Trial << ": a byte the guards allow is missing";
+    if (OneVariablePerGroup) {
+      EXPECT_EQ(Got, Want) << "trial " << Trial;
+      ++Exact;
+    }
+  }
+  EXPECT_GT(Exact, 100);
+}
+
+// A guard whose compared value wraps in the kernel's type says nothing
+// there: `uint x = start + i; if (x < limit) out[i] = 1` with x passing
+// 2^32 inside the range writes at both ends, though start + i (which does
+// not wrap) is below limit nowhere.
+TEST(Footprint, AGuardOnAWrappingValueDoesNotNarrow) {
+  const int64_t Start = 0xFFFFFFE0, Limit = 0xFFFFFFF0;
+  Access A;
+  A.Writes = true;
+  A.Bytes = 4;
+  A.Guarded = true;
+  A.Terms = {{IndexVar::LocalId, 0, C(4)}};
+  Guard G;
+  G.Value = C(Start - Limit);
+  G.Terms = {{IndexVar::LocalId, 0, C(1)}};
+  GuardRange X;
+  X.Value = C(Start);
+  X.Terms = {{IndexVar::LocalId, 0, C(1)}};
+  X.Bits = 32;
+  X.Signed = false;
+  G.InRange = {X};
+  A.Guards = {G};
+  ArgFootprint F;
+  F.Accesses = {A};
+  KernelFootprint K;
+  K.Args = {F};
+  // 64 items: x reaches 2^32 + 31, so the guard is not exact: all bytes.
+  EXPECT_EQ(intervalsOf(rangeFootprint(K, K.Args[0], launch({64, 1, 1}, {1, 1, 1}), 0, 1)),
+            (Intervals{{0, 256}}));
+  // 16 items: x stays below 2^32, and the guard holds for the first 16 only.
+  K.Args[0].Accesses[0].Guards[0].Value = C(Start - Limit + 8);
+  EXPECT_EQ(intervalsOf(rangeFootprint(K, K.Args[0], launch({16, 1, 1}, {1, 1, 1}), 0, 1)),
+            (Intervals{{0, 32}}));
+}

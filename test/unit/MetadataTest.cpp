@@ -124,6 +124,60 @@ TEST(Metadata, AStoresBoundIsKept) {
             "metadata.kernels[0].footprint.args[0].accesses[0] has a bound but is not guarded");
 }
 
+// Guards, the launch-tested buffers and the arguments' layouts round-trip;
+// each is checked against the rest.
+TEST(Metadata, GuardsLaunchTestsAndLayoutsAreKept) {
+  nlohmann::json J = nlohmann::json::parse(validJson());
+  auto &Kernel = J["kernels"][0];
+  auto &Access = Kernel["footprint"]["args"][0]["accesses"][0];
+  Access["guarded"] = true;
+  Access["guards"] = {{{"value", {"+", -10, "arg.0"}},
+                       {"terms", {{{"var", "local_id.0"}, {"coeff", 1}}}},
+                       {"in_range", {{{"value", 0},
+                                      {"terms", {{{"var", "local_id.0"}, {"coeff", 1}}}},
+                                      {"bits", 32},
+                                      {"signed", false}}}}}};
+  Kernel["partition"]["launch_tested"] = {0};
+  Kernel["args"][0]["layout"] = {{0, "int", 1}};
+  Kernel["args"][0]["base_type"] = "int*";
+  auto R = parseMetadata(J.dump());
+  ASSERT_TRUE(R.ok()) << R.error().message();
+  const KernelInfo &K = R->Kernels[0];
+  ASSERT_EQ(K.Footprint.Args[0].Accesses[0].Guards.size(), 1u);
+  EXPECT_EQ(K.LaunchTested, std::vector<unsigned>{0});
+  ASSERT_EQ(K.Args[0].Layout.size(), 1u);
+  EXPECT_EQ(K.Args[0].Layout[0].Type, "int");
+  EXPECT_EQ(nlohmann::json::parse(toJson(*R)), J);
+
+  auto Error = [&](auto Edit) {
+    nlohmann::json Bad = J;
+    Edit(Bad["kernels"][0]);
+    auto R = parseMetadata(Bad.dump());
+    return R.ok() ? std::string() : R.error().message();
+  };
+  EXPECT_EQ(Error([](auto &K) {
+              K["footprint"]["args"][0]["accesses"][0]["guarded"] = false;
+              K["footprint"]["args"][0]["accesses"][0].erase("below");
+            }),
+            "metadata.kernels[0].footprint.args[0].accesses[0] has guards but is not guarded");
+  EXPECT_EQ(Error([](auto &K) {
+              K["footprint"]["args"][0]["accesses"][0]["guards"][0]["terms"][0]["var"] = "loop.0";
+            }),
+            "metadata.kernels[0].footprint.args[0].accesses[0].guards[0].terms[0] names "
+            "'loop.0', which does not exist");
+  EXPECT_EQ(Error([](auto &K) {
+              K["footprint"]["args"][0]["accesses"][0]["guards"][0]["in_range"][0]["bits"] = 65;
+            }),
+            "metadata.kernels[0].footprint.args[0].accesses[0].guards[0].in_range[0] has 65 "
+            "bits; 1 to 64 are possible");
+  EXPECT_EQ(Error([](auto &K) { K["partition"]["launch_tested"] = {1}; }),
+            "metadata.kernels[0].partition launch_tested[0] is not a buffer argument's number");
+  EXPECT_EQ(Error([](auto &K) { K["args"][0]["layout"] = {{2, "int", 1}}; }),
+            "metadata.kernels[0].args[0] has a layout run past its element's 4 bytes");
+  EXPECT_EQ(Error([](auto &K) { K["args"][0]["layout"] = {{0, "quad", 1}}; }),
+            "metadata.kernels[0].args[0] layout[0] has unknown scalar type 'quad'");
+}
+
 TEST(Metadata, OtherSchemaVersionIsRefused) {
   nlohmann::json J = nlohmann::json::parse(validJson());
   J["schema"] = MetadataSchemaVersion + 1;

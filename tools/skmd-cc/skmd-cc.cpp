@@ -191,6 +191,7 @@ void recordReports(const std::map<std::string, KernelReport> &Reports,
     K.Contiguous = R.Contiguous;
     K.Partitionable = R.Partitionable;
     K.NotPartitionableReasons = R.Reasons;
+    K.LaunchTested = R.LaunchTested;
   }
 }
 

@@ -14,9 +14,10 @@ __kernel void exchange(__global int *slots) {
   atomic_xchg(&slots[get_global_id(0) % 8], (int)get_global_id(0));
 }
 
-// Reading neighbours of a buffer that groups also write.
-// CHECK-LABEL: kernel 'in_place': not partitionable
-// CHECK-NEXT: because inter-group communication: 'x' is read where other groups may write it
+// Reading neighbours of a buffer that groups also write: whether groups
+// of different devices meet is tested at launch, with the real ranges.
+// CHECK-LABEL: kernel 'in_place': partitionable
+// CHECK-NEXT: groups may read what others write in 'x': tested at launch
 __kernel void in_place(__global float *x) {
   size_t i = get_global_id(0) + 1;
   x[i] = x[i - 1] + x[i + 1];

@@ -7,7 +7,7 @@ typedef struct {
   int id;
 } Particle;
 
-// CHECK:      "schema": 2,
+// CHECK:      "schema": 3,
 // CHECK-NEXT: "producer": "skmd-cc {{.*}} (LLVM 22.{{.*}})",
 // CHECK-NEXT: "source": {
 // CHECK-NEXT:   "file": "metadata.cl",
@@ -197,6 +197,7 @@ typedef struct {
 // CHECK-NEXT:     "partition": {
 // CHECK-NEXT:       "partitionable": true,
 // CHECK-NEXT:       "reasons": [],
+// CHECK-NEXT:       "launch_tested": [],
 // CHECK-NEXT:       "contiguous": "no"
 // CHECK-NEXT:     },
 // CHECK-NEXT:     "footprint": {

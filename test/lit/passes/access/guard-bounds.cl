@@ -27,7 +27,7 @@ __kernel void bounded_vectors(__global const float4 *in, __global float4 *out, i
 // The store is not at the compared index: no bound.
 // CHECK-LABEL: kernel 'shifted'
 // CHECK:  arg 1 'out': affine, contiguous always
-// CHECK-NEXT: write 4 B at 4 + {{.*}} (guarded){{$}}
+// CHECK-NEXT: write 4 B at 4 + {{.*}} (guarded){{( \[.*\])*$}}
 __kernel void shifted(__global const float *in, __global float *out, uint n) {
   size_t i = get_global_id(0);
   if (i < n)
@@ -38,7 +38,7 @@ __kernel void shifted(__global const float *in, __global float *out, uint n) {
 // index alone.
 // CHECK-LABEL: kernel 'two_conditions'
 // CHECK:  arg 1 'out':
-// CHECK: write 4 B at {{.*}} (guarded){{$}}
+// CHECK: write 4 B at {{.*}} (guarded){{( \[.*\])*$}}
 __kernel void two_conditions(__global const float *in, __global float *out, uint n,
                              uint m) {
   size_t i = get_global_id(0);
@@ -49,7 +49,7 @@ __kernel void two_conditions(__global const float *in, __global float *out, uint
 // The bound depends on the work-item: no bound.
 // CHECK-LABEL: kernel 'per_item_bound'
 // CHECK:  arg 1 'out':
-// CHECK-NEXT: write 4 B at {{.*}} (guarded){{$}}
+// CHECK-NEXT: write 4 B at {{.*}} (guarded){{( \[.*\])*$}}
 __kernel void per_item_bound(__global const uint *lim, __global float *out) {
   size_t i = get_global_id(0);
   if (i < lim[i])

@@ -1,0 +1,33 @@
+// A guarded access records the conditions that hold wherever it happens,
+// as P < 0 with P affine in the index variables (comparisons of both
+// signs, both sides of an `&&`, the loop's own test), for the runtime to
+// narrow its footprint with. Conditions that are not affine, or equalities,
+// are left out.
+// RUN: %skmd-cc --emit=llvm %s | %opt -passes='print<skmd-access>' -disable-output 2>&1 | FileCheck %s
+
+// CHECK-LABEL: kernel 'below_the_diagonal_row'
+// CHECK: write 4 B at {{.*}} (guarded) [-group.1*local_size.1 - local_id.1 - global_offset.1 + arg.2 < 0] [group.0*local_size.0 + local_id.0 + global_offset.0 - arg.1 < 0]
+__kernel void below_the_diagonal_row(__global float *a, int n, int t) {
+  int col = get_global_id(0), row = get_global_id(1);
+  if (row > t && col < n)
+    a[row * n + col] = 0.0f;
+}
+
+// The false edge of an `||`: both negated.
+// CHECK-LABEL: kernel 'inside'
+// CHECK: write 4 B at {{.*}} (guarded) [-1 - group.0*local_size.0 - local_id.0 - global_offset.0 + arg.1 < 0] [group.0*local_size.0 + local_id.0 + global_offset.0 - arg.2 < 0]
+__kernel void inside(__global float *a, int lo, int hi) {
+  int i = get_global_id(0);
+  if (i < lo || i >= hi)
+    return;
+  a[i] = 1.0f;
+}
+
+// An equality bounds nothing: no condition.
+// CHECK-LABEL: kernel 'equal'
+// CHECK: write 4 B at {{.*}} (guarded){{$}}
+__kernel void equal(__global float *a, int k) {
+  int i = get_global_id(0);
+  if (i == k)
+    a[i] = 1.0f;
+}

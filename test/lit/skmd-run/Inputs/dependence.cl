@@ -1,0 +1,33 @@
+// Kernels whose groups the compiler cannot prove independent; the
+// runtime tests each split at launch (test/lit/skmd-run/launch-test.test).
+// each work-item updates only column j of a matrix
+__kernel void column_update(__global float *a, int n) {
+  int j = get_global_id(0);
+  if (j < n)
+    for (int i = 1; i < n; ++i)
+      a[i * n + j] = a[(i - 1) * n + j] * 0.5f + a[i * n + j];
+}
+// write row i, read row i-1, i a scalar argument
+__kernel void row_step(__global float *a, int n, int i) {
+  int j = get_global_id(0);
+  if (j < n)
+    a[i * n + j] = a[(i - 1) * n + j] + 1.0f;
+}
+// write rows > t, read row t
+__kernel void eliminate(__global float *a, int n, int t) {
+  int col = get_global_id(0), row = get_global_id(1);
+  if (row > t && col < n && row < n)
+    a[row * n + col] -= a[t * n + col] * 0.5f;
+}
+// each group writes its own tile, reads a tile no group writes (blocked LU perimeter-ish)
+__kernel void tile_from_diag(__global float *a, int n, int k) {
+  int bx = get_group_id(0) + k + 1;   // tiles right of the diagonal block k
+  int tx = get_local_id(0), ty = get_local_id(1);
+  float d = a[(k * 16 + ty) * n + k * 16 + tx];
+  a[(k * 16 + ty) * n + bx * 16 + tx] += d;
+}
+// reads its neighbours, which other groups write: a race, never split
+__kernel void in_place(__global float *x) {
+  size_t i = get_global_id(0) + 1;
+  x[i] = x[i - 1] + x[i + 1];
+}
