@@ -1,8 +1,8 @@
 // A guarded access records the conditions that hold wherever it happens,
 // as P < 0 with P affine in the index variables (comparisons of both
-// signs, both sides of an `&&`, the loop's own test), for the runtime to
-// narrow its footprint with. Conditions that are not affine, or equalities,
-// are left out.
+// signs, an equality as two, both sides of an `&&`), for the runtime to
+// narrow its footprint with. Conditions that are not affine, and `!=`, are
+// left out.
 // RUN: %skmd-cc --emit=llvm %s | %opt -passes='print<skmd-access>' -disable-output 2>&1 | FileCheck %s
 
 // CHECK-LABEL: kernel 'below_the_diagonal_row'
@@ -23,11 +23,19 @@ __kernel void inside(__global float *a, int lo, int hi) {
   a[i] = 1.0f;
 }
 
-// An equality bounds nothing: no condition.
+// An equality is two conditions (i <= k and k <= i); an inequality none.
 // CHECK-LABEL: kernel 'equal'
+// CHECK: write 4 B at {{.*}} (guarded) [-1 - group.0*local_size.0 - local_id.0 - global_offset.0 + arg.1 < 0] [-1 + group.0*local_size.0 + local_id.0 + global_offset.0 - arg.1 < 0]
+// CHECK-LABEL: kernel 'unequal'
 // CHECK: write 4 B at {{.*}} (guarded){{$}}
 __kernel void equal(__global float *a, int k) {
   int i = get_global_id(0);
   if (i == k)
+    a[i] = 1.0f;
+}
+
+__kernel void unequal(__global float *a, int k) {
+  int i = get_global_id(0);
+  if (i != k)
     a[i] = 1.0f;
 }
