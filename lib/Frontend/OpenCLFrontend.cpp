@@ -17,6 +17,7 @@
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
 #include <set>
 
 using namespace clang;
@@ -57,12 +58,23 @@ std::vector<std::string> cc1Args(const FrontendOptions &Opts,
       "-disable-O0-optnone", "-ffp-contract=on",
       // Argument names in the IR, for the passes' printers and for users.
       "-cl-kernel-arg-info",
+      // A plain `inline` function is a definition, as OpenCL drivers
+      // take it: under C99's rules Clang emits none, and a call it does
+      // not inline (any at -O0) was left an undefined symbol that failed
+      // only when the x86 variant loaded (SHOC's md5).
+      "-fgnu89-inline",
       // Kernels and SKMD's x86 builtins library are both compiled for the
       // baseline x86-64 calling convention (wide vectors in memory), so
       // their calls agree whatever CPU the code generator targets; and
       // the builtins are all inlined. Clang's warning that AVX would change
       // that convention is therefore noise to the user.
       "-Wno-psabi"};
+  // OpenCL 3.0 makes images optional, and only the SPIR targets declare
+  // them: elsewhere Clang refused a file whose helper takes an image even
+  // when no kernel calls it. SKMD's own check refuses images that a kernel
+  // can reach, on every target alike.
+  if (Opts.CLStd == "CL3.0")
+    Args.push_back("-cl-ext=+__opencl_c_images,+__opencl_c_read_write_images");
   if (llvm::errs().has_colors())
     Args.push_back("-fcolor-diagnostics");
   for (const std::string &D : Opts.Defines)
@@ -303,6 +315,21 @@ public:
   void HandleTranslationUnit(ASTContext &C) override {
     Ctx = &C;
     TraverseDecl(C.getTranslationUnitDecl());
+    reportReachableUses();
+  }
+
+  bool TraverseFunctionDecl(FunctionDecl *FD) {
+    const FunctionDecl *Outer = Current;
+    Current = FD->getCanonicalDecl();
+    bool Ok = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+    Current = Outer;
+    return Ok;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *Callee = dyn_cast<FunctionDecl>(E->getDecl()))
+      Calls[Current].insert(Callee->getCanonicalDecl());
+    return true;
   }
 
   bool VisitDeclaratorDecl(DeclaratorDecl *D) {
@@ -317,29 +344,60 @@ public:
   }
 
   bool VisitBlockExpr(BlockExpr *E) {
-    reportOnce("device-side enqueue",
-               [&] { Diags.Report(E->getExprLoc(), BlockID); });
+    Uses.push_back({Current, E->getExprLoc(), "device-side enqueue", QualType(), true});
     return true;
   }
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (FD->hasAttr<DeviceKernelAttr>() && FD->doesThisDeclarationHaveABody())
+    if (FD->hasAttr<DeviceKernelAttr>() && FD->doesThisDeclarationHaveABody()) {
       Out.push_back(describeKernel(FD));
+      Kernels.push_back(FD->getCanonicalDecl());
+    }
     return true;
   }
 
 private:
-  template <typename Fn> void reportOnce(const std::string &Feature, Fn Report) {
-    // One error per feature: the first use explains it; more would be noise.
-    if (Reported.insert(Feature).second)
-      Report();
-  }
+  /// A use of a feature SKMD cannot run, in a function (null: at file
+  /// scope).
+  struct Use {
+    const FunctionDecl *In;
+    SourceLocation Loc;
+    const char *Feature;
+    QualType Type;
+    bool Block;
+  };
 
   void checkType(QualType T, SourceLocation Loc) {
     if (const char *Feature = unsupportedFeature(T))
-      reportOnce(Feature, [&] {
-        Diags.Report(Loc, UnsupportedID) << Feature << T.getUnqualifiedType();
-      });
+      Uses.push_back({Current, Loc, Feature, T.getUnqualifiedType(), false});
+  }
+
+  /// Reports the uses in code a kernel may run: at file scope, or in a
+  /// function the kernels call, directly or not. A helper no kernel calls
+  /// (an image filter beside the kernels in a shared file) is never
+  /// compiled into a variant, so it refuses nothing.
+  void reportReachableUses() {
+    std::set<const FunctionDecl *> Reachable(Kernels.begin(), Kernels.end());
+    std::vector<const FunctionDecl *> Work = Kernels;
+    while (!Work.empty()) {
+      const FunctionDecl *F = Work.back();
+      Work.pop_back();
+      for (const FunctionDecl *Callee : Calls[F])
+        if (Reachable.insert(Callee).second)
+          Work.push_back(Callee);
+    }
+    // One error per feature: the first use explains it; more would be noise.
+    std::set<std::string> Reported;
+    for (const Use &U : Uses) {
+      if (U.In && !Reachable.count(U.In))
+        continue;
+      if (!Reported.insert(U.Feature).second)
+        continue;
+      if (U.Block)
+        Diags.Report(U.Loc, BlockID);
+      else
+        Diags.Report(U.Loc, UnsupportedID) << U.Feature << U.Type;
+    }
   }
 
   KernelInfo describeKernel(const FunctionDecl *FD) {
@@ -390,7 +448,10 @@ private:
   std::vector<KernelInfo> &Out;
   ASTContext *Ctx = nullptr;
   unsigned UnsupportedID = 0, BlockID = 0;
-  std::set<std::string> Reported;
+  const FunctionDecl *Current = nullptr;
+  std::vector<const FunctionDecl *> Kernels;
+  std::map<const FunctionDecl *, std::set<const FunctionDecl *>> Calls;
+  std::vector<Use> Uses;
 };
 
 class KernelCollectAction : public ASTFrontendAction {

@@ -18,7 +18,7 @@
 //           -> ld -shared -> .so
 //   ptx:    SKMD IR -> work-item functions libclc lacks -> link libclc +
 //           libdevice -> internalize -> O<n> -> PTX
-//   spirv:  SKMD IR -> skmd-spirv-saturating-conversions -> SPIR-V 1.2
+//   spirv:  SKMD IR -> skmd-spirv-integer-conversions -> SPIR-V 1.2
 //           -> SPIRV-Tools validation
 //
 //===----------------------------------------------------------------------===//
@@ -42,7 +42,7 @@
 #include "Transforms/KernelBodyInlining.h"
 #include "Transforms/MergeKernel.h"
 #include "Transforms/PartitionReadyKernel.h"
-#include "Transforms/SPIRVSaturatingConversions.h"
+#include "Transforms/SPIRVIntegerConversions.h"
 #include "Transforms/SPIRVVectorSelects.h"
 #include "Transforms/WorkGroupFunction.h"
 #include "Transforms/WorkItemLoopVersioning.h"
@@ -225,6 +225,26 @@ Error checkBuiltinsDefined(const Module &M) {
                                Missing);
 }
 
+/// A function of the kernel's own that it calls but the file does not
+/// define would be an undefined symbol of the variant, found only when a
+/// device loads it: refused here, named. OpenCL's builtins (mangled) come
+/// from each target's library; printf from the driver's; samplers from
+/// Clang's __translate_sampler_initializer, which each target lowers.
+Error checkFunctionsDefined(const Module &M, StringRef File) {
+  std::string Missing;
+  for (const Function &F : M)
+    if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty() &&
+        !F.getName().starts_with("_Z") && F.getName() != "printf" &&
+        F.getName() != "__translate_sampler_initializer")
+      Missing += (Missing.empty() ? "'" : ", '") + F.getName().str() + "'";
+  if (Missing.empty())
+    return Error::success();
+  return createStringError(inconvertibleErrorCode(),
+                           File.str() + ": the kernels call " + Missing +
+                               ", declared but not defined in the file (SKMD "
+                               "compiles one file: define it there)");
+}
+
 } // namespace
 
 TargetChoice chosenTarget(const CompilerOptions &Opts, TargetKind Target) {
@@ -250,6 +270,9 @@ Expected<std::unique_ptr<Module>> buildKernelIR(const CompilerOptions &Opts,
     return M.takeError();
   if (Error E = internalizeAndOptimize(**M, **TM, Opts.Frontend.OptLevel,
                                        analyzableTuning()))
+    return E;
+  // After the helpers no kernel calls are gone.
+  if (Error E = checkFunctionsDefined(**M, Opts.Frontend.InputPath))
     return E;
   return M;
 }
@@ -376,7 +399,7 @@ Expected<std::string> lowerToVariant(Module &M, const CompilerOptions &Opts,
   case TargetKind::SPIRV: {
     Passes P(**TM);
     ModulePassManager Fixes;
-    Fixes.addPass(SPIRVSaturatingConversionsPass());
+    Fixes.addPass(SPIRVIntegerConversionsPass());
     Fixes.addPass(SPIRVVectorSelectsPass());
     Fixes.run(M, P.MAM);
     auto Binary = emitWithBackend(M, **TM, CodeGenFileType::ObjectFile);

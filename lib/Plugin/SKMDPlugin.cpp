@@ -15,7 +15,7 @@
 #include "Transforms/KernelBodyInlining.h"
 #include "Transforms/MergeKernel.h"
 #include "Transforms/PartitionReadyKernel.h"
-#include "Transforms/SPIRVSaturatingConversions.h"
+#include "Transforms/SPIRVIntegerConversions.h"
 #include "Transforms/SPIRVVectorSelects.h"
 #include "Transforms/WorkGroupFunction.h"
 #include "Transforms/WorkItemLoopVersioning.h"

@@ -29,8 +29,9 @@ std::string mergeVariantName(StringRef Kernel) {
 
 namespace {
 
-/// OpenCL's __global in SPIR numbering (kernel_arg_addr_space).
+/// OpenCL's __global and __local in SPIR numbering (kernel_arg_addr_space).
 constexpr unsigned OpenCLGlobal = 1;
+constexpr unsigned OpenCLLocal = 3;
 
 class MergeBuilder {
 public:
@@ -220,7 +221,12 @@ private:
             return "output addresses or control flow depend on values read "
                    "from output '" +
                    Out->getName().str() + "'";
-        } else if (!isa<Argument>(getUnderlyingObject(L->getPointerOperand()))) {
+        } else if (const auto *A = dyn_cast<Argument>(
+                       getUnderlyingObject(L->getPointerOperand()));
+                   !A || kernelArgAddressSpace(F, A->getArgNo()) == OpenCLLocal) {
+          // Private or __local memory, a __local pointer argument's too:
+          // the merge recomputes it (a flag set by one work-item before a
+          // barrier decides the others' stores).
           markScratchWritersLive();
         }
       }

@@ -199,3 +199,12 @@ SHUFFLES(long, ulong)
 SHUFFLES(ulong, ulong)
 SHUFFLES(float, uint)
 SHUFFLES(double, ulong)
+
+// mem_fence and its read/write forms order one work-item's memory
+// operations. The work-items of a group run one after another on one
+// thread, so within a group a fence needs nothing; against other groups'
+// threads it is a C11 fence of the same strength. (The work-group function
+// drops fences of __local memory alone before this is reached.)
+OVL void mem_fence(uint flags) { __c11_atomic_thread_fence(__ATOMIC_SEQ_CST); }
+OVL void read_mem_fence(uint flags) { __c11_atomic_thread_fence(__ATOMIC_ACQUIRE); }
+OVL void write_mem_fence(uint flags) { __c11_atomic_thread_fence(__ATOMIC_RELEASE); }

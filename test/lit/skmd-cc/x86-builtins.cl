@@ -18,3 +18,16 @@ __kernel void waves(__global const float4 *t, __global float4 *out, float k) {
   size_t i = get_global_id(0);
   out[i] = clamp(exp(-k * t[i]) * sin(t[i]) + fabs(cos(t[i])), -1.0f, 1.0f);
 }
+
+// Memory fences of every kind (a global one failed to build: "builtins
+// library does not provide mem_fence(unsigned int)").
+__kernel void fences(__global volatile uint *o, __local uint *t) {
+  size_t i = get_global_id(0);
+  o[i] = 1;
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  t[get_local_id(0)] = 2;
+  mem_fence(CLK_LOCAL_MEM_FENCE);
+  read_mem_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  write_mem_fence(CLK_GLOBAL_MEM_FENCE);
+  o[i] += t[get_local_id(0)];
+}

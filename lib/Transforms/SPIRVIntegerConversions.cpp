@@ -1,5 +1,5 @@
-//===- SPIRVSaturatingConversions.cpp - convert_<int>_sat as plain IR -----===//
-#include "Transforms/SPIRVSaturatingConversions.h"
+//===- SPIRVIntegerConversions.cpp - convert_<int> as plain IR ----------===//
+#include "Transforms/SPIRVIntegerConversions.h"
 
 #include "llvm/ADT/APInt.h"
 #include "llvm/IR/IRBuilder.h"
@@ -37,15 +37,20 @@ std::optional<IntType> mangledInt(char C) {
   }
 }
 
-/// The destination and source of an integer-to-integer convert_<T>_sat
-/// call, e.g. _Z16convert_char_satl or _Z18convert_short8_satDv8_l.
-std::optional<std::pair<IntType, IntType>> satConversion(StringRef Name) {
+/// An integer-to-integer convert_<T>[_sat][_rt*] call, e.g.
+/// _Z16convert_char_satl, _Z18convert_short8_satDv8_l, _Z12convert_int4Dv4_j.
+struct Conversion {
+  IntType Dst, Src;
+  bool Saturating;
+};
+
+std::optional<Conversion> integerConversion(StringRef Name) {
   static const Regex Pattern(
-      "^_Z[0-9]+convert_(u?)(char|short|int|long)[0-9]*_sat(_rt[enpz])?(Dv[0-9]+_)?([a-z])$");
-  SmallVector<StringRef, 6> Parts;
+      "^_Z[0-9]+convert_(u?)(char|short|int|long)[0-9]*(_sat)?(_rt[enpz])?(Dv[0-9]+_)?([a-z])$");
+  SmallVector<StringRef, 7> Parts;
   if (!Pattern.match(Name, &Parts))
     return std::nullopt;
-  auto Source = mangledInt(Parts[5][0]);
+  auto Source = mangledInt(Parts[6][0]);
   if (!Source)
     return std::nullopt; // From float, double or half.
   unsigned Bits = StringSwitch<unsigned>(Parts[2])
@@ -53,11 +58,13 @@ std::optional<std::pair<IntType, IntType>> satConversion(StringRef Name) {
                       .Case("short", 16)
                       .Case("int", 32)
                       .Default(64);
-  return std::pair{IntType{Bits, Parts[1].empty()}, *Source};
+  return Conversion{IntType{Bits, Parts[1].empty()}, *Source, !Parts[3].empty()};
 }
 
-/// \p X (of \p Src) converted to \p Dst, saturating, in \p Ty.
-Value *saturate(IRBuilder<> &B, Value *X, IntType Src, IntType Dst, Type *Ty) {
+/// \p X (of \p Src) converted to \p Dst in \p Ty, saturating or modulo
+/// the destination's width.
+Value *convert(IRBuilder<> &B, Value *X, IntType Src, IntType Dst, bool Saturating,
+               Type *Ty) {
   Type *SrcTy = X->getType();
   unsigned N = Src.Bits, M = Dst.Bits;
   auto Const = [&](const APInt &V) { return ConstantInt::get(SrcTy, V); };
@@ -65,7 +72,9 @@ Value *saturate(IRBuilder<> &B, Value *X, IntType Src, IntType Dst, Type *Ty) {
     return B.CreateBinaryIntrinsic(Id, A, C);
   };
   Value *V = X;
-  if (Src.Signed) {
+  if (!Saturating) {
+    // Modulo: the low bits, or the value extended by its own signedness.
+  } else if (Src.Signed) {
     if (!Dst.Signed)
       V = Call(Intrinsic::smax, V, Const(APInt(N, 0)));
     if (M < N) {
@@ -83,28 +92,30 @@ Value *saturate(IRBuilder<> &B, Value *X, IntType Src, IntType Dst, Type *Ty) {
   if (M < N)
     return B.CreateTrunc(V, Ty);
   if (M > N)
-    return Src.Signed && Dst.Signed ? B.CreateSExt(V, Ty) : B.CreateZExt(V, Ty);
+    return Src.Signed && (Dst.Signed || !Saturating) ? B.CreateSExt(V, Ty)
+                                                     : B.CreateZExt(V, Ty);
   return V;
 }
 
 } // namespace
 
-PreservedAnalyses SPIRVSaturatingConversionsPass::run(Module &M, ModuleAnalysisManager &) {
+PreservedAnalyses SPIRVIntegerConversionsPass::run(Module &M, ModuleAnalysisManager &) {
   bool Changed = false;
   for (Function &F : make_early_inc_range(M)) {
     if (!F.isDeclaration())
       continue;
-    auto Conversion = satConversion(F.getName());
-    if (!Conversion)
+    auto Conv = integerConversion(F.getName());
+    if (!Conv)
       continue;
     for (User *U : make_early_inc_range(F.users())) {
       auto *Call = dyn_cast<CallInst>(U);
       if (!Call || Call->getCalledFunction() != &F || Call->arg_size() != 1)
         continue;
       IRBuilder<> B(Call);
-      Value *New = saturate(B, Call->getArgOperand(0), Conversion->second,
-                            Conversion->first, Call->getType());
-      New->takeName(Call);
+      Value *New = convert(B, Call->getArgOperand(0), Conv->Src, Conv->Dst, Conv->Saturating,
+                           Call->getType());
+      if (New != Call->getArgOperand(0) && isa<Instruction>(New))
+        New->takeName(Call);
       Call->replaceAllUsesWith(New);
       Call->eraseFromParent();
       Changed = true;
