@@ -4,6 +4,8 @@
 # AddressSanitizer + UndefinedBehaviorSanitizer build.
 #   scripts/test.sh            # both builds
 #   scripts/test.sh --quick    # the Release build only
+# The full run ends with the fuzzers (scripts/fuzz.sh), SKMD_FUZZ_SECONDS
+# each (default 60).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 quick=0
@@ -27,5 +29,7 @@ if [ $quick -eq 0 ]; then
   export UBSAN_OPTIONS=print_stacktrace=1
   run_suite "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DSKMD_SANITIZE=address,undefined
+  # The libFuzzer targets, a bounded time each (a finding fails the run).
+  "$root/scripts/fuzz.sh" "${SKMD_FUZZ_SECONDS:-60}"
 fi
 echo "== all tests passed"
