@@ -14,6 +14,8 @@
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -456,7 +458,8 @@ private:
 
 class KernelCollectAction : public ASTFrontendAction {
 public:
-  explicit KernelCollectAction(std::vector<KernelInfo> &Out) : Out(Out) {}
+  KernelCollectAction(std::vector<KernelInfo> &Out, std::vector<std::string> &Files)
+      : Out(Out), Files(Files) {}
 
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
@@ -464,9 +467,31 @@ protected:
     return std::make_unique<KernelCollector>(CI.getDiagnostics(), Out);
   }
 
+  /// The files the source read: the main one and its headers.
+  void EndSourceFileAction() override {
+    const SourceManager &SM = getCompilerInstance().getSourceManager();
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
+      Files.push_back(It->first.getName().str());
+  }
+
 private:
   std::vector<KernelInfo> &Out;
+  std::vector<std::string> &Files;
 };
+
+/// \p Path's name relative to \p Dir when it lies inside it, else its own
+/// name.
+std::string nameUnder(llvm::StringRef Path, llvm::StringRef Dir) {
+  llvm::SmallString<256> Abs(Path), Base(Dir);
+  llvm::sys::fs::make_absolute(Abs);
+  llvm::sys::fs::make_absolute(Base);
+  llvm::sys::path::remove_dots(Abs, true);
+  llvm::sys::path::remove_dots(Base, true);
+  llvm::StringRef Rel(Abs);
+  if (!Base.empty() && Rel.consume_front(Base) && llvm::sys::path::is_separator(Rel.front()))
+    return Rel.drop_front().str();
+  return llvm::sys::path::filename(Path).str();
+}
 
 } // namespace
 
@@ -479,12 +504,30 @@ std::vector<std::string> describeOptions(const FrontendOptions &Opts) {
 }
 
 llvm::Expected<std::vector<KernelInfo>>
-analyzeKernels(const FrontendOptions &Opts) {
+analyzeKernels(const FrontendOptions &Opts, BundleSource *Source) {
   std::vector<KernelInfo> Kernels;
+  std::vector<std::string> Files;
   Compiler C(Opts, AnalysisTriple);
-  KernelCollectAction Action(Kernels);
+  KernelCollectAction Action(Kernels, Files);
   if (!C.run(Action))
     return compileFailed(Opts);
+  if (Source) {
+    std::string ResourceDir =
+        Opts.ResourceDir.empty() ? defaultResourceDir() : Opts.ResourceDir;
+    llvm::StringRef MainDir = llvm::sys::path::parent_path(Opts.InputPath);
+    Source->Main = llvm::sys::path::filename(Opts.InputPath).str();
+    Source->Options = describeOptions(Opts);
+    for (const std::string &Path : Files) {
+      // Clang's own headers belong to whichever compiler builds it.
+      if (!ResourceDir.empty() && llvm::StringRef(Path).starts_with(ResourceDir))
+        continue;
+      auto Text = llvm::MemoryBuffer::getFile(Path);
+      if (!Text)
+        continue;
+      std::string Name = Path == Opts.InputPath ? Source->Main : nameUnder(Path, MainDir);
+      Source->Files.emplace_back(Name, (*Text)->getBuffer().str());
+    }
+  }
   return Kernels;
 }
 

@@ -7,6 +7,7 @@
 #ifndef SKMD_FRONTEND_OPENCLFRONTEND_H
 #define SKMD_FRONTEND_OPENCLFRONTEND_H
 
+#include "bundle/Bundle.h"
 #include "bundle/Metadata.h"
 
 #include "llvm/IR/Module.h"
@@ -37,8 +38,10 @@ std::vector<std::string> describeOptions(const FrontendOptions &Opts);
 /// rejects what SKMD cannot run (images, pipes, device-side enqueue) with a
 /// diagnostic at the offending line. Errors have already been printed when
 /// this returns an llvm::Error.
+/// With \p Source, also the source as compiled: the file, the headers it
+/// included (Clang's own apart) and the options, for the bundle.
 llvm::Expected<std::vector<KernelInfo>>
-analyzeKernels(const FrontendOptions &Opts);
+analyzeKernels(const FrontendOptions &Opts, BundleSource *Source = nullptr);
 
 /// Compiles the source to LLVM IR for \p Triple, unoptimized but ready for
 /// the optimizer (no optnone), so each target's pipeline decides the passes.

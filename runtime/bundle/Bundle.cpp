@@ -2,6 +2,8 @@
 #include "bundle/Bundle.h"
 #include "bundle/Crc32.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -56,6 +58,8 @@ std::string_view bundle::sectionKindName(SectionKind Kind) {
     return "ptx";
   case SectionKind::SPIRV:
     return "spirv";
+  case SectionKind::Source:
+    return "source";
   }
   return "?";
 }
@@ -66,6 +70,7 @@ std::optional<SectionKind> bundle::sectionKindFromValue(uint32_t Value) {
   case static_cast<uint32_t>(SectionKind::X86SharedObject):
   case static_cast<uint32_t>(SectionKind::PTX):
   case static_cast<uint32_t>(SectionKind::SPIRV):
+  case static_cast<uint32_t>(SectionKind::Source):
     return static_cast<SectionKind>(Value);
   default:
     return std::nullopt;
@@ -185,7 +190,7 @@ Result<Bundle> Bundle::fromBytes(std::vector<uint8_t> Bytes) {
                      std::string(targetKindName(T.Kind)) +
                      " but the bundle has no such variant");
   for (const BundleSection &S : B.Sections) {
-    if (S.Kind == SectionKind::Metadata)
+    if (S.Kind == SectionKind::Metadata || S.Kind == SectionKind::Source)
       continue;
     bool Listed = false;
     for (const TargetInfo &T : B.Meta.Targets)
@@ -224,6 +229,56 @@ std::string_view Bundle::payload(const BundleSection &S) const {
   return {reinterpret_cast<const char *>(Bytes.data()) + S.Offset, S.Size};
 }
 
+std::string toJson(const BundleSource &S) {
+  nlohmann::ordered_json Files = nlohmann::ordered_json::array();
+  for (const auto &[Name, Text] : S.Files)
+    Files.push_back({{"name", Name}, {"text", Text}});
+  return nlohmann::ordered_json{{"main", S.Main}, {"options", S.Options}, {"files", Files}}
+      .dump(1);
+}
+
+Result<BundleSource> parseBundleSource(std::string_view Json) {
+  auto Bad = [](const std::string &What) {
+    return Failure(ErrorCode::CorruptBundle, "the bundle's source section " + What);
+  };
+  nlohmann::json J = nlohmann::json::parse(Json, nullptr, /*allow_exceptions=*/false);
+  if (!J.is_object() || !J.contains("main") || !J["main"].is_string() ||
+      !J.contains("options") || !J["options"].is_array() || !J.contains("files") ||
+      !J["files"].is_array())
+    return Bad("is not an object with main, options and files");
+  BundleSource S;
+  S.Main = J["main"].get<std::string>();
+  for (const auto &O : J["options"]) {
+    if (!O.is_string())
+      return Bad("has an option that is not a string");
+    S.Options.push_back(O.get<std::string>());
+  }
+  bool HasMain = false;
+  for (const auto &F : J["files"]) {
+    if (!F.is_object() || !F.contains("name") || !F["name"].is_string() ||
+        !F.contains("text") || !F["text"].is_string())
+      return Bad("has a file without a name and a text");
+    std::string Name = F["name"].get<std::string>();
+    // Names are written into a scratch folder: nothing may leave it.
+    if (Name.empty() || Name[0] == '/' || Name.find("..") != std::string::npos)
+      return Bad("names a file outside its folder: '" + Name + "'");
+    HasMain |= Name == S.Main;
+    S.Files.emplace_back(std::move(Name), F["text"].get<std::string>());
+  }
+  if (!HasMain)
+    return Bad("lacks its main file '" + S.Main + "'");
+  return S;
+}
+
+Result<BundleSource> Bundle::source() const {
+  for (const BundleSection &S : Sections)
+    if (S.Kind == SectionKind::Source)
+      return parseBundleSource(payload(S));
+  return Failure(ErrorCode::NotFound,
+                 "the bundle carries no source (compiled by an skmd-cc before "
+                 "bundles did); compile it again");
+}
+
 void BundleWriter::addVariant(TargetKind Target, std::string Bytes) {
   Variants.emplace_back(Target, std::move(Bytes));
 }
@@ -254,6 +309,9 @@ Result<std::vector<uint8_t>> BundleWriter::serialize() const {
   Payloads.emplace_back(SectionKind::Metadata, MetaJson);
   for (const auto &V : Variants)
     Payloads.emplace_back(sectionKindFor(V.first), V.second);
+  std::string SourceJson = Source ? toJson(*Source) : std::string();
+  if (Source)
+    Payloads.emplace_back(SectionKind::Source, SourceJson);
 
   const uint64_t TableEnd = HeaderSize + Payloads.size() * SectionEntrySize;
   uint64_t Cursor = alignUp(TableEnd, PayloadAlignment);

@@ -14,11 +14,25 @@
 #include "support/Result.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
 namespace skmd {
+
+/// The kernels' OpenCL C source as compiled: the file, the headers it
+/// included (not the compiler's own), and the options that shaped it, so an
+/// OpenCL driver can build the same program as an independent reference
+/// (skmd-run --check=opencl).
+struct BundleSource {
+  std::string Main; ///< The file's name, a key of Files.
+  std::vector<std::string> Options; ///< -D..., -cl-std=...
+  std::vector<std::pair<std::string, std::string>> Files; ///< name, text
+};
+std::string toJson(const BundleSource &S);
+Result<BundleSource> parseBundleSource(std::string_view Json);
 
 struct BundleSection {
   bundle::SectionKind Kind;
@@ -41,6 +55,9 @@ public:
   std::string_view variant(TargetKind Target) const;
   /// The raw bytes of a section.
   std::string_view payload(const BundleSection &S) const;
+  /// The source the bundle was compiled from; an error where it carries
+  /// none (bundles of skmd-cc before the section existed).
+  Result<BundleSource> source() const;
 
 private:
   Bundle() = default;
@@ -59,6 +76,7 @@ public:
   explicit BundleWriter(BundleMetadata Meta) : Meta(std::move(Meta)) {}
 
   void addVariant(TargetKind Target, std::string Bytes);
+  void setSource(BundleSource S) { Source = std::move(S); }
 
   /// The complete file image; fails if a target lacks its variant or a
   /// variant has no target in the metadata.
@@ -71,6 +89,7 @@ public:
 private:
   BundleMetadata Meta;
   std::vector<std::pair<TargetKind, std::string>> Variants;
+  std::optional<BundleSource> Source;
 };
 
 /// Writes \p Data to \p Path through a temporary file and rename(2).

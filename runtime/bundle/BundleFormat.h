@@ -52,6 +52,7 @@ enum class SectionKind : uint32_t {
   X86SharedObject = 2, ///< ELF x86-64 shared object.
   PTX = 3,             ///< PTX text, NUL-terminated for cuModuleLoadData.
   SPIRV = 4,           ///< SPIR-V binary module.
+  Source = 5,          ///< UTF-8 JSON: the OpenCL C source and its headers.
 };
 
 std::string_view sectionKindName(SectionKind Kind);

@@ -349,9 +349,10 @@ int main(int argc, char **argv) {
 
   std::string SourceHash = sourceHash(InputPath);
   std::vector<KernelInfo> Kernels;
+  BundleSource Source;
   {
     Step S("parse and check " + InputPath);
-    Kernels = unwrap(analyzeKernels(Opts.Frontend));
+    Kernels = unwrap(analyzeKernels(Opts.Frontend, &Source));
   }
   if (Kernels.empty())
     fail("'" + InputPath + "' defines no __kernel function");
@@ -376,6 +377,7 @@ int main(int argc, char **argv) {
   BundleWriter Writer(std::move(Meta));
   for (auto &[Target, Bytes] : Variants)
     Writer.addVariant(Target, std::move(Bytes));
+  Writer.setSource(std::move(Source));
   Status S = Writer.writeFile(Out);
   if (!S)
     fail(S.error().message());

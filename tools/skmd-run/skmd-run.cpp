@@ -11,7 +11,9 @@
 // runs the x86 variant; floats within --tolerance otherwise.
 //
 //===----------------------------------------------------------------------===//
+#include "bundle/Bundle.h"
 #include "common/ArgSpecs.h"
+#include "devices/opencl/ReferenceRun.h"
 #include "skmd/skmd.h"
 
 #include <nlohmann/json.hpp>
@@ -62,8 +64,15 @@ const char *Usage =
     "                  which GPUs copy by DMA, not through the staging pool\n"
     "  --offset=N[,N,N]  global offset\n"
     "  --check         compare every written buffer with a CPU-only run\n"
-    "  --tolerance=X   relative error allowed for floats when a device runs\n"
-    "                  other code than the CPU's (default 1e-5)\n"
+    "  --check=opencl[:N]  also run the kernel as written (the source the\n"
+    "                  bundle carries) on OpenCL device N of the installed\n"
+    "                  drivers (default 0: PoCL, Intel's or NVIDIA's), an\n"
+    "                  independent reference, and say per buffer which of\n"
+    "                  this plan, SKMD's CPU and the driver agree\n"
+    "  --tolerance=X   relative error allowed for floats when two runs used\n"
+    "                  different code (default 1e-5)\n"
+    "  --ulp=N         ... or this many units in the last place (default 4,\n"
+    "                  OpenCL's bound for most math functions)\n"
     "  --repeat=N      run N times, report each and the median (default 1)\n"
     "  --print=ARG[:N] after the run, print the first N elements (default 8)\n"
     "                  of buffer ARG (its name or index); may repeat\n"
@@ -79,6 +88,11 @@ struct Options {
   std::vector<std::string> Args, Print;
   unsigned Repeat = 1;
   double Tolerance = 1e-5;
+  unsigned Ulps = 4;
+  /// --check=opencl[:N]: also against the kernel's source on OpenCL
+  /// device N of the installed drivers.
+  bool Reference = false;
+  unsigned ReferenceDevice = 0;
 };
 
 Options parse(int Argc, char **Argv) {
@@ -113,8 +127,17 @@ Options parse(int Argc, char **Argv) {
         die("--repeat must be at least 1");
     } else if (const char *V = Value("--tolerance")) {
       O.Tolerance = std::atof(V);
-    } else if (A == "--check") {
+    } else if (A == "--check" || A == "--check=cpu") {
       O.Check = true;
+    } else if (A.rfind("--check=opencl", 0) == 0 &&
+               (A.size() == 14 || A[14] == ':')) {
+      O.Check = O.Reference = true;
+      if (A.size() > 14)
+        O.ReferenceDevice = unsigned(parseCount(A.substr(15), "--check=opencl:N"));
+    } else if (A.rfind("--check=", 0) == 0) {
+      die("--check takes cpu or opencl[:N], not '" + A.substr(8) + "'");
+    } else if (const char *V = Value("--ulp")) {
+      O.Ulps = unsigned(parseCount(V, "--ulp"));
     } else if (A == "--explain") {
       O.Explain = true;
     } else if (A == "--pinned") {
@@ -324,9 +347,27 @@ void printBuffers(const std::vector<std::string> &Specs, skmd_kernel K,
 /// Empty if \p Got matches \p Want, else what differs. Integers and bytes
 /// outside a known layout compare exactly; floats within \p Tolerance
 /// unless \p Exact, every NaN equal to every NaN.
+/// How many representable values of type \p T lie between \p A and \p B
+/// (both finite or both infinite).
+double ulpsApart(double A, double B, const std::string &T) {
+  auto Ordered = [&](double V) -> int64_t {
+    if (T == "double") {
+      int64_t I;
+      std::memcpy(&I, &V, 8);
+      return I < 0 ? INT64_MIN - I : I;
+    }
+    float F = float(V); // half values are exact floats: count in float ulps / 8192
+    int32_t I;
+    std::memcpy(&I, &F, 4);
+    return I < 0 ? int64_t(INT32_MIN) - I : I;
+  };
+  double D = std::fabs(double(Ordered(A)) - double(Ordered(B)));
+  return T == "half" ? D / 8192 : D;
+}
+
 std::string compare(const skmd_arg_info &Info, const std::vector<skmd_scalar_run> &Layout,
                     const std::vector<uint8_t> &Got, const std::vector<uint8_t> &Want,
-                    bool Exact, double Tolerance, double &WorstRel) {
+                    bool Exact, double Tolerance, unsigned Ulps, double &WorstRel) {
   bool HasFloats = false;
   for (const skmd_scalar_run &R : Layout)
     HasFloats |= std::string(R.type) == "float" || std::string(R.type) == "double" ||
@@ -353,13 +394,15 @@ std::string compare(const skmd_arg_info &Info, const std::vector<skmd_scalar_run
             continue;
           double Rel = G == W ? 0 : std::fabs(G - W) / std::max(std::fabs(W), 1e-30);
           WorstRel = std::max(WorstRel, Rel);
-          Differs = !(Rel <= Tolerance);
+          Differs = !(Rel <= Tolerance) && !(ulpsApart(G, W, T) <= Ulps);
         } else {
           Differs = std::memcmp(&Got[At], &Want[At], Size) != 0;
         }
         if (Differs && Bad++ == 0) {
           First = E / Elem;
-          FirstWhat = Float ? "off by more than " + std::to_string(Tolerance) : "differs";
+          FirstWhat = Float ? "off by more than " + std::to_string(Tolerance) + " and " +
+                                  std::to_string(Ulps) + " ulp"
+                            : "differs";
         }
       }
     }
@@ -367,6 +410,74 @@ std::string compare(const skmd_arg_info &Info, const std::vector<skmd_scalar_run
     return std::to_string(Bad) + " scalars differ (first: element " + std::to_string(First) +
            ", " + FirstWhat + ")";
   return "";
+}
+
+/// --check=opencl: the kernel's source on an installed OpenCL driver, and
+/// per written buffer which of the plan, SKMD's CPU and the driver agree.
+/// False when the plan or SKMD's CPU differs from the driver.
+bool checkAgainstDriver(const Options &O, skmd_kernel K, const std::vector<skmd_arg_info> &Infos,
+                        const std::vector<std::vector<uint8_t>> &Initial, const Launched &Plan,
+                        const Launched &Cpu) {
+  auto B = skmd::Bundle::fromFile(O.Bundle);
+  if (!B)
+    die("--check=opencl: " + B.error().message());
+  auto Source = B->source();
+  if (!Source)
+    die("--check=opencl: " + Source.error().message());
+  std::vector<std::vector<uint8_t>> Out = Initial;
+  std::vector<skmd::ReferenceArg> Args(Infos.size());
+  for (unsigned I = 0; I < Infos.size(); ++I) {
+    switch (Infos[I].kind) {
+    case SKMD_ARG_GLOBAL_BUFFER:
+    case SKMD_ARG_CONSTANT_BUFFER:
+      Args[I].K = skmd::ReferenceArg::Buffer;
+      Args[I].Data = &Out[I];
+      break;
+    case SKMD_ARG_LOCAL:
+      Args[I].K = skmd::ReferenceArg::Local;
+      Args[I].LocalBytes = parseCount(O.Args[I], "local size");
+      break;
+    default:
+      Args[I].Bytes = scalarValue(Infos[I], argLayout(K, I, Infos[I]), O.Args[I]);
+    }
+  }
+  std::string Device;
+  skmd::Status S = skmd::runReference(
+      *Source, O.Kernel, O.ReferenceDevice, unsigned(O.Global.size()),
+      O.Offset.empty() ? nullptr : O.Offset.data(), O.Global.data(), O.Local.data(), Args,
+      Device);
+  if (!S)
+    die("--check=opencl: " + S.error().message());
+  bool Ok = true;
+  double WorstRel = 0;
+  std::string Lines;
+  for (unsigned I = 0; I < Infos.size(); ++I) {
+    if (Out[I].empty() || !Infos[I].written)
+      continue;
+    std::vector<skmd_scalar_run> Layout = argLayout(K, I, Infos[I]);
+    std::string PlanWhy = compare(Infos[I], Layout, Plan.Buffers[I], Out[I], false,
+                                  O.Tolerance, O.Ulps, WorstRel);
+    std::string CpuWhy = compare(Infos[I], Layout, Cpu.Buffers[I], Out[I], false, O.Tolerance,
+                                 O.Ulps, WorstRel);
+    if (PlanWhy.empty() && CpuWhy.empty())
+      continue;
+    Ok = false;
+    Lines += std::string("         ") + Infos[I].name + ": " +
+             (CpuWhy.empty()    ? "SKMD's CPU agrees with the driver; this plan does not: " +
+                                      PlanWhy
+              : PlanWhy.empty() ? "this plan agrees with the driver; SKMD's CPU does not: " +
+                                      CpuWhy
+                                : "this plan and SKMD's CPU both differ from the driver: " +
+                                      PlanWhy) +
+             "\n";
+  }
+  if (Ok)
+    std::printf("  check: ok, every written buffer of this plan and of SKMD's CPU matches "
+                "%s (largest relative difference %.3g)\n",
+                Device.c_str(), WorstRel);
+  else
+    std::printf("  check: FAILED against %s:\n%s", Device.c_str(), Lines.c_str());
+  return Ok;
 }
 
 } // namespace
@@ -439,7 +550,7 @@ int main(int Argc, char **Argv) {
     for (unsigned I = 0; I < NumArgs; ++I)
       if (!Last.Buffers[I].empty() && Infos[I].written) {
         std::string Why = compare(Infos[I], argLayout(K, I, Infos[I]), Last.Buffers[I],
-                                  Ref.Buffers[I], AllX86, O.Tolerance, WorstRel);
+                                  Ref.Buffers[I], AllX86, O.Tolerance, O.Ulps, WorstRel);
         if (!Why.empty())
           Verdict += std::string(Verdict.empty() ? "" : "; ") + Infos[I].name + ": " + Why;
       }
@@ -452,6 +563,8 @@ int main(int Argc, char **Argv) {
       std::printf("  check: FAILED: %s\n", Verdict.c_str());
       Exit = 3;
     }
+    if (O.Reference && !checkAgainstDriver(O, K, Infos, Initial, Last, Ref))
+      Exit = 3;
   }
   skmd_release_context(Ctx);
   return Exit;

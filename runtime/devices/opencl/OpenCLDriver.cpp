@@ -33,6 +33,7 @@ Loaded load() {
   Lib.get(D.clEnqueueReadBufferRect, "clEnqueueReadBufferRect");
   Lib.get(D.clFinish, "clFinish");
   Lib.get(D.clCreateProgramWithIL, "clCreateProgramWithIL");
+  Lib.get(D.clCreateProgramWithSource, "clCreateProgramWithSource");
   Lib.get(D.clBuildProgram, "clBuildProgram");
   Lib.get(D.clGetProgramBuildInfo, "clGetProgramBuildInfo");
   Lib.get(D.clReleaseProgram, "clReleaseProgram");

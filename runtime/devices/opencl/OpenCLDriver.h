@@ -46,6 +46,7 @@ enum : cl_bitfield {
   CL_DEVICE_TYPE_CPU = 1 << 1,
   CL_DEVICE_TYPE_ALL = 0xFFFFFFFF,
   CL_MEM_READ_WRITE = 1 << 0,
+  CL_MEM_COPY_HOST_PTR = 1 << 5,
 };
 enum : cl_int {
   CL_SUCCESS = 0,
@@ -80,6 +81,8 @@ struct OpenCLDriver {
                                     size_t, void *, cl_uint, const cl_event *, cl_event *);
   cl_int (*clFinish)(cl_command_queue);
   cl_program (*clCreateProgramWithIL)(cl_context, const void *, size_t, cl_int *);
+  cl_program (*clCreateProgramWithSource)(cl_context, cl_uint, const char **, const size_t *,
+                                          cl_int *);
   cl_int (*clBuildProgram)(cl_program, cl_uint, const cl_device_id *, const char *,
                            void (*)(cl_program, void *), void *);
   cl_int (*clGetProgramBuildInfo)(cl_program, cl_device_id, cl_uint, size_t, void *,

@@ -14,7 +14,9 @@ Every .cl file under test/corpus/public/<project>/ starts with header lines:
 
 Each file is compiled with skmd-cc (all three variants) and classified as
 compiled / unsupported / failed / crashed. Each corpus-run line is then run
-with `skmd-run BUNDLE KERNEL ... --check` under three plans:
+with `skmd-run BUNDLE KERNEL ... --check` (or --check=opencl[:N] with
+--check=opencl[:N]: also against an installed OpenCL driver) under three
+plans:
 
     --devices=D --plan=even
     --devices=D --plan=manual:cpu=0.3,<second device>=0.7
@@ -64,6 +66,10 @@ def parse_args():
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--filter", default=None, help="only files (PROJECT/FILE.cl) matching REGEX")
     p.add_argument("--devices", default="cpu,discrete")
+    p.add_argument("--check", default="cpu",
+                   help="cpu (default): each split run against SKMD's CPU alone; "
+                        "opencl[:N]: also against the kernel built by OpenCL device N "
+                        "of the installed drivers (skmd-run --check=opencl)")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per command (default 60)")
     p.add_argument("--out", default=None, help="write the results as JSON")
     p.add_argument("--keep", default=None, help="keep the bundles in this directory")
@@ -253,7 +259,8 @@ def run_kernel(cf, comp, run, plan, args):
     rid, kernel, kargs = run
     pname, devs, pspec = plan
     cmd = [os.path.join(args.bin, "skmd-run"), comp["bundle"], kernel] + kargs + \
-          ["--devices=" + ",".join(devs), "--plan=" + pspec, "--check"]
+          ["--devices=" + ",".join(devs), "--plan=" + pspec,
+           "--check" if args.check == "cpu" else "--check=" + args.check]
     rc, out, secs = run_cmd(cmd, args.timeout)
     res = {"file": cf.rel, "project": cf.project, "kernel": rid, "plan": pname,
            "command": " ".join(map(shlex.quote, cmd)), "seconds": round(secs, 3)}
@@ -263,8 +270,13 @@ def run_kernel(cf, comp, run, plan, args):
         why = "killed by %s" % signal_name(rc) if rc < 0 else "sanitizer report"
         res.update({"class": "crashed", "message": why + "\n" + error_lines(out, 12)})
     elif "check: FAILED" in out:
-        m = re.search(r"check: FAILED: (.*)", out)
-        res.update({"class": "differs", "message": m.group(1) if m else "check failed"})
+        m = re.search(r"check: FAILED(?:: (.*)| against (.*):\n((?: {9}.*\n?)*))", out)
+        msg = "check failed"
+        if m and m.group(1):
+            msg = m.group(1)
+        elif m:
+            msg = "against %s: %s" % (m.group(2), " ".join(l.strip() for l in m.group(3).splitlines()))
+        res.update({"class": "differs", "message": msg})
     elif REFUSED.search(out) and rc != 0:
         reason = "" if "cannot be split this way" in out else refusal_reason(args, comp["bundle"], kernel)
         res.update({"class": "refused", "message": reason or error_lines(out, 2)})

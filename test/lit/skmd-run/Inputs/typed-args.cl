@@ -34,3 +34,4 @@ __kernel void own_copy(__global int *out, Params p) {
   p.count += (int)i;
   out[i] = p.count;
 }
+
