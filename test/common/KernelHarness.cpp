@@ -418,4 +418,32 @@ std::string corpusDir() {
   return Env ? Env : SKMD_CORPUS_DIR;
 }
 
+VectorAddLaunch::VectorAddLaunch(uint32_t Groups) {
+  auto Loaded = Bundle::fromFile(corpusDir() + "/vector_add.skmd");
+  if (!Loaded) {
+    Error = Loaded.error().message();
+    return;
+  }
+  Source.emplace(std::move(*Loaded));
+  Kernel.Source = &*Source;
+  Kernel.Info = Source->metadata().findKernel("vector_add");
+  if (!Kernel.Info) {
+    Error = "vector_add.skmd has no kernel vector_add";
+    return;
+  }
+  const uint32_t N = 64 * Groups;
+  A.assign(N, 1.0f);
+  B.assign(N, 2.0f);
+  C.assign(N, 0.0f);
+  Args.resize(4);
+  Args[0] = {HostArg::Buffer, A.data(), N * 4, {}, 0};
+  Args[1] = {HostArg::Buffer, B.data(), N * 4, {}, 0};
+  Args[2] = {HostArg::Buffer, C.data(), N * 4, {}, 0};
+  Args[3].K = HostArg::Scalar;
+  Args[3].Value.resize(4);
+  std::memcpy(Args[3].Value.data(), &N, 4);
+  Range.NumGroups = {Groups, 1, 1};
+  Range.LocalSize = {64, 1, 1};
+}
+
 } // namespace skmd::test

@@ -13,6 +13,7 @@
 
 #include "devices/cpu/ThreadPool.h"
 #include "devices/cpu/WorkGroupRunner.h"
+#include "launch/Launcher.h"
 
 #include <gtest/gtest.h>
 
@@ -23,6 +24,7 @@
 #include <limits>
 #include <memory>
 #include <new>
+#include <optional>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -251,6 +253,20 @@ std::vector<T> randomInts(size_t N, std::mt19937 &Rng,
     X = static_cast<T>(D(Rng));
   return V;
 }
+
+/// The corpus's vector_add, c = a + b over \p Groups groups of 64 with
+/// a = 1 and b = 2, ready for a Launcher: the bundle, the kernel (loaded on
+/// no device yet), the buffers, the arguments and the range.
+struct VectorAddLaunch {
+  explicit VectorAddLaunch(uint32_t Groups);
+  /// Empty when the bundle loaded, else why not.
+  std::string Error;
+  std::optional<Bundle> Source;
+  LoadedKernel Kernel;
+  std::vector<float> A, B, C;
+  std::vector<HostArg> Args;
+  NDRange Range;
+};
 
 } // namespace skmd::test
 

@@ -1,5 +1,6 @@
 //===- LinkModelTest.cpp - The host's capacity for staged copies ----------===//
 #include "api/Devices.h"
+#include "common/ForwardingDevice.h"
 #include "model/LinkModel.h"
 #include "model/Profiler.h"
 
@@ -18,14 +19,9 @@ std::string freshPath(const char *Name) {
 }
 
 /// Forwards to a real device; its copies fail from the \p FailAt-th on.
-class FailingCopies : public Device {
+class FailingCopies : public test::ForwardingDevice {
 public:
-  FailingCopies(Device &Real, unsigned FailAt) : Device(Real.info()), Real(Real), Left(FailAt) {}
-  Result<std::unique_ptr<DeviceKernel>> loadKernel(const Bundle &B,
-                                                   const KernelInfo &K) override {
-    return Real.loadKernel(B, K);
-  }
-  Result<DeviceMemory> allocate(uint64_t Bytes) override { return Real.allocate(Bytes); }
+  FailingCopies(Device &Real, unsigned FailAt) : ForwardingDevice(Real), Left(FailAt) {}
   void release(DeviceMemory M) override {
     ++Released;
     Real.release(M);
@@ -36,17 +32,9 @@ public:
     --Left;
     return Real.copyIn(Dst, At, Src, Bytes);
   }
-  Status copyOut(void *Dst, DeviceMemory Src, uint64_t At, uint64_t Bytes) override {
-    return Real.copyOut(Dst, Src, At, Bytes);
-  }
-  Status run(DeviceKernel &K, const std::vector<DeviceArg> &Args, const NDRange &Range,
-             uint64_t First, uint64_t Count) override {
-    return Real.run(K, Args, Range, First, Count);
-  }
   unsigned Released = 0;
 
 private:
-  Device &Real;
   unsigned Left;
 };
 

@@ -29,25 +29,14 @@ TEST(Profiler, DryRunsFillTheDatabaseAndAModelFits) {
   for (auto &D : Opened->Devices)
     Raw.push_back(D.get());
   Launcher Run(Raw, *Opened->Cpu);
-  auto B = Bundle::fromFile(test::corpusDir() + "/vector_add.skmd");
-  ASSERT_TRUE(B.ok()) << B.error().message();
-  LoadedKernel K;
-  K.Source = &*B;
-  K.Info = B->metadata().findKernel("vector_add");
-  ASSERT_NE(K.Info, nullptr);
-
+  test::VectorAddLaunch V(300);
+  ASSERT_TRUE(V.Error.empty()) << V.Error;
+  LoadedKernel &K = V.Kernel;
+  const Bundle *B = V.Kernel.Source;
   const uint32_t N = 64 * 300;
-  std::vector<float> A(N, 1.0f), Bv(N, 2.0f), C(N, 0.0f);
-  std::vector<HostArg> Args(4);
-  Args[0] = {HostArg::Buffer, A.data(), N * 4, {}, 0};
-  Args[1] = {HostArg::Buffer, Bv.data(), N * 4, {}, 0};
-  Args[2] = {HostArg::Buffer, C.data(), N * 4, {}, 0};
-  Args[3].K = HostArg::Scalar;
-  Args[3].Value.resize(4);
-  std::memcpy(Args[3].Value.data(), &N, 4);
-  NDRange Range;
-  Range.NumGroups = {300, 1, 1};
-  Range.LocalSize = {64, 1, 1};
+  std::vector<float> &C = V.C;
+  std::vector<HostArg> &Args = V.Args;
+  NDRange &Range = V.Range;
 
   // A dry run computes its groups only, through the device's copies.
   PieceReport P;

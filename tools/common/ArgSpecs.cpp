@@ -1,5 +1,6 @@
 //===- ArgSpecs.cpp - Kernel arguments from the command line --------------===//
 #include "common/ArgSpecs.h"
+#include "bundle/Metadata.h"
 
 #include <cerrno>
 #include <cmath>
@@ -125,7 +126,7 @@ void storeScalar(uint8_t *At, const std::string &T, double V, int64_t N,
     uint16_t H = halfBits(IsInteger ? float(N) : float(V));
     std::memcpy(At, &H, 2);
   } else {
-    std::memcpy(At, &N, scalarBytes(T));
+    std::memcpy(At, &N, scalarTypeBytes(T));
   }
 }
 
@@ -166,19 +167,6 @@ std::string describeLayout(const std::vector<skmd_scalar_run> &Layout) {
 
 } // namespace
 
-/// Bytes of an OpenCL scalar type, 0 if \p T is none.
-unsigned scalarBytes(const std::string &T) {
-  if (T == "double" || T == "long" || T == "ulong")
-    return 8;
-  if (T == "float" || T == "int" || T == "uint")
-    return 4;
-  if (T == "short" || T == "ushort" || T == "half")
-    return 2;
-  if (T == "char" || T == "uchar")
-    return 1;
-  return 0;
-}
-
 std::vector<skmd_scalar_run> argLayout(skmd_kernel K, unsigned Index,
                                        const skmd_arg_info &Info) {
   size_t Count = 0;
@@ -192,7 +180,7 @@ std::vector<skmd_scalar_run> argLayout(skmd_kernel K, unsigned Index,
   // Bundles without layouts: a scalar or vector type by its name.
   std::string T = baseType(Info.base_type_name[0] ? Info.base_type_name : Info.type_name);
   size_t Bytes = Info.kind == SKMD_ARG_SCALAR ? Info.size : Info.element_size;
-  unsigned Scalar = scalarBytes(T);
+  unsigned Scalar = scalarTypeBytes(T);
   if (Scalar && Bytes && Bytes % Scalar == 0) {
     skmd_scalar_run R{};
     std::snprintf(R.type, sizeof R.type, "%s", T.c_str());
@@ -221,7 +209,7 @@ std::vector<uint8_t> scalarValue(const skmd_arg_info &Info,
   for (const skmd_scalar_run &R : Layout)
     for (size_t I = 0; I < R.count; ++I) {
       const std::string &V = Values[Values.size() == 1 ? 0 : Next++];
-      parseScalar(Info, R.type, V, Bytes.data() + R.offset + I * scalarBytes(R.type));
+      parseScalar(Info, R.type, V, Bytes.data() + R.offset + I * scalarTypeBytes(R.type));
     }
   return Bytes;
 }
@@ -276,7 +264,7 @@ std::vector<uint8_t> bufferContents(const skmd_arg_info &Info,
   std::vector<skmd_scalar_run> Runs = Layout;
   uint64_t Elements = Count;
   if (Runs.size() == 1 && Runs[0].offset == 0 &&
-      Runs[0].count * scalarBytes(Runs[0].type) == Elem) {
+      Runs[0].count * scalarTypeBytes(Runs[0].type) == Elem) {
     Runs[0].count *= Count;
     Elements = 1;
   }
@@ -287,7 +275,7 @@ std::vector<uint8_t> bufferContents(const skmd_arg_info &Info,
     for (const skmd_scalar_run &R : Runs) {
       std::string T = R.type;
       const bool Float = isFloatType(T);
-      const unsigned Size = scalarBytes(T);
+      const unsigned Size = scalarTypeBytes(T);
       int64_t IntLo = int64_t(std::ceil(Lo)), IntHi = int64_t(std::floor(Hi));
       if (Kind == Range && !Float && IntLo > IntHi)
         die(argName(Info) + ": fill '" + Fill + "' holds no integer");

@@ -35,8 +35,6 @@ uint64_t parseCount(const std::string &S, const std::string &What);
 std::vector<size_t> parseSizes(const std::string &S, const std::string &What);
 /// The scalar element type behind an OpenCL type name ("float4*" -> float).
 std::string baseType(std::string T);
-/// Bytes of a scalar of OpenCL type \p T (char ... double), 0 if unknown.
-unsigned scalarBytes(const std::string &T);
 /// The scalars of argument \p Index's element (skmd_get_kernel_arg_layout);
 /// for bundles without layouts, the scalar or vector type its name gives;
 /// empty if neither tells.

@@ -285,7 +285,7 @@ std::string scalarText(const uint8_t *At, const std::string &T) {
     return Text;
   }
   uint64_t Raw = 0;
-  unsigned Size = scalarBytes(T);
+  unsigned Size = skmd::scalarTypeBytes(T);
   std::memcpy(&Raw, At, Size);
   if (T[0] == 'u' || Size == 8) {
     if (T[0] == 'u')
@@ -329,7 +329,7 @@ void printBuffers(const std::vector<std::string> &Specs, skmd_kernel K,
       for (const skmd_scalar_run &R : Layout)
         for (size_t I = 0; I < R.count; ++I, ++Scalars)
           Item += (Scalars ? ", " : "") +
-                  scalarText(Base + R.offset + I * scalarBytes(R.type), R.type);
+                  scalarText(Base + R.offset + I * skmd::scalarTypeBytes(R.type), R.type);
       if (Layout.empty()) {
         char Hex[4];
         for (size_t B = 0; B < Elem; ++B, ++Scalars) {
@@ -384,7 +384,7 @@ std::string compare(const skmd_arg_info &Info, const std::vector<skmd_scalar_run
     for (const skmd_scalar_run &R : Layout) {
       std::string T = R.type;
       bool Float = T == "float" || T == "double" || T == "half";
-      size_t Size = scalarBytes(T);
+      size_t Size = skmd::scalarTypeBytes(T);
       for (size_t I = 0; I < R.count; ++I) {
         size_t At = E + R.offset + I * Size;
         bool Differs;

@@ -143,13 +143,23 @@ Status runReference(const BundleSource &Source, const std::string &Kernel, unsig
     if (Name == Source.Main)
       MainText = Text;
   }
+  // The -D options become #define lines ahead of the source, not build
+  // options: a driver splits its options at spaces, and values have them
+  // (ArrayFire's `-DKParam=struct { ... }`).
   std::string Options = "-I " + Dir.Path.string();
-  std::string Std;
+  std::string Std, Defines;
   for (const std::string &O : Source.Options)
-    if (O.rfind("-D", 0) == 0)
-      Options += " " + O;
-    else if (O.rfind("-cl-std=", 0) == 0)
+    if (O.rfind("-D", 0) == 0) {
+      std::string Def = O.substr(2);
+      size_t Eq = Def.find('=');
+      Defines += "#define " +
+                 (Eq == std::string::npos ? Def + " 1" : Def.substr(0, Eq) + " " + Def.substr(Eq + 1)) +
+                 "\n";
+    } else if (O.rfind("-cl-std=", 0) == 0) {
       Std = O;
+    }
+  if (!Defines.empty())
+    MainText = Defines + "#line 1\n" + MainText;
 
   cl_int E = CL_SUCCESS;
   Held Ctx(D.clCreateContext(nullptr, 1, &Dev, nullptr, nullptr, &E), D.clReleaseContext);

@@ -1,0 +1,41 @@
+//===- ForwardingDevice.h - A test device that forwards to a real one ----*- C++ -*-===//
+//
+// Tests that watch or break one step of a device (count its allocations,
+// fail its copies) derive from this and override that step; everything
+// else goes to the real device.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_TEST_FORWARDINGDEVICE_H
+#define SKMD_TEST_FORWARDINGDEVICE_H
+
+#include "devices/Device.h"
+
+namespace skmd::test {
+
+class ForwardingDevice : public Device {
+public:
+  explicit ForwardingDevice(Device &Real) : Device(Real.info()), Real(Real) {}
+  Result<std::unique_ptr<DeviceKernel>> loadKernel(const Bundle &B,
+                                                   const KernelInfo &K) override {
+    return Real.loadKernel(B, K);
+  }
+  Result<DeviceMemory> allocate(uint64_t Bytes) override { return Real.allocate(Bytes); }
+  void release(DeviceMemory M) override { Real.release(M); }
+  Status copyIn(DeviceMemory Dst, uint64_t At, const void *Src, uint64_t Bytes) override {
+    return Real.copyIn(Dst, At, Src, Bytes);
+  }
+  Status copyOut(void *Dst, DeviceMemory Src, uint64_t At, uint64_t Bytes) override {
+    return Real.copyOut(Dst, Src, At, Bytes);
+  }
+  Status run(DeviceKernel &K, const std::vector<DeviceArg> &Args, const NDRange &Range,
+             uint64_t First, uint64_t Count) override {
+    return Real.run(K, Args, Range, First, Count);
+  }
+
+protected:
+  Device &Real;
+};
+
+} // namespace skmd::test
+
+#endif // SKMD_TEST_FORWARDINGDEVICE_H
