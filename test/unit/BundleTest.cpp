@@ -88,6 +88,37 @@ TEST(Bundle, RoundTrip) {
     EXPECT_EQ(S.Offset % bundle::PayloadAlignment, 0u);
 }
 
+// The source a bundle carries comes back as written; one that would name
+// files outside its scratch folder, or lacks its main file, is refused; a
+// bundle without one says so.
+TEST(Bundle, SourceSection) {
+  auto Plain = Bundle::fromBytes(sampleBundle());
+  ASSERT_TRUE(Plain.ok()) << Plain.error().message();
+  EXPECT_EQ(Plain->source().error().code(), ErrorCode::NotFound);
+
+  BundleSource S;
+  S.Main = "k.cl";
+  S.Options = {"-cl-std=CL3.0", "-DN=4"};
+  S.Files = {{"k.cl", "#include \"inc/k.h\"\n"}, {"inc/k.h", "#define M 2\n"}};
+  auto Back = parseBundleSource(toJson(S));
+  ASSERT_TRUE(Back.ok()) << Back.error().message();
+  EXPECT_EQ(Back->Main, S.Main);
+  EXPECT_EQ(Back->Options, S.Options);
+  EXPECT_EQ(Back->Files, S.Files);
+
+  for (const char *Name : {"../k.h", "/etc/passwd", ""}) {
+    BundleSource Bad = S;
+    Bad.Files[1].first = Name;
+    EXPECT_EQ(parseBundleSource(toJson(Bad)).error().code(), ErrorCode::CorruptBundle)
+        << Name;
+  }
+  BundleSource NoMain = S;
+  NoMain.Main = "other.cl";
+  EXPECT_EQ(parseBundleSource(toJson(NoMain)).error().message(),
+            "the bundle's source section lacks its main file 'other.cl'");
+  EXPECT_FALSE(parseBundleSource("[1, 2]").ok());
+}
+
 TEST(Bundle, EveryTruncationIsAnError) {
   std::vector<uint8_t> Good = sampleBundle();
   for (size_t Len = 0; Len < Good.size(); ++Len) {
