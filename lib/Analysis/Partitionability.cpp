@@ -1,6 +1,7 @@
 //===- Partitionability.cpp - May a kernel's groups be split? -------------===//
 #include "Analysis/Partitionability.h"
 #include "Analysis/AccessFootprint.h"
+#include "Support/Atomics.h"
 #include "Support/KernelCloning.h"
 #include "Support/OpenCLKernel.h"
 
@@ -18,51 +19,55 @@ AnalysisKey PartitionabilityAnalysis::Key;
 
 namespace {
 
-/// Operations whose results do not depend on the order they happen in, so
-/// per-device partial results could be combined.
-bool isCommutative(AtomicRMWInst::BinOp Op) {
-  return Op != AtomicRMWInst::Xchg;
-}
-
-bool isCommutativeBuiltin(StringRef Name) {
-  for (StringRef Op : {"add", "sub", "inc", "dec", "min", "max", "and", "or", "xor"})
-    if (Name.contains(Op))
-      return !Name.contains("xchg");
-  return false;
-}
-
-/// Atomic operations on buffers, as "'name' (how)".
-void findGlobalAtomics(const Function &F, const BufferAccessInfo &B,
-                       std::vector<std::string> &Reasons) {
+/// Atomics on a buffer. Where every one is the same commutative integer
+/// update, its result unused, and nothing else touches the buffer, the
+/// devices' copies can be combined (a histogram's bins, a counter): the
+/// buffer is combined, not a reason. Otherwise the reason says why not.
+void classifyAtomics(const Function &F, const BufferAccessInfo &B, PartitionVerdict &V) {
+  const Argument *Arg = F.getArg(B.ArgNo);
+  std::optional<CombineOp> Op;
+  unsigned Bytes = 0;
+  std::string First, WhyNot;
+  bool Other = false;
   for (const Instruction &I : instructions(F)) {
-    const Value *Ptr = nullptr;
-    bool Commutative = false;
-    std::string What;
-    if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
-      Ptr = RMW->getPointerOperand();
-      Commutative = isCommutative(RMW->getOperation());
-      What = ("atomicrmw " + AtomicRMWInst::getOperationName(RMW->getOperation())).str();
-    } else if (const auto *X = dyn_cast<AtomicCmpXchgInst>(&I)) {
-      Ptr = X->getPointerOperand();
-      What = "cmpxchg";
-    } else if (const auto *CB = dyn_cast<CallBase>(&I)) {
-      const Function *Callee = CB->getCalledFunction();
-      if (!Callee || !Callee->getName().contains("atom") || CB->arg_size() == 0)
+    if (const Value *Ptr = atomicPointer(I)) {
+      if (getUnderlyingObject(Ptr) != Arg)
         continue;
-      Ptr = CB->getArgOperand(0);
-      Commutative = isCommutativeBuiltin(Callee->getName());
-      What = demangle(Callee->getName());
-    } else {
+      if (First.empty())
+        First = describeAtomic(I);
+      auto C = commutativeAtomic(I);
+      if (!C)
+        WhyNot = describeAtomic(I) + " is not a commutative integer update";
+      else if (!I.use_empty())
+        WhyNot = "the value " + describeAtomic(I) + " returns is used";
+      else if (Op && *Op != *C)
+        WhyNot = "it mixes atomic operations";
+      unsigned Width = I.getType()->isIntegerTy() ? I.getType()->getIntegerBitWidth() / 8 : 0;
+      if (C && Width != 4 && Width != 8)
+        WhyNot = describeAtomic(I) + " updates " + std::to_string(Width) + "-byte values";
+      else if (C && Bytes && Bytes != Width)
+        WhyNot = "it updates integers of two widths";
+      if (C) {
+        Op = C;
+        Bytes = Width;
+      }
       continue;
     }
-    if (getUnderlyingObject(Ptr) != F.getArg(B.ArgNo))
-      continue;
-    Reasons.push_back("global atomics on '" + B.Name + "' (" + What + ", " +
-                      (Commutative ? "commutative: could be aggregated"
-                                   : "not commutative") +
-                      ")");
+    if (const Value *Ptr = getLoadStorePointerOperand(&I))
+      Other |= getUnderlyingObject(Ptr) == Arg;
+    else if (const auto *CB = dyn_cast<CallBase>(&I))
+      for (const Value *A : CB->args())
+        Other |= A->getType()->isPointerTy() && getUnderlyingObject(A) == Arg;
+  }
+  if (First.empty())
+    return;
+  if (WhyNot.empty() && Other)
+    WhyNot = "it is also read or written without atomics";
+  if (WhyNot.empty()) {
+    V.Combined.push_back({B.ArgNo, *Op, Bytes});
     return;
   }
+  V.Reasons.push_back("global atomics on '" + B.Name + "' (" + First + "): " + WhyNot);
 }
 
 /// A buffer that is both read and written, where a group may read what
@@ -104,12 +109,15 @@ PartitionabilityResult PartitionabilityAnalysis::run(Module &M,
     Function &K = const_cast<Function &>(*F);
     bool HasMerge = findVariant(*K.getParent(), K, "merge") != nullptr;
     for (const BufferAccessInfo &B : Info.Buffers) {
-      findGlobalAtomics(*F, B, V.Reasons);
+      classifyAtomics(*F, B, V);
       findInterGroupCommunication(B, V);
       bool Written = false;
       for (const AnalyzedAccess &A : B.Accesses)
         Written |= A.Writes;
-      if (B.Whole && !HasMerge) {
+      bool Combined = llvm::any_of(V.Combined, [&](const CombinedArg &C) {
+        return C.Arg == B.ArgNo;
+      });
+      if (B.Whole && !HasMerge && !Combined) {
         // Without a footprint or a merge kernel nothing can put the
         // pieces of a written buffer back together.
         bool MaybeWritten = Written || B.Accesses.empty();
@@ -136,6 +144,9 @@ void PartitionabilityResult::print(raw_ostream &OS) const {
     for (unsigned Arg : V.LaunchTested)
       OS << "  groups may read what others write in '"
          << kernelArgName(*F, Arg) << "': tested at launch\n";
+    for (const CombinedArg &C : V.Combined)
+      OS << "  '" << kernelArgName(*F, C.Arg) << "' is updated by atomic "
+         << combineOpName(C.Op) << " only: devices' copies combined\n";
   }
 }
 

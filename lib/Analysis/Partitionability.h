@@ -2,8 +2,9 @@
 //
 // Decides, per kernel, whether its work-groups may run on different devices
 // with separate memories, and says why not:
-//   - atomics on a __global buffer (marked commutative where a later
-//     aggregation could handle them);
+//   - atomics on a __global buffer, unless they are all one commutative
+//     integer update whose result is unused and nothing else touches the
+//     buffer: then its devices' copies are combined (Combined);
 //   - communication between groups the footprints cannot rule out: a
 //     buffer read at addresses the work-item does not itself write, while
 //     some group writes it. Where the buffer's footprint is affine this is
@@ -23,6 +24,8 @@
 #ifndef SKMD_ANALYSIS_PARTITIONABILITY_H
 #define SKMD_ANALYSIS_PARTITIONABILITY_H
 
+#include "bundle/Metadata.h"
+
 #include "llvm/ADT/MapVector.h"
 #include "llvm/IR/PassManager.h"
 
@@ -37,6 +40,9 @@ struct PartitionVerdict {
   /// Buffers (argument numbers) whose independence between groups the
   /// runtime tests at launch.
   std::vector<unsigned> LaunchTested;
+  /// Buffers only commutative integer atomics update, and how their
+  /// devices' copies combine.
+  std::vector<CombinedArg> Combined;
 };
 
 struct PartitionabilityResult {

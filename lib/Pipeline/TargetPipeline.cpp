@@ -314,6 +314,7 @@ addPartitionVariants(Module &M, const CompilerOptions &Opts, TargetKind Target) 
     R.Partitionable = V.Partitionable;
     R.Reasons = V.Reasons;
     R.LaunchTested = V.LaunchTested;
+    R.Combined = V.Combined;
     Reports[R.Symbols.Kernel] = std::move(R);
   }
 

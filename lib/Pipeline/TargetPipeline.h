@@ -40,6 +40,7 @@ struct KernelReport {
   bool Partitionable = true;
   std::vector<std::string> Reasons;
   std::vector<unsigned> LaunchTested;
+  std::vector<CombinedArg> Combined;
   KernelInfo::CpuNeeds Cpu, CpuMerge; ///< x86 only.
 };
 

@@ -1,6 +1,7 @@
 //===- MergeKernel.cpp - Kernels that merge a device's outputs ------------===//
 #include "Transforms/MergeKernel.h"
 #include "Analysis/KernelArgAccess.h"
+#include "Support/Atomics.h"
 #include "Support/KernelCloning.h"
 #include "Support/OpenCLKernel.h"
 #include "Support/VectorLoadStore.h"
@@ -44,6 +45,8 @@ public:
     promoteLocals();
     if (auto Why = rewriteWrites())
       return Why;
+    for (Instruction *I : Dropped)
+      I->eraseFromParent();
     return markAndSweep();
   }
 
@@ -94,6 +97,16 @@ private:
     return B.CreateGEP(B.getInt8Ty(), Copies.at(Output), Offset, "skmd.copy");
   }
 
+  /// An atomic update on an output whose devices' copies are combined
+  /// instead of merged (a commutative integer update, its result unused):
+  /// the merge kernel leaves that buffer alone. Any other is a reason.
+  std::optional<std::string> dropCombinedAtomic(Instruction &I) {
+    if (!commutativeAtomic(I) || !I.use_empty())
+      return "atomic operations on an output (" + describeAtomic(I) + ")";
+    Dropped.push_back(&I);
+    return std::nullopt;
+  }
+
   std::optional<std::string> rewriteWrites() {
     SmallVector<Instruction *, 16> Writes;
     for (Instruction &I : instructions(F))
@@ -141,6 +154,11 @@ private:
           CB->eraseFromParent();
           continue;
         }
+        if (atomicPointer(*CB) && outputOf(const_cast<Value *>(atomicPointer(*CB)), Why)) {
+          if (auto Why2 = dropCombinedAtomic(*CB))
+            return Why2;
+          continue;
+        }
         for (Value *Arg : CB->args())
           if (Arg->getType()->isPointerTy() && outputOf(Arg, Why))
             return demangle(CB->getCalledOperand()->getName()) +
@@ -151,8 +169,9 @@ private:
         Value *Ptr = isa<AtomicRMWInst>(I)
                          ? cast<AtomicRMWInst>(I)->getPointerOperand()
                          : cast<AtomicCmpXchgInst>(I)->getPointerOperand();
-        if (Argument *Out = outputOf(Ptr, Why))
-          return "atomic operations on output '" + Out->getName().str() + "'";
+        if (outputOf(Ptr, Why))
+          if (auto Why2 = dropCombinedAtomic(*I))
+            return Why2;
       }
     }
     return std::nullopt;
@@ -302,6 +321,7 @@ private:
 
   Function &F;
   const std::map<Argument *, Argument *> &Copies;
+  SmallVector<Instruction *, 4> Dropped;
   SmallVector<Instruction *, 16> Roots;
   SmallPtrSet<Instruction *, 32> Live;
   SmallPtrSet<BasicBlock *, 16> LiveBlocks;

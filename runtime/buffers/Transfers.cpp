@@ -276,6 +276,22 @@ planMoves(const KernelInfo &K, const std::vector<HostArg> &Args,
       continue;
     const KernelArg &Info = K.Args[AI];
     int64_t Size = int64_t(Args[AI].Bytes);
+    // Only atomics update it: each device works on a whole copy of its own.
+    if (const CombinedArg *C = K.findCombined(AI)) {
+      for (size_t P = 0; P < Pieces.size(); ++P) {
+        if (SharesHostMemory[P] || Size == 0)
+          continue;
+        BufferMove M;
+        M.Arg = AI;
+        M.Lo = 0;
+        M.Hi = Size;
+        M.In.add(0, Size);
+        M.Out.add(0, Size);
+        M.Combine = *C;
+        Moves[P].push_back(std::move(M));
+      }
+      continue;
+    }
     const ArgFootprint *F = K.Footprint.find(AI);
     bool Whole = !F || F->Kind == FootprintKind::Whole;
 
@@ -349,6 +365,52 @@ planMoves(const KernelInfo &K, const std::vector<HostArg> &Args,
     }
   }
   return Moves;
+}
+
+bool startsFromIdentity(CombineOp Op) { return Op == CombineOp::Add || Op == CombineOp::Xor; }
+
+namespace {
+template <typename U, typename S>
+void combineAs(void *Into, const void *From, uint64_t Count, CombineOp Op) {
+  auto *To = static_cast<U *>(Into);
+  const auto *Dev = static_cast<const U *>(From);
+  for (uint64_t I = 0; I < Count; ++I) {
+    U A = To[I], B = Dev[I];
+    switch (Op) {
+    case CombineOp::Add:
+      To[I] = U(A + B); // Modulo 2^n, as the atomics themselves.
+      break;
+    case CombineOp::Xor:
+      To[I] = A ^ B;
+      break;
+    case CombineOp::And:
+      To[I] = A & B;
+      break;
+    case CombineOp::Or:
+      To[I] = A | B;
+      break;
+    case CombineOp::Min:
+      To[I] = U(std::min(S(A), S(B)));
+      break;
+    case CombineOp::Max:
+      To[I] = U(std::max(S(A), S(B)));
+      break;
+    case CombineOp::UMin:
+      To[I] = std::min(A, B);
+      break;
+    case CombineOp::UMax:
+      To[I] = std::max(A, B);
+      break;
+    }
+  }
+}
+} // namespace
+
+void combineInto(void *Into, const void *From, uint64_t Bytes, const CombinedArg &C) {
+  if (C.Bytes == 8)
+    combineAs<uint64_t, int64_t>(Into, From, Bytes / 8, C.Op);
+  else
+    combineAs<uint32_t, int32_t>(Into, From, Bytes / 4, C.Op);
 }
 
 Result<std::string> firstConflict(const KernelInfo &K, const std::vector<HostArg> &Args,

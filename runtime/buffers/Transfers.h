@@ -27,6 +27,7 @@
 #include "footprint/Footprint.h"
 
 #include <cstdint>
+#include <optional>
 #include <deque>
 #include <mutex>
 #include <string>
@@ -59,7 +60,19 @@ struct BufferMove {
   /// The device's [Lo, Hi) comes back to a host copy that the merge kernel
   /// reads.
   bool Merge = false;
+  /// A buffer only commutative atomics update: the device starts from the
+  /// operation's identity (add, xor) or the buffer's bytes (the others),
+  /// and its copy comes back to be combined into the user's buffer.
+  std::optional<CombinedArg> Combine;
 };
+
+/// Whether a combined buffer's device copy starts from zeros (the
+/// identity of add and xor) rather than the buffer's own bytes.
+bool startsFromIdentity(CombineOp Op);
+
+/// Applies a device's copy of a combined buffer to the user's: \p Bytes
+/// bytes of \p Into and \p From, as integers of \p C's width.
+void combineInto(void *Into, const void *From, uint64_t Bytes, const CombinedArg &C);
 
 /// \p Set as strided rects: runs of equally long intervals at a constant
 /// pitch (a box's rows) become one rect each, offsets from \p Base.

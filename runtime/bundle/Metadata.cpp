@@ -487,9 +487,13 @@ std::string toJson(const BundleMetadata &Meta) {
     ordered_json Symbols = ordered_json::object();
     for (const auto &[Target, Symbol] : K.Symbols)
       Symbols[std::string(targetKindName(Target))] = symbolsToJson(Symbol);
+    ordered_json CombinedJson = ordered_json::array();
+    for (const CombinedArg &C : K.Combined)
+      CombinedJson.push_back({{"arg", C.Arg}, {"op", combineOpName(C.Op)}, {"bytes", C.Bytes}});
     ordered_json Partition = {{"partitionable", K.Partitionable},
                               {"reasons", K.NotPartitionableReasons},
                               {"launch_tested", K.LaunchTested},
+                              {"combined", CombinedJson},
                               {"contiguous", contiguityName(K.Contiguous)}};
     Kernels.push_back({{"name", K.Name},
                        {"args", Args},
@@ -601,6 +605,25 @@ Result<BundleMetadata> parseMetadata(std::string_view Text) {
           Partition.fail("launch_tested[" + std::to_string(J) +
                          "] is not a buffer argument's number");
         Info.LaunchTested.push_back(Tested[J].get<unsigned>());
+      }
+      const json &Combined = Partition.array("combined");
+      for (size_t J = 0; J < Combined.size(); ++J) {
+        ObjectReader C(Combined[J], Partition.path() + ".combined[" + std::to_string(J) + "]");
+        CombinedArg Arg;
+        uint64_t Index = C.unsignedInt("arg");
+        if (Index >= Info.Args.size() || Info.Args[Index].Kind != ArgKind::GlobalBuffer)
+          C.fail("is not a __global buffer argument's number");
+        Arg.Arg = unsigned(Index);
+        std::string Op = C.string("op");
+        auto Known = combineOpFromName(Op);
+        if (!Known)
+          C.fail("has unknown op '" + Op + "'");
+        Arg.Op = *Known;
+        uint64_t Bytes = C.unsignedInt("bytes");
+        if (Bytes != 4 && Bytes != 8)
+          C.fail("updates " + std::to_string(Bytes) + "-byte integers; 4 or 8 are possible");
+        Arg.Bytes = unsigned(Bytes);
+        Info.Combined.push_back(Arg);
       }
       for (const auto &[Target, Sym] : Info.Symbols)
         if (Info.Partitionable && Sym.Range.empty())

@@ -99,6 +99,27 @@ struct KernelSymbols {
   std::string Merge;  ///< Merges a device's copies of the written buffers.
 };
 
+/// How the copies of a buffer that only commutative integer atomics update
+/// combine after a split: each device starts from the identity (Add, Xor)
+/// or the buffer's own bytes (the others, which are idempotent), and the
+/// host applies each device's result to the buffer with the same operation.
+enum class CombineOp { Add, Xor, And, Or, Min, Max, UMin, UMax };
+inline constexpr std::string_view CombineOpNames[] = {"add", "xor", "and", "or",
+                                                      "min", "max", "umin", "umax"};
+inline std::string_view combineOpName(CombineOp Op) { return CombineOpNames[int(Op)]; }
+inline std::optional<CombineOp> combineOpFromName(std::string_view Name) {
+  for (int I = 0; I < 8; ++I)
+    if (CombineOpNames[I] == Name)
+      return CombineOp(I);
+  return std::nullopt;
+}
+
+struct CombinedArg {
+  unsigned Arg = 0;
+  CombineOp Op = CombineOp::Add;
+  unsigned Bytes = 4; ///< Of each updated integer: 4 or 8.
+};
+
 struct KernelInfo {
   std::string Name;
   std::vector<KernelArg> Args;
@@ -116,6 +137,16 @@ struct KernelInfo {
   /// buffers/Transfers.h), and refuses one where a piece reads bytes
   /// another piece writes.
   std::vector<unsigned> LaunchTested;
+  /// Buffers that groups update only with commutative integer atomics
+  /// (a histogram's bins, a counter): a split gives each device its own
+  /// copy and combines them (buffers/Transfers.h).
+  std::vector<CombinedArg> Combined;
+  const CombinedArg *findCombined(unsigned Arg) const {
+    for (const CombinedArg &C : Combined)
+      if (C.Arg == Arg)
+        return &C;
+    return nullptr;
+  }
   /// The reasons in one line ("a; b"), empty when partitionable.
   std::string whyNotPartitionable() const {
     std::string Why;

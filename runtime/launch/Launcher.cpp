@@ -169,8 +169,14 @@ void Launcher::runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
       return Fail(Mem.error(), "copy-in");
     Run.Memory[I] = *Mem;
     DevArgs[M.Arg].Address = Mem->Address + At - uint64_t(M.Lo);
-    // Offsets from the region's start, the same on both sides.
+    // Offsets from the region's start, the same on both sides. A combined
+    // buffer that starts from the identity gets zeros, not the user's bytes.
+    std::vector<char> Identity;
     auto *Region = static_cast<const char *>(Args[M.Arg].Data) + M.Lo;
+    if (M.Combine && startsFromIdentity(M.Combine->Op)) {
+      Identity.assign(uint64_t(M.Hi - M.Lo), 0);
+      Region = Identity.data();
+    }
     for (const Rect &R : toRects(M.In, M.Lo)) {
       if (Status S = D.copyInRect(*Mem, At, Region, R); !S)
         return Fail(S, "copy-in");
@@ -204,7 +210,7 @@ void Launcher::runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
   Run.Staging.resize(Run.Moves.size());
   for (size_t I = 0; I < Run.Moves.size(); ++I) {
     const BufferMove &M = Run.Moves[I];
-    if (!M.Merge && !Kernel.Info->Args[M.Arg].Read) {
+    if (!M.Merge && !M.Combine && !Kernel.Info->Args[M.Arg].Read) {
       auto *Region = static_cast<char *>(Args[M.Arg].Data) + M.Lo;
       for (const Rect &R : toRects(M.Out, M.Lo)) {
         if (Status S = D.copyOutRect(Region, Run.Memory[I], regionAt(D, M), R); !S)
@@ -410,7 +416,9 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
     for (size_t I = 0; I < R.Moves.size(); ++I) {
       const BufferMove &M = R.Moves[I];
       auto *Host = static_cast<char *>(Args[M.Arg].Data);
-      if (!R.Staging[I].empty() && !M.Merge)
+      if (!R.Staging[I].empty() && M.Combine)
+        combineInto(Host + M.Lo, R.Staging[I].data(), uint64_t(M.Hi - M.Lo), *M.Combine);
+      else if (!R.Staging[I].empty() && !M.Merge)
         for (auto [Lo, Hi] : M.Out.intervals())
           std::memcpy(Host + Lo, R.Staging[I].data() + (Lo - M.Lo), uint64_t(Hi - Lo));
       Merge |= M.Merge;

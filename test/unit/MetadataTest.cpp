@@ -138,6 +138,7 @@ TEST(Metadata, GuardsLaunchTestsAndLayoutsAreKept) {
                                       {"bits", 32},
                                       {"signed", false}}}}}};
   Kernel["partition"]["launch_tested"] = {0};
+  Kernel["partition"]["combined"] = {{{"arg", 0}, {"op", "umax"}, {"bytes", 8}}};
   Kernel["args"][0]["layout"] = {{0, "int", 1}};
   Kernel["args"][0]["base_type"] = "int*";
   auto R = parseMetadata(J.dump());
@@ -145,6 +146,9 @@ TEST(Metadata, GuardsLaunchTestsAndLayoutsAreKept) {
   const KernelInfo &K = R->Kernels[0];
   ASSERT_EQ(K.Footprint.Args[0].Accesses[0].Guards.size(), 1u);
   EXPECT_EQ(K.LaunchTested, std::vector<unsigned>{0});
+  ASSERT_EQ(K.Combined.size(), 1u);
+  EXPECT_EQ(K.Combined[0].Op, CombineOp::UMax);
+  EXPECT_EQ(K.Combined[0].Bytes, 8u);
   ASSERT_EQ(K.Args[0].Layout.size(), 1u);
   EXPECT_EQ(K.Args[0].Layout[0].Type, "int");
   EXPECT_EQ(nlohmann::json::parse(toJson(*R)), J);
@@ -170,6 +174,11 @@ TEST(Metadata, GuardsLaunchTestsAndLayoutsAreKept) {
             }),
             "metadata.kernels[0].footprint.args[0].accesses[0].guards[0].in_range[0] has 65 "
             "bits; 1 to 64 are possible");
+  EXPECT_EQ(Error([](auto &K) { K["partition"]["combined"][0]["op"] = "mul"; }),
+            "metadata.kernels[0].partition.combined[0] has unknown op 'mul'");
+  EXPECT_EQ(Error([](auto &K) { K["partition"]["combined"][0]["bytes"] = 2; }),
+            "metadata.kernels[0].partition.combined[0] updates 2-byte integers; 4 or 8 are "
+            "possible");
   EXPECT_EQ(Error([](auto &K) { K["partition"]["launch_tested"] = {1}; }),
             "metadata.kernels[0].partition launch_tested[0] is not a buffer argument's number");
   EXPECT_EQ(Error([](auto &K) { K["args"][0]["layout"] = {{2, "int", 1}}; }),

@@ -301,12 +301,44 @@ TEST_F(Api, ABufferSmallerThanTheFootprintIsRefused) {
   EXPECT_TRUE(std::all_of(Out.begin(), Out.end(), [](float F) { return F == 0; }));
 }
 
-TEST_F(Api, AKernelThatCannotBeSplitRunsWholeOrIsRefused) {
+// A histogram's bins, updated by atomics alone, split: each device counts
+// into its own copy, and the copies add up to the counts of a CPU alone.
+TEST_F(Api, AtomicCountsSplitAcrossDevices) {
   skmd_program Atomics;
   ASSERT_EQ(skmd_load_bundle(Ctx, corpus("builtins_mix").c_str(), &Atomics),
             SKMD_SUCCESS);
   skmd_kernel Histogram;
   ASSERT_EQ(skmd_get_kernel(Atomics, "histogram", &Histogram), SKMD_SUCCESS)
+      << skmd_last_error();
+  const uint32_t Count = 4096;
+  std::vector<uint32_t> Data(Count), Bins(16, 5);
+  for (uint32_t I = 0; I < Count; ++I)
+    Data[I] = I * 7919u;
+  skmd_buffer BD, BB;
+  skmd_wrap_buffer(Ctx, Data.data(), Count * 4, &BD);
+  skmd_wrap_buffer(Ctx, Bins.data(), 16 * 4, &BB);
+  skmd_set_arg_buffer(Histogram, 0, BD);
+  skmd_set_arg_buffer(Histogram, 1, BB);
+  skmd_set_arg_scalar(Histogram, 2, &Count, 4);
+  size_t Global = Count, Local = 64;
+  skmd_launch_report R;
+  ASSERT_EQ(skmd_launch(Histogram, 1, nullptr, &Global, &Local, "even", &R), SKMD_SUCCESS)
+      << skmd_last_error();
+  EXPECT_EQ(R.piece_count, 3u);
+  std::vector<uint32_t> Want(16, 5);
+  for (uint32_t D : Data)
+    ++Want[D % 16];
+  EXPECT_EQ(Bins, Want);
+  skmd_release_buffer(BD);
+  skmd_release_buffer(BB);
+}
+
+TEST_F(Api, AKernelThatCannotBeSplitRunsWholeOrIsRefused) {
+  skmd_program Atomics;
+  ASSERT_EQ(skmd_load_bundle(Ctx, corpus("builtins_mix").c_str(), &Atomics),
+            SKMD_SUCCESS);
+  skmd_kernel Histogram;
+  ASSERT_EQ(skmd_get_kernel(Atomics, "histogram_seen", &Histogram), SKMD_SUCCESS)
       << skmd_last_error();
   ASSERT_EQ(skmd_kernel_arg_count(Histogram), 3u);
   const uint32_t Count = 4096;

@@ -219,6 +219,29 @@ TEST(Transfers, AnyInputChangeMissesTheCache) {
   }
 }
 
+// A device's copy of a combined buffer applies to the user's with the
+// atomics' own operation, at their width and signedness.
+TEST(Transfers, CombinedCopiesApplyTheirOperation) {
+  auto Combine = [](std::vector<int32_t> User, std::vector<int32_t> Dev, CombineOp Op) {
+    combineInto(User.data(), Dev.data(), User.size() * 4, {0, Op, 4});
+    return User;
+  };
+  using V = std::vector<int32_t>;
+  EXPECT_EQ(Combine({1, -2, INT32_MAX}, {3, 4, 1}, CombineOp::Add), (V{4, 2, INT32_MIN}));
+  EXPECT_EQ(Combine({5, -1, 7}, {3, 4, -9}, CombineOp::Min), (V{3, -1, -9}));
+  EXPECT_EQ(Combine({5, -1, 7}, {3, 4, -9}, CombineOp::Max), (V{5, 4, 7}));
+  EXPECT_EQ(Combine({5, -1, 7}, {3, 4, -9}, CombineOp::UMin), (V{3, 4, 7}));
+  EXPECT_EQ(Combine({5, -1, 7}, {3, 4, -9}, CombineOp::UMax), (V{5, -1, -9}));
+  EXPECT_EQ(Combine({0b1100, 0, -1}, {0b1010, 1, 0}, CombineOp::And), (V{0b1000, 0, 0}));
+  EXPECT_EQ(Combine({0b1100, 0, -1}, {0b1010, 1, 0}, CombineOp::Or), (V{0b1110, 1, -1}));
+  EXPECT_EQ(Combine({0b1100, 0, -1}, {0b1010, 1, 0}, CombineOp::Xor), (V{0b0110, 1, -1}));
+  std::vector<int64_t> Wide = {INT64_MAX, -5}, Dev = {1, 7};
+  combineInto(Wide.data(), Dev.data(), 16, {0, CombineOp::Add, 8});
+  EXPECT_EQ(Wide, (std::vector<int64_t>{INT64_MIN, 2}));
+  EXPECT_TRUE(startsFromIdentity(CombineOp::Add) && startsFromIdentity(CombineOp::Xor));
+  EXPECT_FALSE(startsFromIdentity(CombineOp::Min) || startsFromIdentity(CombineOp::And));
+}
+
 TEST(Transfers, AGuardedStoreBringsItsBytesIn) {
   KernelInfo K = copyKernel(true);
   // The buffers end inside the last group: the moves are clamped.

@@ -192,6 +192,7 @@ void recordReports(const std::map<std::string, KernelReport> &Reports,
     K.Partitionable = R.Partitionable;
     K.NotPartitionableReasons = R.Reasons;
     K.LaunchTested = R.LaunchTested;
+    K.Combined = R.Combined;
   }
 }
 

@@ -102,6 +102,13 @@ void printBundle(const std::string &Path, const Bundle &B) {
     if (K.Partitionable) {
       std::printf("    partitionable, contiguous %s\n",
                   std::string(contiguityName(K.Contiguous)).c_str());
+      for (const CombinedArg &C : K.Combined)
+        std::printf("      '%s': atomic %s only; each device's copy is combined\n",
+                    K.Args[C.Arg].Name.c_str(), std::string(combineOpName(C.Op)).c_str());
+      for (unsigned Arg : K.LaunchTested)
+        std::printf("      '%s': groups may read what others write; each split is tested "
+                    "at launch\n",
+                    K.Args[Arg].Name.c_str());
     } else {
       std::printf("    not partitionable:\n");
       for (const std::string &R : K.NotPartitionableReasons)

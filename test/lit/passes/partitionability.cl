@@ -2,14 +2,16 @@
 // not.
 // RUN: %skmd-cc --emit=llvm %s | %opt -passes='skmd-partition-ready,skmd-merge-kernel,print<skmd-partition>' -disable-output 2>&1 | FileCheck %s
 
-// CHECK-LABEL: kernel 'histogram': not partitionable
-// CHECK-NEXT: because global atomics on 'bins' (atomic_inc(unsigned int volatile CLglobal*), commutative: could be aggregated)
+// Commutative integer atomics alone, their results unused: the devices'
+// copies are combined.
+// CHECK-LABEL: kernel 'histogram': partitionable
+// CHECK-NEXT: 'bins' is updated by atomic add only: devices' copies combined
 __kernel void histogram(__global const uint *data, __global uint *bins) {
   atomic_inc(&bins[data[get_global_id(0)] % 64]);
 }
 
 // CHECK-LABEL: kernel 'exchange': not partitionable
-// CHECK-NEXT: because global atomics on 'slots' (atomic_xchg(int volatile CLglobal*, int), not commutative)
+// CHECK-NEXT: because global atomics on 'slots' (atomic_xchg(int volatile CLglobal*, int)): atomic_xchg(int volatile CLglobal*, int) is not a commutative integer update
 __kernel void exchange(__global int *slots) {
   atomic_xchg(&slots[get_global_id(0) % 8], (int)get_global_id(0));
 }

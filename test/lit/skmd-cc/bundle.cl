@@ -18,13 +18,12 @@
 // CHECK: kernels:
 // CHECK-NEXT: histogram
 // CHECK-NEXT: reqd_work_group_size 256x1x1
-// CHECK-NEXT: x86 entry points: histogram__skmd_wg
-// CHECK-NEXT: ptx entry points: histogram, histogram__skmd_range
-// CHECK-NEXT: spirv entry points: histogram, histogram__skmd_range
+// CHECK-NEXT: x86 entry points: histogram__skmd_wg, histogram__skmd_merge__skmd_wg
+// CHECK-NEXT: ptx entry points: histogram, histogram__skmd_range, histogram__skmd_merge
+// CHECK-NEXT: spirv entry points: histogram, histogram__skmd_range, histogram__skmd_merge
 // CHECK-NEXT: cpu: 256 B __local, {{[0-9]+}} B per work-item across barriers
-// CHECK-NEXT: not partitionable:
-// CHECK-NEXT: global atomics on 'bins' (atomic_add(unsigned int volatile CLglobal*, unsigned int), commutative: could be aggregated)
-// CHECK-NEXT: no merge kernel: atomic_add(unsigned int volatile CLglobal*, unsigned int) writes to an output buffer in a way SKMD cannot merge
+// CHECK-NEXT: partitionable, contiguous no
+// CHECK-NEXT: 'bins': atomic add only; each device's copy is combined
 // CHECK-NEXT: arg 0 data uint* global_buffer size 8 elem 4 read const
 // CHECK-NEXT: footprint: 1 affine access (1 guarded, 1 below a bound), contiguous always
 // CHECK-NEXT: arg 1 bins uint* global_buffer size 8 elem 4 read-write

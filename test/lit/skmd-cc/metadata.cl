@@ -198,6 +198,7 @@ typedef struct {
 // CHECK-NEXT:       "partitionable": true,
 // CHECK-NEXT:       "reasons": [],
 // CHECK-NEXT:       "launch_tested": [],
+// CHECK-NEXT:       "combined": [],
 // CHECK-NEXT:       "contiguous": "no"
 // CHECK-NEXT:     },
 // CHECK-NEXT:     "footprint": {
