@@ -73,6 +73,9 @@ def parse_args():
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per command (default 60)")
     p.add_argument("--out", default=None, help="write the results as JSON")
     p.add_argument("--keep", default=None, help="keep the bundles in this directory")
+    p.add_argument("--bundles", default=None,
+                   help="run the bundles a run with --keep=DIR compiled, compiling nothing "
+                        "(a GPU host has no skmd-cc)")
     p.add_argument("-v", "--verbose", action="store_true")
     return p.parse_args()
 
@@ -186,6 +189,13 @@ def error_lines(out, limit=6):
 
 def compile_file(cf, args, workdir):
     bundle = os.path.join(workdir, cf.rel.replace(os.sep, "__") + ".skmd")
+    if args.bundles:
+        bundle = os.path.join(os.path.abspath(args.bundles), os.path.basename(bundle))
+        res = {"file": cf.rel, "project": cf.project, "command": "", "seconds": 0,
+               "bundle": bundle, "class": "compiled", "message": ""}
+        if not os.path.exists(bundle):
+            res.update({"class": "unsupported", "message": "no bundle in " + args.bundles})
+        return res
     cmd = [os.path.join(args.bin, "skmd-cc"), cf.path, "-o", bundle] + cf.options
     rc, out, secs = run_cmd(cmd, args.timeout, cwd=os.path.dirname(cf.path))
     res = {"file": cf.rel, "project": cf.project, "command": " ".join(map(shlex.quote, cmd)),
@@ -248,11 +258,15 @@ def plans(devices):
     devs = [d for d in devices.split(",") if d]
     second = devs[1] if len(devs) > 1 else devs[0]
     second_name = DEVICE_NAME.get(second.split(":")[0], second)
-    return [
+    out = [
         ("even", devs, "even"),
         ("manual", devs, "manual:%s=0.3,%s=0.7" % (DEVICE_NAME.get(devs[0], devs[0]), second_name)),
-        ("even3", devs + [devs[-1]], "even"),
     ]
+    # A third device of the same kind: HostDiscrete devices can be opened
+    # again, a GPU cannot.
+    if devs[-1] == "discrete":
+        out.append(("even3", devs + [devs[-1]], "even"))
+    return out
 
 
 def run_kernel(cf, comp, run, plan, args):
@@ -293,7 +307,7 @@ def run_kernel(cf, comp, run, plan, args):
 def main():
     args = parse_args()
     args.bin = os.path.abspath(args.bin)
-    for tool in ("skmd-cc", "skmd-run", "skmd-info"):
+    for tool in ("skmd-run", "skmd-info") if args.bundles else ("skmd-cc", "skmd-run", "skmd-info"):
         if not os.access(os.path.join(args.bin, tool), os.X_OK):
             sys.exit("run-corpus.py: no %s in %s" % (tool, args.bin))
     files = find_files(args.filter)
