@@ -1,6 +1,7 @@
 //===- Partitionability.cpp - May a kernel's groups be split? -------------===//
 #include "Analysis/Partitionability.h"
 #include "Analysis/AccessFootprint.h"
+#include "Analysis/KernelArgAccess.h"
 #include "Support/Atomics.h"
 #include "Support/KernelCloning.h"
 #include "Support/OpenCLKernel.h"
@@ -103,6 +104,7 @@ void findInterGroupCommunication(const BufferAccessInfo &B, PartitionVerdict &V)
 PartitionabilityResult PartitionabilityAnalysis::run(Module &M,
                                                      ModuleAnalysisManager &MAM) {
   const AccessFootprintResult &Footprints = MAM.getResult<AccessFootprintAnalysis>(M);
+  const KernelArgAccessResult &ArgAccess = MAM.getResult<KernelArgAccessAnalysis>(M);
   PartitionabilityResult Result;
   for (const auto &[F, Info] : Footprints.Kernels) {
     PartitionVerdict V;
@@ -119,12 +121,24 @@ PartitionabilityResult PartitionabilityAnalysis::run(Module &M,
       });
       if (B.Whole && !HasMerge && !Combined) {
         // Without a footprint or a merge kernel nothing can put the
-        // pieces of a written buffer back together.
+        // pieces of a written buffer back together. (Written buffers with
+        // footprints need the merge kernel only where pieces' writes meet,
+        // which the runtime sees at launch.)
+        // A whole-buffer footprint keeps no accesses: whether the buffer is
+        // written comes from skmd-kernel-args (an input stays an input).
         bool MaybeWritten = Written || B.Accesses.empty();
+        if (const auto *Args = ArgAccess.lookup(*F))
+          for (const skmd::ArgAccess &X : *Args)
+            if (X.ArgNo == B.ArgNo)
+              MaybeWritten = X.Written;
+        Attribute NoMerge = F->getFnAttribute(NoMergeAttr);
         if (MaybeWritten && !F->getFnAttribute(UnpartitionableAttr).isValid())
           V.Reasons.push_back("'" + B.Name + "' may be written at addresses "
                               "the analysis cannot describe (" +
-                              B.WholeReason + ") and has no merge kernel");
+                              B.WholeReason + ") and has no merge kernel" +
+                              (NoMerge.isValid()
+                                   ? " (" + NoMerge.getValueAsString().str() + ")"
+                                   : std::string()));
       }
     }
     if (Attribute A = F->getFnAttribute(UnpartitionableAttr); A.isValid())

@@ -35,6 +35,12 @@ inline constexpr const char *OriginAttr = "skmd-kernel";
 /// Set on an original kernel by a transform that could not make a variant
 /// of it; the value says why. The partitionability analysis reports it.
 inline constexpr const char *UnpartitionableAttr = "skmd-unpartitionable";
+/// Set on an original kernel whose merge kernel could not be built; the
+/// value says why. It matters only where a written buffer needs a merge:
+/// one the analysis cannot describe (then the kernel cannot be split), or
+/// one whose pieces' writes meet in a launch (the runtime refuses that
+/// split).
+inline constexpr const char *NoMergeAttr = "skmd-no-merge";
 
 /// Clones \p Kernel as \p NewName with \p Extra appended to its arguments,
 /// marks it with \p Role, and returns it. The clone is a kernel too.

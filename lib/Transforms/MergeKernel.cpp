@@ -376,7 +376,7 @@ PreservedAnalyses MergeKernelPass::run(Module &M, ModuleAnalysisManager &MAM) {
       Why = MergeBuilder(*Merge, Copies).build();
     if (Why) {
       Merge->eraseFromParent();
-      K->addFnAttr(UnpartitionableAttr, "no merge kernel: " + *Why);
+      K->addFnAttr(NoMergeAttr, *Why);
     }
     Changed = true;
   }

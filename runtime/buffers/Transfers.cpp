@@ -413,16 +413,48 @@ void combineInto(void *Into, const void *From, uint64_t Bytes, const CombinedArg
     combineAs<uint32_t, int32_t>(Into, From, Bytes / 4, C.Op);
 }
 
+namespace {
+/// The first bytes where one of \p A's intervals meets one of \p B's
+/// pieces' intervals (each tagged with its piece), other than \p Self's.
+std::optional<std::tuple<int64_t, int64_t, size_t>>
+firstMeeting(const IntervalSet &A, size_t Self,
+             const std::vector<std::tuple<int64_t, int64_t, size_t>> &Sorted) {
+  // Both lists sorted; the tagged ends grow only piecewise, so the scan
+  // skips for good only what ends before the current interval starts.
+  size_t W = 0;
+  for (auto [Lo, Hi] : A.intervals()) {
+    while (W < Sorted.size() && std::get<1>(Sorted[W]) <= Lo && std::get<0>(Sorted[W]) < Lo)
+      ++W;
+    for (size_t X = W; X < Sorted.size() && std::get<0>(Sorted[X]) < Hi; ++X) {
+      auto [OLo, OHi, Q] = Sorted[X];
+      if (Q != Self && OHi > Lo)
+        return std::tuple{std::max(Lo, OLo), std::min(Hi, OHi), Q};
+    }
+  }
+  return std::nullopt;
+}
+} // namespace
+
 Result<std::string> firstConflict(const KernelInfo &K, const std::vector<HostArg> &Args,
                                   const NDRange &Range, const std::vector<Piece> &Pieces) {
-  if (Pieces.size() < 2 || K.LaunchTested.empty())
+  bool HasMerge = std::any_of(K.Symbols.begin(), K.Symbols.end(),
+                              [](const auto &S) { return !S.second.Merge.empty(); });
+  if (Pieces.size() < 2 || (K.LaunchTested.empty() && HasMerge))
     return std::string();
   LaunchValues LV = launchValues(K, Args, Range);
   auto Groups = [&](const Piece &P) {
     return "groups [" + std::to_string(P.First) + ", " + std::to_string(P.First + P.Count) +
            ")";
   };
-  for (unsigned AI : K.LaunchTested) {
+  for (unsigned AI = 0; AI < K.Args.size(); ++AI) {
+    bool Tested = std::find(K.LaunchTested.begin(), K.LaunchTested.end(), AI) !=
+                  K.LaunchTested.end();
+    // Without a merge kernel, pieces whose writes meet cannot be put back
+    // together either.
+    bool Merged = !HasMerge && isBufferArg(K.Args[AI].Kind) && K.Args[AI].Written &&
+                  !K.findCombined(AI);
+    if (!Tested && !Merged)
+      continue;
     const ArgFootprint *F = K.Footprint.find(AI);
     if (!F || F->Kind != FootprintKind::Affine)
       return argName(K, AI) + " has no footprint to test (" +
@@ -430,39 +462,37 @@ Result<std::string> firstConflict(const KernelInfo &K, const std::vector<HostArg
     int64_t Size = int64_t(Args[AI].Bytes);
     // Every piece's writes, tagged with the piece, sorted by their start.
     std::vector<std::tuple<int64_t, int64_t, size_t>> Writes;
-    std::vector<IntervalSet> Reads(Pieces.size());
+    std::vector<IntervalSet> Reads(Pieces.size()), OwnWrites(Pieces.size());
     for (size_t P = 0; P < Pieces.size(); ++P) {
       for (bool W : {true, false}) {
+        if (!W && !Tested)
+          continue;
         auto T = touched(K, accessesThat(*F, W), LV, Pieces[P].First, Pieces[P].Count);
         if (!T)
           return T.error();
         T->Bytes.clamp(0, Size);
-        if (!W)
+        if (!W) {
           Reads[P] = std::move(T->Bytes);
-        else
-          for (auto [Lo, Hi] : T->Bytes.intervals())
-            Writes.emplace_back(Lo, Hi, P);
+          continue;
+        }
+        for (auto [Lo, Hi] : T->Bytes.intervals())
+          Writes.emplace_back(Lo, Hi, P);
+        OwnWrites[P] = std::move(T->Bytes);
       }
     }
     std::sort(Writes.begin(), Writes.end());
-    // Each piece's reads against the writes of the others, in one sweep
-    // per piece (both lists sorted; the writes' ends grow with the index
-    // only piecewise, so the scan keeps the furthest end seen).
     for (size_t P = 0; P < Pieces.size(); ++P) {
-      size_t W = 0;
-      for (auto [Lo, Hi] : Reads[P].intervals()) {
-        while (W < Writes.size() && std::get<1>(Writes[W]) <= Lo &&
-               std::get<0>(Writes[W]) < Lo)
-          ++W;
-        for (size_t X = W; X < Writes.size() && std::get<0>(Writes[X]) < Hi; ++X) {
-          auto [WLo, WHi, Q] = Writes[X];
-          if (Q == P || WHi <= Lo)
-            continue;
-          return argName(K, AI) + " bytes [" + std::to_string(std::max(Lo, WLo)) + ", " +
-                 std::to_string(std::min(Hi, WHi)) + ") are read by " + Groups(Pieces[P]) +
-                 " and written by " + Groups(Pieces[Q]);
-        }
-      }
+      if (Tested)
+        if (auto M = firstMeeting(Reads[P], P, Writes))
+          return argName(K, AI) + " bytes [" + std::to_string(std::get<0>(*M)) + ", " +
+                 std::to_string(std::get<1>(*M)) + ") are read by " + Groups(Pieces[P]) +
+                 " and written by " + Groups(Pieces[std::get<2>(*M)]);
+      if (Merged)
+        if (auto M = firstMeeting(OwnWrites[P], P, Writes))
+          return argName(K, AI) + " bytes [" + std::to_string(std::get<0>(*M)) + ", " +
+                 std::to_string(std::get<1>(*M)) + ") may be written by " + Groups(Pieces[P]) +
+                 " and by " + Groups(Pieces[std::get<2>(*M)]) +
+                 ", and the kernel has no merge kernel";
     }
   }
   return std::string();

@@ -123,7 +123,7 @@ define spir_kernel void @reader(ptr %in) !kernel_arg_addr_space !6 !kernel_arg_n
   ret void
 }
 
-; FB: attributes #[[FB]] = { "skmd-unpartitionable"="no merge kernel: output addresses or control flow depend on values read from output 'buf'" }
+; FB: attributes #[[FB]] = { "skmd-no-merge"="output addresses or control flow depend on values read from output 'buf'" }
 
 !0 = !{i32 1, i32 1, i32 0}
 !1 = !{!"A", !"C", !"n"}
