@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <list>
 
 namespace skmd {
 
@@ -160,6 +161,7 @@ void Launcher::runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
   auto T = Clock::now();
   Run.Report.InputAt = At(T);
   std::vector<DeviceArg> DevArgs = hostDeviceArgs(Args);
+  std::list<std::vector<char>> Identities; // Stable addresses.
   Run.Memory.resize(Run.Moves.size());
   for (size_t I = 0; I < Run.Moves.size(); ++I) {
     const BufferMove &M = Run.Moves[I];
@@ -170,12 +172,12 @@ void Launcher::runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
     Run.Memory[I] = *Mem;
     DevArgs[M.Arg].Address = Mem->Address + At - uint64_t(M.Lo);
     // Offsets from the region's start, the same on both sides. A combined
-    // buffer that starts from the identity gets zeros, not the user's bytes.
-    std::vector<char> Identity;
+    // buffer that starts from the identity gets zeros, not the user's bytes
+    // (kept until the copies finish: devices copy asynchronously).
     auto *Region = static_cast<const char *>(Args[M.Arg].Data) + M.Lo;
     if (M.Combine && startsFromIdentity(M.Combine->Op)) {
-      Identity.assign(uint64_t(M.Hi - M.Lo), 0);
-      Region = Identity.data();
+      Identities.emplace_back(uint64_t(M.Hi - M.Lo), 0);
+      Region = Identities.back().data();
     }
     for (const Rect &R : toRects(M.In, M.Lo)) {
       if (Status S = D.copyInRect(*Mem, At, Region, R); !S)
