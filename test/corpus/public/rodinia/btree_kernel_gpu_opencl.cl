@@ -2,6 +2,7 @@
 // corpus-options: -DDEFAULT_ORDER=32
 // corpus-run: findK --global=2048 --local=32 --arg=2 --arg=64:0..63 --arg=64 --arg=64 --arg=64:0..63 --arg=64:0..63 --arg=64:0..63 --arg=64:zero
 // corpus-note: order 32 (one work-item per key), 64 nodes and 64 queries; every knode field (indices, keys, ...) in 0..63 keeps the tree walk in bounds
+// corpus-note: random keys are no valid tree: several work-items of a group match a key and store offsetD[bid] at once, a race whose result differs between CPU drivers (SKMD's x86, PoCL) and GPU drivers (SKMD's PTX, NVIDIA's)
 // #ifdef __cplusplus
 // extern "C" {
 // #endif

@@ -2,6 +2,7 @@
 // corpus-options: -DDEFAULT_ORDER=32
 // corpus-run: findRangeK --global=2048 --local=32 --arg=2 --arg=64:0..63 --arg=64 --arg=64:0..63 --arg=64:0..63 --arg=64:0..63 --arg=64:0..63 --arg=64:0..63 --arg=64:0..63 --arg=64:zero --arg=64:zero
 // corpus-note: order 32, 64 nodes and 64 range queries; every knode field in 0..63 keeps the two tree walks in bounds
+// corpus-note: random keys are no valid tree: several work-items of a group match a key and store offsetD[bid] at once, a race whose result differs between CPU drivers (SKMD's x86, PoCL) and GPU drivers (SKMD's PTX, NVIDIA's)
 //========================================================================================================================================================================================================200
 //	DEFINE/INCLUDE
 //========================================================================================================================================================================================================200
