@@ -301,57 +301,53 @@ TEST_F(Api, ABufferSmallerThanTheFootprintIsRefused) {
   EXPECT_TRUE(std::all_of(Out.begin(), Out.end(), [](float F) { return F == 0; }));
 }
 
+/// builtins_mix's \p Kernel (histogram or histogram_seen) over 4096 values
+/// into 16 bins that start at \p Start, its arguments set on the fixture's
+/// context, with the counts it must give.
+struct HistogramRun {
+  static constexpr uint32_t Count = 4096;
+  std::vector<uint32_t> Data = std::vector<uint32_t>(Count), Bins, Want;
+  skmd_kernel K = nullptr;
+  size_t Global = Count, Local = 64;
+};
+
+void setHistogram(skmd_context Ctx, const char *Kernel, uint32_t Start, HistogramRun &H) {
+  skmd_program Atomics;
+  ASSERT_EQ(skmd_load_bundle(Ctx, corpus("builtins_mix").c_str(), &Atomics), SKMD_SUCCESS);
+  ASSERT_EQ(skmd_get_kernel(Atomics, Kernel, &H.K), SKMD_SUCCESS) << skmd_last_error();
+  ASSERT_EQ(skmd_kernel_arg_count(H.K), 3u);
+  H.Bins.assign(16, Start);
+  H.Want.assign(16, Start);
+  for (uint32_t I = 0; I < H.Count; ++I) {
+    H.Data[I] = I * 7919u;
+    ++H.Want[H.Data[I] % 16];
+  }
+  skmd_buffer BD, BB;
+  skmd_wrap_buffer(Ctx, H.Data.data(), H.Count * 4, &BD);
+  skmd_wrap_buffer(Ctx, H.Bins.data(), 16 * 4, &BB);
+  skmd_set_arg_buffer(H.K, 0, BD);
+  skmd_set_arg_buffer(H.K, 1, BB);
+  skmd_set_arg_scalar(H.K, 2, &H.Count, 4);
+}
+
 // A histogram's bins, updated by atomics alone, split: each device counts
 // into its own copy, and the copies add up to the counts of a CPU alone.
 TEST_F(Api, AtomicCountsSplitAcrossDevices) {
-  skmd_program Atomics;
-  ASSERT_EQ(skmd_load_bundle(Ctx, corpus("builtins_mix").c_str(), &Atomics),
-            SKMD_SUCCESS);
-  skmd_kernel Histogram;
-  ASSERT_EQ(skmd_get_kernel(Atomics, "histogram", &Histogram), SKMD_SUCCESS)
-      << skmd_last_error();
-  const uint32_t Count = 4096;
-  std::vector<uint32_t> Data(Count), Bins(16, 5);
-  for (uint32_t I = 0; I < Count; ++I)
-    Data[I] = I * 7919u;
-  skmd_buffer BD, BB;
-  skmd_wrap_buffer(Ctx, Data.data(), Count * 4, &BD);
-  skmd_wrap_buffer(Ctx, Bins.data(), 16 * 4, &BB);
-  skmd_set_arg_buffer(Histogram, 0, BD);
-  skmd_set_arg_buffer(Histogram, 1, BB);
-  skmd_set_arg_scalar(Histogram, 2, &Count, 4);
-  size_t Global = Count, Local = 64;
+  HistogramRun H;
+  setHistogram(Ctx, "histogram", 5, H);
   skmd_launch_report R;
-  ASSERT_EQ(skmd_launch(Histogram, 1, nullptr, &Global, &Local, "even", &R), SKMD_SUCCESS)
+  ASSERT_EQ(skmd_launch(H.K, 1, nullptr, &H.Global, &H.Local, "even", &R), SKMD_SUCCESS)
       << skmd_last_error();
   EXPECT_EQ(R.piece_count, 3u);
-  std::vector<uint32_t> Want(16, 5);
-  for (uint32_t D : Data)
-    ++Want[D % 16];
-  EXPECT_EQ(Bins, Want);
-  skmd_release_buffer(BD);
-  skmd_release_buffer(BB);
+  EXPECT_EQ(H.Bins, H.Want);
 }
 
 TEST_F(Api, AKernelThatCannotBeSplitRunsWholeOrIsRefused) {
-  skmd_program Atomics;
-  ASSERT_EQ(skmd_load_bundle(Ctx, corpus("builtins_mix").c_str(), &Atomics),
-            SKMD_SUCCESS);
-  skmd_kernel Histogram;
-  ASSERT_EQ(skmd_get_kernel(Atomics, "histogram_seen", &Histogram), SKMD_SUCCESS)
-      << skmd_last_error();
-  ASSERT_EQ(skmd_kernel_arg_count(Histogram), 3u);
-  const uint32_t Count = 4096;
-  std::vector<uint32_t> Data(Count), Bins(16, 0);
-  for (uint32_t I = 0; I < Count; ++I)
-    Data[I] = I * 7919u;
-  skmd_buffer BD, BB;
-  skmd_wrap_buffer(Ctx, Data.data(), Count * 4, &BD);
-  skmd_wrap_buffer(Ctx, Bins.data(), 16 * 4, &BB);
-  skmd_set_arg_buffer(Histogram, 0, BD);
-  skmd_set_arg_buffer(Histogram, 1, BB);
-  skmd_set_arg_scalar(Histogram, 2, &Count, 4);
-  size_t Global = Count, Local = 64;
+  HistogramRun H;
+  setHistogram(Ctx, "histogram_seen", 0, H);
+  skmd_kernel Histogram = H.K;
+  std::vector<uint32_t> &Bins = H.Bins, &Want = H.Want;
+  size_t &Global = H.Global, &Local = H.Local;
   EXPECT_EQ(skmd_launch(Histogram, 1, nullptr, &Global, &Local, "even", nullptr),
             SKMD_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(skmd_last_error()).find("cannot be split"),
@@ -363,9 +359,6 @@ TEST_F(Api, AKernelThatCannotBeSplitRunsWholeOrIsRefused) {
             SKMD_SUCCESS)
       << skmd_last_error();
   EXPECT_EQ(R.piece_count, 1u);
-  std::vector<uint32_t> Want(16, 0);
-  for (uint32_t D : Data)
-    ++Want[D % 16];
   EXPECT_EQ(Bins, Want);
 
   // So does the model: on the device it predicts fastest.
