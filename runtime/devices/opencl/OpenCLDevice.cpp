@@ -29,28 +29,6 @@ public:
   std::mutex Lock;
 };
 
-std::string infoString(const OpenCLDriver &D, cl_device_id Dev, cl_uint What) {
-  size_t Size = 0;
-  if (D.clGetDeviceInfo(Dev, What, 0, nullptr, &Size) != CL_SUCCESS || Size == 0)
-    return "";
-  std::string S(Size, '\0');
-  if (D.clGetDeviceInfo(Dev, What, Size, S.data(), nullptr) != CL_SUCCESS)
-    return "";
-  S.resize(S.find('\0') == std::string::npos ? S.size() : S.find('\0'));
-  return S;
-}
-
-std::string platformString(const OpenCLDriver &D, cl_platform_id P, cl_uint What) {
-  size_t Size = 0;
-  if (D.clGetPlatformInfo(P, What, 0, nullptr, &Size) != CL_SUCCESS || Size == 0)
-    return "";
-  std::string S(Size, '\0');
-  if (D.clGetPlatformInfo(P, What, Size, S.data(), nullptr) != CL_SUCCESS)
-    return "";
-  S.resize(S.find('\0') == std::string::npos ? S.size() : S.find('\0'));
-  return S;
-}
-
 /// Whether CL_DEVICE_IL_VERSION ("SPIR-V_1.0 SPIR-V_1.1 ...") names SPIR-V
 /// 1.BundleSpirvMinor or later.
 bool takesBundleSpirv(const std::string &IL) {
@@ -96,39 +74,25 @@ OpenCLDevice::open(Selection S, unsigned Index, unsigned NameFrom) {
       return Out;
     return Failure(ErrorCode::NoDevice, "opencl: " + Error);
   }
-  cl_uint Platforms = 0;
-  if (D->clGetPlatformIDs(0, nullptr, &Platforms) != CL_SUCCESS)
-    Platforms = 0; // CL_PLATFORM_NOT_FOUND_KHR: no vendor driver installed.
-  std::vector<cl_platform_id> PlatformIds(Platforms);
-  if (Platforms)
-    D->clGetPlatformIDs(Platforms, PlatformIds.data(), nullptr);
-
   // Every device, in the loader's order; those that take the bundle's
   // SPIR-V are candidates, the others are named in the error.
   std::vector<std::pair<cl_device_id, std::string>> Candidates;
   std::vector<std::string> Refused;
-  for (cl_platform_id P : PlatformIds) {
-    cl_uint N = 0;
-    if (D->clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, 0, nullptr, &N) != CL_SUCCESS || N == 0)
+  for (auto [P, Dev] : D->allDevices()) {
+    std::string Platform = D->platformText(P, CL_PLATFORM_NAME);
+    std::string Name = D->deviceText(Dev, CL_DEVICE_NAME);
+    std::string IL = D->deviceText(Dev, CL_DEVICE_IL_VERSION);
+    if (!takesBundleSpirv(IL)) {
+      Refused.push_back("'" + Name + "' (" + Platform + "): " +
+                        (IL.empty() ? "no SPIR-V" : "only " + IL));
       continue;
-    std::vector<cl_device_id> Devs(N);
-    D->clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, N, Devs.data(), nullptr);
-    std::string Platform = platformString(*D, P, CL_PLATFORM_NAME);
-    for (cl_device_id Dev : Devs) {
-      std::string Name = infoString(*D, Dev, CL_DEVICE_NAME);
-      std::string IL = infoString(*D, Dev, CL_DEVICE_IL_VERSION);
-      if (!takesBundleSpirv(IL)) {
-        Refused.push_back("'" + Name + "' (" + Platform + "): " +
-                          (IL.empty() ? "no SPIR-V" : "only " + IL));
-        continue;
-      }
-      cl_bitfield Type = 0;
-      D->clGetDeviceInfo(Dev, CL_DEVICE_TYPE, sizeof Type, &Type, nullptr);
-      if (S == Selection::AllButCpus && (Type & CL_DEVICE_TYPE_CPU))
-        continue;
-      Candidates.push_back({Dev, Name + " (" + Platform + ", SPIR-V through " +
-                                     infoString(*D, Dev, CL_DEVICE_VERSION) + ")"});
     }
+    cl_bitfield Type = 0;
+    D->clGetDeviceInfo(Dev, CL_DEVICE_TYPE, sizeof Type, &Type, nullptr);
+    if (S == Selection::AllButCpus && (Type & CL_DEVICE_TYPE_CPU))
+      continue;
+    Candidates.push_back({Dev, Name + " (" + Platform + ", SPIR-V through " +
+                                   D->deviceText(Dev, CL_DEVICE_VERSION) + ")"});
   }
   if (Candidates.empty()) {
     if (S == Selection::AllButCpus)

@@ -58,6 +58,49 @@ const OpenCLDriver *OpenCLDriver::get(std::string &Error) {
   return &L.Driver;
 }
 
+namespace {
+/// The string a clGet*Info call gives, without its terminator.
+template <typename Fn, typename Obj>
+std::string infoText(Fn Get, Obj O, cl_uint What) {
+  size_t Size = 0;
+  if (Get(O, What, 0, nullptr, &Size) != CL_SUCCESS || Size == 0)
+    return "";
+  std::string S(Size, '\0');
+  if (Get(O, What, Size, S.data(), nullptr) != CL_SUCCESS)
+    return "";
+  S.resize(S.find('\0') == std::string::npos ? S.size() : S.find('\0'));
+  return S;
+}
+} // namespace
+
+std::string OpenCLDriver::platformText(cl_platform_id P, cl_uint What) const {
+  return infoText(clGetPlatformInfo, P, What);
+}
+
+std::string OpenCLDriver::deviceText(cl_device_id Dev, cl_uint What) const {
+  return infoText(clGetDeviceInfo, Dev, What);
+}
+
+std::vector<std::pair<cl_platform_id, cl_device_id>> OpenCLDriver::allDevices() const {
+  cl_uint Platforms = 0;
+  if (clGetPlatformIDs(0, nullptr, &Platforms) != CL_SUCCESS)
+    Platforms = 0; // CL_PLATFORM_NOT_FOUND_KHR: no vendor driver installed.
+  std::vector<cl_platform_id> Ids(Platforms);
+  if (Platforms)
+    clGetPlatformIDs(Platforms, Ids.data(), nullptr);
+  std::vector<std::pair<cl_platform_id, cl_device_id>> Out;
+  for (cl_platform_id P : Ids) {
+    cl_uint N = 0;
+    if (clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, 0, nullptr, &N) != CL_SUCCESS || N == 0)
+      continue;
+    std::vector<cl_device_id> Devs(N);
+    clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, N, Devs.data(), nullptr);
+    for (cl_device_id Dev : Devs)
+      Out.push_back({P, Dev});
+  }
+  return Out;
+}
+
 std::string OpenCLDriver::describe(cl_int R) {
   const char *Name = nullptr;
   switch (R) {

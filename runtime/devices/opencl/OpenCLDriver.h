@@ -13,6 +13,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace skmd {
 
@@ -94,6 +96,14 @@ struct OpenCLDriver {
   cl_int (*clEnqueueNDRangeKernel)(cl_command_queue, cl_kernel, cl_uint, const size_t *,
                                    const size_t *, const size_t *, cl_uint, const cl_event *,
                                    cl_event *);
+
+  /// A platform's or a device's string property; empty where the driver
+  /// has none.
+  std::string platformText(cl_platform_id P, cl_uint What) const;
+  std::string deviceText(cl_device_id Dev, cl_uint What) const;
+  /// Every device of every installed driver, with its platform, in the
+  /// loader's order (empty where no driver is installed).
+  std::vector<std::pair<cl_platform_id, cl_device_id>> allDevices() const;
 
   /// The loader, opened once per process; null with the reason in
   /// \p Error when there is none (or it lacks an entry point: a loader

@@ -19,32 +19,10 @@ struct Found {
 };
 
 Result<std::vector<Found>> allDevices(const OpenCLDriver &D) {
-  cl_uint Platforms = 0;
-  if (D.clGetPlatformIDs(0, nullptr, &Platforms) != CL_SUCCESS)
-    Platforms = 0; // No vendor driver installed.
-  std::vector<cl_platform_id> Ids(Platforms);
-  if (Platforms)
-    D.clGetPlatformIDs(Platforms, Ids.data(), nullptr);
-  auto Text = [&](auto Fn, auto Obj, cl_uint What) {
-    size_t Size = 0;
-    if (Fn(Obj, What, 0, nullptr, &Size) != CL_SUCCESS || Size == 0)
-      return std::string("?");
-    std::string S(Size, '\0');
-    Fn(Obj, What, Size, S.data(), nullptr);
-    S.resize(S.find('\0') == std::string::npos ? S.size() : S.find('\0'));
-    return S;
-  };
   std::vector<Found> Out;
-  for (cl_platform_id P : Ids) {
-    cl_uint Count = 0;
-    if (D.clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, 0, nullptr, &Count) != CL_SUCCESS || !Count)
-      continue;
-    std::vector<cl_device_id> Devs(Count);
-    D.clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, Count, Devs.data(), nullptr);
-    std::string Platform = Text(D.clGetPlatformInfo, P, CL_PLATFORM_NAME);
-    for (cl_device_id Dev : Devs)
-      Out.push_back({Dev, Text(D.clGetDeviceInfo, Dev, CL_DEVICE_NAME) + " (" + Platform + ")"});
-  }
+  for (auto [P, Dev] : D.allDevices())
+    Out.push_back({Dev, D.deviceText(Dev, CL_DEVICE_NAME) + " (" +
+                            D.platformText(P, CL_PLATFORM_NAME) + ")"});
   if (Out.empty())
     return Failure(ErrorCode::NoDevice,
                    "no OpenCL driver has a device (install one, e.g. Debian's "
