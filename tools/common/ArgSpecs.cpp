@@ -130,9 +130,6 @@ void storeScalar(uint8_t *At, const std::string &T, double V, int64_t N,
   }
 }
 
-bool isFloatType(const std::string &T) {
-  return T == "float" || T == "double" || T == "half";
-}
 
 /// One number as a scalar of type \p T; dies naming the argument.
 void parseScalar(const skmd_arg_info &Info, const std::string &T,
@@ -166,6 +163,10 @@ std::string describeLayout(const std::vector<skmd_scalar_run> &Layout) {
 }
 
 } // namespace
+
+bool isFloatType(const std::string &T) {
+  return T == "float" || T == "double" || T == "half";
+}
 
 std::vector<skmd_scalar_run> argLayout(skmd_kernel K, unsigned Index,
                                        const skmd_arg_info &Info) {

@@ -35,6 +35,8 @@ uint64_t parseCount(const std::string &S, const std::string &What);
 std::vector<size_t> parseSizes(const std::string &S, const std::string &What);
 /// The scalar element type behind an OpenCL type name ("float4*" -> float).
 std::string baseType(std::string T);
+/// Whether OpenCL scalar type \p T is half, float or double.
+bool isFloatType(const std::string &T);
 /// The scalars of argument \p Index's element (skmd_get_kernel_arg_layout);
 /// for bundles without layouts, the scalar or vector type its name gives;
 /// empty if neither tells.

@@ -280,7 +280,7 @@ double floatAt(const uint8_t *At, const std::string &T) {
 /// One scalar of OpenCL type \p T at \p At, as text.
 std::string scalarText(const uint8_t *At, const std::string &T) {
   char Text[64];
-  if (T == "float" || T == "double" || T == "half") {
+  if (isFloatType(T)) {
     std::snprintf(Text, sizeof Text, "%.9g", floatAt(At, T));
     return Text;
   }
@@ -370,8 +370,7 @@ std::string compare(const skmd_arg_info &Info, const std::vector<skmd_scalar_run
                     bool Exact, double Tolerance, unsigned Ulps, double &WorstRel) {
   bool HasFloats = false;
   for (const skmd_scalar_run &R : Layout)
-    HasFloats |= std::string(R.type) == "float" || std::string(R.type) == "double" ||
-                 std::string(R.type) == "half";
+    HasFloats |= isFloatType(R.type);
   if (Exact || !HasFloats) {
     for (size_t I = 0; I < Got.size(); ++I)
       if (Got[I] != Want[I])
@@ -383,7 +382,7 @@ std::string compare(const skmd_arg_info &Info, const std::vector<skmd_scalar_run
   for (size_t E = 0; E + Elem <= Got.size(); E += Elem)
     for (const skmd_scalar_run &R : Layout) {
       std::string T = R.type;
-      bool Float = T == "float" || T == "double" || T == "half";
+      bool Float = isFloatType(T);
       size_t Size = skmd::scalarTypeBytes(T);
       for (size_t I = 0; I < R.count; ++I) {
         size_t At = E + R.offset + I * Size;
