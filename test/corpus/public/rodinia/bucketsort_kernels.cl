@@ -1,8 +1,8 @@
 // corpus-source: github.com/JuliaParallel/rodinia/blob/0f47cfc2f35034405973703fbb6d2c77a25439c0/opencl/hybridsort/bucketsort_kernels.cl (BSD-3-Clause-like (University of Virginia), see LICENSE)
 // corpus-run: bucketcount --global=512 --local=32 --arg=8192 --arg=8192:zero --arg=16*1024:zero --arg=8192 --arg=1024:iota
 // corpus-run: bucketprefixoffset --global=1024 --local=128 --arg=16*1024 --arg=1024:zero --arg=16
-// corpus-run: bucketsort --global=512 --local=32 --arg=8192 --arg=8192:iota --arg=8192:zero --arg=8192 --arg=16*1024:zero --arg=1024:zero
-// corpus-note: 16 groups of one 32-wide warp (BUCKET_THREAD_N); addOffset is the project's warp-synchronous tagged counter; bucketsort scatters to data-dependent places
+// corpus-run: bucketsort --global=512 --local=32 --arg=8192 --arg=8192:iota --arg=8192:zero --arg=1024 --arg=16*1024:zero --arg=1024:iota
+// corpus-note: 16 groups of one 32-wide warp (BUCKET_THREAD_N); addOffset is the project's warp-synchronous tagged counter; bucketsort scatters to data-dependent places: indices 0..1023 and l_offsets 0..1023 send each element to its own place (all-zero indices made every work-item store output[0], a race whose winner changed from run to run)
 #define DIVISIONS (1 << 10)
 #define LOG_DIVISIONS (10)
 #define BUCKET_WARP_LOG_SIZE (5)
