@@ -14,11 +14,12 @@
 //           -> skmd-work-group-function -> skmd-work-item-loop-versioning
 //           -> scalarizer
 //           [-> skmd-cpu-dispatch below AVX-512]] -> O<n>
-//   x86:    SKMD IR -> keep only work-group functions -> x86-64 object
-//           -> ld -shared -> .so
+//   x86:    SKMD IR -> keep only work-group functions
+//           -> skmd-x86-buffer-alignment -> x86-64 object -> ld -shared -> .so
 //   ptx:    SKMD IR -> work-item functions libclc lacks -> link libclc +
 //           libdevice -> internalize -> O<n> -> PTX
-//   spirv:  SKMD IR -> skmd-spirv-integer-conversions -> SPIR-V 1.2
+//   spirv:  SKMD IR -> skmd-spirv-integer-conversions
+//           -> skmd-spirv-vector-selects -> SPIR-V 1.2
 //           -> SPIRV-Tools validation
 //
 //===----------------------------------------------------------------------===//
@@ -44,6 +45,7 @@
 #include "Transforms/PartitionReadyKernel.h"
 #include "Transforms/SPIRVIntegerConversions.h"
 #include "Transforms/SPIRVVectorSelects.h"
+#include "Transforms/X86BufferAlignment.h"
 #include "Transforms/WorkGroupFunction.h"
 #include "Transforms/WorkItemLoopVersioning.h"
 
@@ -383,6 +385,10 @@ Expected<std::string> lowerToVariant(Module &M, const CompilerOptions &Opts,
     keepOnlyWorkGroupFunctions(M, **TM);
     if (Error E = checkBuiltinsDefined(M))
       return E;
+    Passes P(**TM);
+    ModulePassManager Fixes;
+    Fixes.addPass(X86BufferAlignmentPass());
+    Fixes.run(M, P.MAM);
     auto Object = emitWithBackend(M, **TM, CodeGenFileType::ObjectFile);
     if (!Object)
       return Object.takeError();

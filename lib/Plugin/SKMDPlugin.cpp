@@ -17,6 +17,7 @@
 #include "Transforms/PartitionReadyKernel.h"
 #include "Transforms/SPIRVIntegerConversions.h"
 #include "Transforms/SPIRVVectorSelects.h"
+#include "Transforms/X86BufferAlignment.h"
 #include "Transforms/WorkGroupFunction.h"
 #include "Transforms/WorkItemLoopVersioning.h"
 

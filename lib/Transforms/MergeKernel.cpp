@@ -97,6 +97,57 @@ private:
     return B.CreateGEP(B.getInt8Ty(), Copies.at(Output), Offset, "skmd.copy");
   }
 
+  /// The copy's address that mirrors \p Ptr, for a store whose pointer
+  /// picks one of several outputs: a select or phi whose every arm points
+  /// into one output. LLVM makes such a pointer of
+  /// `c ? (A[i] = x) : (B[j] = y)` (AMD's LU decomposition) and of an if/else
+  /// storing to two buffers. The mirror picks the copies the same way.
+  /// nullptr where an arm points anywhere else.
+  Value *mirrorOfChoice(Value *Ptr) {
+    std::optional<std::string> Why;
+    if (Argument *Out = outputOf(Ptr, Why); Out && !Why) {
+      auto *I = dyn_cast<Instruction>(Ptr);
+      IRBuilder<> B(I ? I->getNextNode() : &*F.getEntryBlock().getFirstInsertionPt());
+      if (I && isa<PHINode>(I))
+        B.SetInsertPoint(I->getParent()->getFirstNonPHIIt());
+      return mirror(B, Ptr, Out);
+    }
+    if (auto *G = dyn_cast<GetElementPtrInst>(Ptr)) {
+      // The arms' common index, hoisted out of them: A or B, then [i].
+      Value *Base = mirrorOfChoice(G->getPointerOperand());
+      if (!Base)
+        return nullptr;
+      Instruction *Moved = G->clone();
+      Moved->setOperand(GetElementPtrInst::getPointerOperandIndex(), Base);
+      Moved->setName("skmd.copy.choice");
+      Moved->insertAfter(G->getIterator());
+      return Moved;
+    }
+    if (auto *S = dyn_cast<SelectInst>(Ptr)) {
+      Value *T = mirrorOfChoice(S->getTrueValue());
+      Value *E = T ? mirrorOfChoice(S->getFalseValue()) : nullptr;
+      if (!E)
+        return nullptr;
+      IRBuilder<> B(S->getNextNode());
+      return B.CreateSelect(S->getCondition(), T, E, "skmd.copy.choice");
+    }
+    if (auto *Phi = dyn_cast<PHINode>(Ptr)) {
+      SmallVector<Value *, 4> Arms;
+      for (Value *In : Phi->incoming_values()) {
+        Value *M = mirrorOfChoice(In);
+        if (!M)
+          return nullptr;
+        Arms.push_back(M);
+      }
+      PHINode *Mirror = PHINode::Create(Phi->getType(), Phi->getNumIncomingValues(),
+                                        "skmd.copy.choice", Phi->getIterator());
+      for (unsigned I = 0; I < Arms.size(); ++I)
+        Mirror->addIncoming(Arms[I], Phi->getIncomingBlock(I));
+      return Mirror;
+    }
+    return nullptr;
+  }
+
   /// An atomic update on an output whose devices' copies are combined
   /// instead of merged (a commutative integer update, its result unused):
   /// the merge kernel leaves that buffer alone. Any other is a reason.
@@ -118,12 +169,14 @@ private:
       IRBuilder<> B(I);
       if (auto *S = dyn_cast<StoreInst>(I)) {
         Argument *Out = outputOf(S->getPointerOperand(), Why);
-        if (Why)
+        Value *Src = nullptr;
+        if (Why && !(Src = mirrorOfChoice(S->getPointerOperand())))
           return Why;
         if (!Out)
           continue;
         // The paper's rewrite: same store, value loaded from the copy.
-        Value *Src = mirror(B, S->getPointerOperand(), Out);
+        if (!Src)
+          Src = mirror(B, S->getPointerOperand(), Out);
         LoadInst *V = B.CreateAlignedLoad(S->getValueOperand()->getType(), Src,
                                           S->getAlign(), "skmd.merged");
         S->setOperand(0, V);
@@ -232,14 +285,16 @@ private:
       if (auto *Phi = dyn_cast<PHINode>(I))
         for (BasicBlock *In : Phi->blocks())
           markLive(In->getTerminator());
-      if (auto *L = dyn_cast<LoadInst>(I)) {
+      auto *L = dyn_cast<LoadInst>(I);
+      // A merged value comes from a device's copy, through a choice of
+      // copies where the store chose among outputs.
+      if (L && !L->getName().starts_with("skmd.merged")) {
         std::optional<std::string> Ignored;
         if (Argument *Out = outputOf(L->getPointerOperand(), Ignored)) {
           // The merge would read an output the host is still filling in.
-          if (!L->getName().starts_with("skmd.merged"))
-            return "output addresses or control flow depend on values read "
-                   "from output '" +
-                   Out->getName().str() + "'";
+          return "output addresses or control flow depend on values read "
+                 "from output '" +
+                 Out->getName().str() + "'";
         } else if (const auto *A = dyn_cast<Argument>(
                        getUnderlyingObject(L->getPointerOperand()));
                    !A || kernelArgAddressSpace(F, A->getArgNo()) == OpenCLLocal) {

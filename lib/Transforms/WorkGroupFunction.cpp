@@ -274,8 +274,13 @@ private:
     // a gather. Decided before any demotion changes the IR.
     DominatorTree DT(*WG);
     LoopInfo LI(DT);
+    // The prologue's loads are the group's launch values. Its allocas are
+    // the work-items' private variables, hoisted there: each item gets its
+    // own, so their addresses vary (a pointer into a private array chosen
+    // by a loop's PHI, kept in one group slot, sent every item's stores
+    // after the barrier to the last item's array).
     WorkItemUniformity Uniformity(*WG, LI, [&](const Instruction &I) {
-      return I.getParent() == Prologue;
+      return I.getParent() == Prologue && !isa<AllocaInst>(I);
     });
     SmallVector<bool, 16> Uniform;
     for (Instruction *I : Crossing)

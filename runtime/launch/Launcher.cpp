@@ -63,11 +63,20 @@ private:
 
 } // namespace
 
-/// Where a move's region [Lo, Hi) starts in the device's allocation: at 0,
-/// the kernel indexing from an address Lo bytes before it; on a device
-/// whose buffers are handles, at Lo, the allocation starting at byte 0.
+/// OpenCL's CL_DEVICE_MEM_BASE_ADDR_ALIGN as most drivers give it (1024
+/// bits): the alignment kernels may assume of a buffer's base, which
+/// compilers turn into aligned vector accesses (a double4 at 32 bytes).
+constexpr uint64_t BufferBaseAlign = 128;
+
+/// Where a move's region [Lo, Hi) starts in the device's allocation. On a
+/// device whose buffers are handles, at Lo, the allocation starting at byte
+/// 0. Elsewhere the allocation holds the region alone, the kernel indexing
+/// from an address Lo bytes before it: at Lo modulo the base alignment, so
+/// that that address is aligned as a whole buffer's would be (at 0, a
+/// region starting 8 bytes into double4s faulted on the first aligned
+/// access).
 static uint64_t regionAt(const Device &D, const BufferMove &M) {
-  return D.info().BuffersAreHandles ? uint64_t(M.Lo) : 0;
+  return D.info().BuffersAreHandles ? uint64_t(M.Lo) : uint64_t(M.Lo) % BufferBaseAlign;
 }
 
 bool copiesUseHostCores(const Device &D, const std::vector<HostArg> &Args) {

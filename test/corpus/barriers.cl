@@ -188,3 +188,21 @@ __kernel void barriers_in_a_row(__global int *a, __local int *t, int n) {
   barrier(CLK_LOCAL_MEM_FENCE);
   a[g] = t[(l + 2) % size] + n;
 }
+
+// A private array written in a loop with barriers, each pass through
+// another element: clang's SROA turns h[d] into a PHI choosing between the
+// pieces of h, a pointer live across the barrier. Each work-item has its
+// own h, so that pointer differs per work-item (it was kept once for the
+// group, and every item's stores after the barrier went to the last
+// item's h). The shape of SHOC's radix-sort bottom_scan.
+__kernel void private_array_across_barriers(__global int *out, __local int *t) {
+  int l = get_local_id(0);
+  int h[2] = {0, 4};
+  for (int d = 0; d < 2; d++) {
+    t[l] = h[d] + l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    h[d] = t[(l + 1) % get_local_size(0)] * 3;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[get_global_id(0)] = h[0] * 1000 + h[1];
+}

@@ -75,6 +75,24 @@ TEST_F(CpuBarriers, BarriersInARow) {
   check(R);
 }
 
+// Each work-item's private array, written after a barrier through a
+// pointer chosen by a loop's PHI (SHOC's radix sort).
+TEST_F(CpuBarriers, PrivateArrayAcrossBarriers) {
+  const int L = 64, Groups = 3, N = L * Groups;
+  KernelRun R("barriers", "private_array_across_barriers",
+              launch({Groups, 1, 1}, {L, 1, 1}, 1));
+  R.buffer(std::vector<int32_t>(N)).local(L * sizeof(int32_t));
+  R.Reference = [&](Args &Out) {
+    for (int G = 0; G < Groups; ++G)
+      for (int T = 0; T < L; ++T) {
+        int Next = (T + 1) % L;
+        int H0 = (0 + Next) * 3, H1 = (4 + Next) * 3;
+        Out.buffer<int32_t>(0)[G * L + T] = H0 * 1000 + H1;
+      }
+  };
+  check(R);
+}
+
 TEST_F(CpuBarriers, BarriersInAUniformCondition) {
   const int WG = 64, Groups = 10, N = WG * Groups;
   auto In = randomInts<int32_t>(N, Rng, -1000000, 1000000);

@@ -67,6 +67,28 @@ struct ScratchDir {
   }
 };
 
+/// Ahead of the source for ReferencePrecision::Double. Macros, not a
+/// rewrite: included files are promoted too, and the source keeps its lines.
+std::string doublePrelude() {
+  std::string P = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  for (const char *N : {"", "2", "3", "4", "8", "16"}) {
+    P += std::string("#define float") + N + " double" + N + "\n";
+    P += std::string("#define convert_float") + N + " convert_double" + N + "\n";
+    for (const char *R : {"_rte", "_rtz", "_rtp", "_rtn"})
+      P += std::string("#define convert_float") + N + R + " convert_double" + N + R + "\n";
+  }
+  // native_ and half_ functions are defined for float only.
+  for (const char *F : {"cos", "exp", "exp2", "exp10", "log", "log2", "log10", "powr", "rsqrt",
+                        "sin", "sqrt", "tan"})
+    for (const char *Prefix : {"native_", "half_"})
+      P += std::string("#define ") + Prefix + F + " " + F + "\n";
+  for (const char *Prefix : {"native_", "half_"}) {
+    P += std::string("#define ") + Prefix + "divide(a, b) ((a) / (b))\n";
+    P += std::string("#define ") + Prefix + "recip(a) (1.0 / (a))\n";
+  }
+  return P;
+}
+
 } // namespace
 
 Result<std::vector<std::string>> referenceDevices() {
@@ -85,7 +107,7 @@ Result<std::vector<std::string>> referenceDevices() {
 Status runReference(const BundleSource &Source, const std::string &Kernel, unsigned Device,
                     unsigned WorkDim, const size_t *Offset, const size_t *Global,
                     const size_t *Local, std::vector<ReferenceArg> &Args,
-                    std::string &DeviceName) {
+                    std::string &DeviceName, ReferencePrecision Precision) {
   auto Drv = driver();
   if (!Drv)
     return Drv.error();
@@ -136,6 +158,12 @@ Status runReference(const BundleSource &Source, const std::string &Kernel, unsig
     } else if (O.rfind("-cl-std=", 0) == 0) {
       Std = O;
     }
+  if (Precision == ReferencePrecision::Double) {
+    if (D.deviceText(Dev, CL_DEVICE_EXTENSIONS).find("cl_khr_fp64") == std::string::npos)
+      return Failure(ErrorCode::NoDevice,
+                     DeviceName + " has no double precision (cl_khr_fp64)");
+    Defines = doublePrelude() + Defines;
+  }
   if (!Defines.empty())
     MainText = Defines + "#line 1\n" + MainText;
 
@@ -163,9 +191,11 @@ Status runReference(const BundleSource &Source, const std::string &Kernel, unsig
     if (Size)
       D.clGetProgramBuildInfo(Program.Obj, Dev, CL_PROGRAM_BUILD_LOG_, Size, Log.data(),
                               nullptr);
-    return Failure(ErrorCode::DeviceFailed, DeviceName + " cannot build " + Source.Main +
-                                                " (" + OpenCLDriver::describe(E) + "):\n" +
-                                                Log);
+    return Failure(ErrorCode::DeviceFailed,
+                   DeviceName + " cannot build " + Source.Main +
+                       (Precision == ReferencePrecision::Double ? " with doubles for floats"
+                                                                : "") +
+                       " (" + OpenCLDriver::describe(E) + "):\n" + Log);
   }
   Held K(D.clCreateKernel(Program.Obj, Kernel.c_str(), &E), D.clReleaseKernel);
   if (!K.Obj)

@@ -28,6 +28,18 @@ struct ReferenceArg {
   size_t LocalBytes = 0;                ///< Local.
 };
 
+/// How the reference builds the source.
+enum class ReferencePrecision {
+  AsWritten,
+  /// Every float type promoted to double (`float` is `double`, `float4` is
+  /// `double4`, native_ and half_ functions their full-precision names):
+  /// the same computation with 29 more bits, an oracle for telling rounding
+  /// from a fault. The caller passes buffers, values and __local sizes of
+  /// the promoted types. Fails where the device has no cl_khr_fp64 or the
+  /// promoted source does not build (bit casts such as as_uint(float)).
+  Double,
+};
+
 /// The OpenCL devices of every installed driver, as "device (platform)",
 /// in the order --check=opencl:N counts them.
 Result<std::vector<std::string>> referenceDevices();
@@ -40,7 +52,8 @@ Result<std::vector<std::string>> referenceDevices();
 Status runReference(const BundleSource &Source, const std::string &Kernel, unsigned Device,
                     unsigned WorkDim, const size_t *Offset, const size_t *Global,
                     const size_t *Local, std::vector<ReferenceArg> &Args,
-                    std::string &DeviceName);
+                    std::string &DeviceName,
+                    ReferencePrecision Precision = ReferencePrecision::AsWritten);
 
 } // namespace skmd
 

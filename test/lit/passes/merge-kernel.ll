@@ -123,6 +123,46 @@ define spir_kernel void @reader(ptr %in) !kernel_arg_addr_space !6 !kernel_arg_n
   ret void
 }
 
+; A store that picks its output: `d == 0 ? (L[i] = r) : (U[i] = v)`, as
+; LLVM shapes it (one GEP over a select of the two buffers), and an if/else
+; storing to two buffers, sunk into one store through a phi (AMD's LU
+; decomposition has both). The merge picks the copies the same way; the
+; value's computation goes.
+; CHECK-LABEL: define spir_kernel void @choose__skmd_merge(ptr %L, ptr %U, i32 %d, ptr %skmd_copy_L, ptr %skmd_copy_U)
+; CHECK-DAG: %[[CL:.*]] = getelementptr i8, ptr %skmd_copy_L,
+; CHECK-DAG: %[[CU:.*]] = getelementptr i8, ptr %skmd_copy_U,
+; CHECK: %[[CS:.*]] = select i1 %first, ptr %[[CL]], ptr %[[CU]]
+; CHECK: %[[CP:.*]] = getelementptr float, ptr %[[CS]], i64 %i
+; CHECK: %[[V:.*]] = load float, ptr %[[CP]]
+; CHECK: store float %[[V]], ptr %p
+; CHECK: %[[PHI:skmd.copy.choice.*]] = phi ptr [ %{{.*}}, %left ], [ %{{.*}}, %right ]
+; CHECK: %[[W:.*]] = load float, ptr %[[PHI]]
+; CHECK: store float %[[W]], ptr %q
+; CHECK-NOT: fmul
+; CHECK: ret void
+define spir_kernel void @choose(ptr %L, ptr %U, i32 %d) !kernel_arg_addr_space !9 !kernel_arg_name !10 {
+entry:
+  %i = call i64 @_Z13get_global_idj(i32 0)
+  %first = icmp eq i32 %d, 0
+  %base = select i1 %first, ptr %L, ptr %U
+  %p = getelementptr float, ptr %base, i64 %i
+  %x = uitofp i64 %i to float
+  %y = fmul float %x, 2.0
+  store float %y, ptr %p
+  br i1 %first, label %left, label %right
+left:
+  %pl = getelementptr float, ptr %L, i64 %i
+  br label %join
+right:
+  %pu = getelementptr float, ptr %U, i64 %i
+  br label %join
+join:
+  %q = phi ptr [ %pl, %left ], [ %pu, %right ]
+  %z = fmul float %y, 3.0
+  store float %z, ptr %q
+  ret void
+}
+
 ; FB: attributes #[[FB]] = { "skmd-no-merge"="output addresses or control flow depend on values read from output 'buf'" }
 
 !0 = !{i32 1, i32 1, i32 0}
@@ -134,3 +174,5 @@ define spir_kernel void @reader(ptr %in) !kernel_arg_addr_space !6 !kernel_arg_n
 !6 = !{i32 1}
 !7 = !{!"buf"}
 !8 = !{!"in"}
+!9 = !{i32 1, i32 1, i32 0}
+!10 = !{!"L", !"U", !"d"}
