@@ -69,22 +69,26 @@ struct ScratchDir {
 
 /// Ahead of the source for ReferencePrecision::Double. Macros, not a
 /// rewrite: included files are promoted too, and the source keeps its lines.
+/// Each is #undef'd first: drivers' headers define some of these names as
+/// macros themselves (PoCL's convert_ and native_ functions).
 std::string doublePrelude() {
   std::string P = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
-  for (const char *N : {"", "2", "3", "4", "8", "16"}) {
-    P += std::string("#define float") + N + " double" + N + "\n";
-    P += std::string("#define convert_float") + N + " convert_double" + N + "\n";
-    for (const char *R : {"_rte", "_rtz", "_rtp", "_rtn"})
-      P += std::string("#define convert_float") + N + R + " convert_double" + N + R + "\n";
+  auto Define = [&](const std::string &Name, const std::string &Params,
+                    const std::string &Body) {
+    P += "#undef " + Name + "\n#define " + Name + Params + " " + Body + "\n";
+  };
+  for (std::string N : {"", "2", "3", "4", "8", "16"}) {
+    Define("float" + N, "", "double" + N);
+    for (std::string R : {"", "_rte", "_rtz", "_rtp", "_rtn"})
+      Define("convert_float" + N + R, "", "convert_double" + N + R);
   }
   // native_ and half_ functions are defined for float only.
-  for (const char *F : {"cos", "exp", "exp2", "exp10", "log", "log2", "log10", "powr", "rsqrt",
-                        "sin", "sqrt", "tan"})
-    for (const char *Prefix : {"native_", "half_"})
-      P += std::string("#define ") + Prefix + F + " " + F + "\n";
-  for (const char *Prefix : {"native_", "half_"}) {
-    P += std::string("#define ") + Prefix + "divide(a, b) ((a) / (b))\n";
-    P += std::string("#define ") + Prefix + "recip(a) (1.0 / (a))\n";
+  for (std::string Prefix : {"native_", "half_"}) {
+    for (std::string F : {"cos", "exp", "exp2", "exp10", "log", "log2", "log10", "powr",
+                          "rsqrt", "sin", "sqrt", "tan"})
+      Define(Prefix + F, "", F);
+    Define(Prefix + "divide", "(a, b)", "((a) / (b))");
+    Define(Prefix + "recip", "(a)", "(1.0 / (a))");
   }
   return P;
 }
