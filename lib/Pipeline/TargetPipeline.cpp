@@ -142,8 +142,24 @@ Error verify(Module &M) {
   return Error::success();
 }
 
+/// A __local variable is one per group, shared by its work-items, but on
+/// x86 LLVM sees an internal global that one non-recursive function uses,
+/// which GlobalOpt turns into that function's local (a register): each
+/// work-item then kept its own copy, and what one item stored before a
+/// barrier never reached the others (SHOC's top_scan: the seed one item
+/// adds for the next digit). Marked externally initialized, the global
+/// stays memory; GPU targets keep it in their local address space, which
+/// GlobalOpt leaves alone.
+void keepLocalVariablesShared(Module &M) {
+  for (GlobalVariable &GV : M.globals())
+    if (isLocalVariable(GV))
+      GV.setExternallyInitialized(true);
+}
+
 Error internalizeAndOptimize(Module &M, TargetMachine &TM, unsigned Level,
                              PipelineTuningOptions PTO) {
+  if (TM.getTargetTriple().isX86())
+    keepLocalVariablesShared(M);
   Passes P(TM, PTO);
   ModulePassManager MPM;
   MPM.addPass(KernelBodyInliningPass());

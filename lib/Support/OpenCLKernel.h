@@ -3,7 +3,9 @@
 #define SKMD_SUPPORT_OPENCLKERNEL_H
 
 #include "llvm/IR/CallingConv.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
 
 #include <string>
 
@@ -16,6 +18,13 @@ inline bool isOpenCLKernel(const llvm::Function &F) {
   return !F.isDeclaration() &&
          (F.getCallingConv() == llvm::CallingConv::SPIR_KERNEL ||
           F.getCallingConv() == llvm::CallingConv::PTX_Kernel);
+}
+
+/// A kernel's __local variable on x86, where Clang emits it as an internal,
+/// uninitialized global of the one address space.
+inline bool isLocalVariable(const llvm::GlobalVariable &GV) {
+  return !GV.isConstant() && GV.hasLocalLinkage() && GV.hasInitializer() &&
+         llvm::isa<llvm::UndefValue>(GV.getInitializer());
 }
 
 /// From Clang's kernel_arg_* metadata, which -cl-kernel-arg-info adds: an

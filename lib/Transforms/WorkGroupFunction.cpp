@@ -66,12 +66,6 @@ bool isLocalOnlyFence(const CallBase &CB) {
   return Flags && Flags->getZExtValue() == 1;
 }
 
-/// __local variables: Clang emits them as internal, uninitialized globals.
-bool isLocalVariable(const GlobalVariable &GV) {
-  return !GV.isConstant() && GV.hasLocalLinkage() && GV.hasInitializer() &&
-         isa<UndefValue>(GV.getInitializer());
-}
-
 class WorkGroupBuilder {
 public:
   WorkGroupBuilder(Function &Kernel)

@@ -206,3 +206,24 @@ __kernel void private_array_across_barriers(__global int *out, __local int *t) {
   }
   out[get_global_id(0)] = h[0] * 1000 + h[1];
 }
+
+// A __local scalar one work-item updates between barriers, which the others
+// read in the next pass (SHOC's top_scan seed). On x86 LLVM made it the
+// kernel's own local: each work-item kept a private copy and only the
+// updating item saw its updates.
+__kernel void local_seed_across_passes(__global int *out, const int n) {
+  __local int seed;
+  seed = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int l = get_local_id(0);
+  int last = l + 1 == n ? 1 : 0;
+  for (int d = 0; d < 3; d++) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l < n)
+      out[n * d + l] = l + seed;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (last)
+      seed += l + 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}

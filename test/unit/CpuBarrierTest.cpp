@@ -93,6 +93,20 @@ TEST_F(CpuBarriers, PrivateArrayAcrossBarriers) {
   check(R);
 }
 
+// A __local scalar one work-item updates for the others' next pass.
+TEST_F(CpuBarriers, LocalScalarUpdatedByOneItemAcrossPasses) {
+  const int L = 64, Groups = 2;
+  KernelRun R("barriers", "local_seed_across_passes", launch({Groups, 1, 1}, {L, 1, 1}, 1));
+  R.buffer(std::vector<int32_t>(3 * L)).scalar(int32_t(L));
+  R.Reference = [&](Args &Out) {
+    // Both groups write the same values.
+    for (int D = 0; D < 3; ++D)
+      for (int T = 0; T < L; ++T)
+        Out.buffer<int32_t>(0)[L * D + T] = T + D * L;
+  };
+  check(R);
+}
+
 TEST_F(CpuBarriers, BarriersInAUniformCondition) {
   const int WG = 64, Groups = 10, N = WG * Groups;
   auto In = randomInts<int32_t>(N, Rng, -1000000, 1000000);
