@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -507,35 +508,85 @@ double normwiseError(const std::vector<uint8_t> &Got, const std::vector<uint8_t>
   return Worst == 0 ? 0 : Worst / std::max(Scale, 1e-30);
 }
 
+/// The double-precision arbiter of --check=opencl: the kernel's source
+/// with doubles for floats on the reference driver, run at most once, on
+/// first need. It tells rounding (another exp, a fused multiply-add,
+/// another summation order) from a wrong answer.
+class Arbiter {
+public:
+  Arbiter(const Options &O, const skmd::BundleSource &Source, skmd_kernel K,
+          const std::vector<skmd_arg_info> &Infos,
+          const std::vector<std::vector<uint8_t>> &Initial)
+      : O(O), Source(Source), K(K), Infos(Infos), Initial(Initial) {}
+
+  /// Whether \p Candidate's floats in argument \p Arg are as close to the
+  /// double-precision run as \p Baseline's: within twice its normwise
+  /// error, or a few float epsilons. \p Line gets the errors, or why there
+  /// is no arbiter. False for arguments that are not all floats.
+  bool asAccurate(unsigned Arg, const std::vector<uint8_t> &Candidate,
+                  const std::vector<uint8_t> &Baseline, const char *CandidateName,
+                  const char *BaselineName, std::string &Line) {
+    std::vector<skmd_scalar_run> Layout = argLayout(K, Arg, Infos[Arg]);
+    if (!allFloats(Layout))
+      return false;
+    if (!Ran) {
+      Ran = true;
+      std::string Device;
+      auto R = runOnDriver(O, Source, K, Infos, Initial, skmd::ReferencePrecision::Double,
+                           Device);
+      if (R)
+        Exact = std::move(*R);
+      else
+        Why = R.error().message();
+    }
+    if (!Why.empty()) {
+      Line += "; no double-precision run to tell rounding from a fault: " + Why;
+      return false;
+    }
+    size_t Elem = Infos[Arg].element_size ? Infos[Arg].element_size : 1;
+    double Mine = normwiseError(Candidate, Exact[Arg], Elem, Layout);
+    double Theirs = normwiseError(Baseline, Exact[Arg], Elem, Layout);
+    const double Eps = 1.1920929e-7;
+    bool Ok = Mine <= std::max(2 * Theirs, 8 * Eps);
+    char Errors[200];
+    std::snprintf(Errors, sizeof Errors,
+                  "against a double-precision run, %s's error %.3g, %s's %.3g%s", CandidateName,
+                  Mine, BaselineName, Theirs,
+                  Ok && Theirs > 1e-3 ? " (both large: the result hangs on rounding)" : "");
+    Line = Ok ? std::string("rounding: ") + Errors + " (" + Line + ")" : Line + "; " + Errors;
+    return Ok;
+  }
+
+private:
+  const Options &O;
+  const skmd::BundleSource &Source;
+  skmd_kernel K;
+  const std::vector<skmd_arg_info> &Infos;
+  const std::vector<std::vector<uint8_t>> &Initial;
+  bool Ran = false;
+  std::vector<std::vector<uint8_t>> Exact;
+  std::string Why;
+};
+
 /// --check=opencl: the kernel's source on an installed OpenCL driver, and
 /// per written buffer which of the plan, SKMD's CPU and the driver agree.
-/// Where float buffers differ beyond the tolerance, a double-precision run
-/// of the same source on the same driver arbitrates: SKMD passes when its
-/// error against that run is at most twice the driver's (or a few float
-/// epsilons), so rounding (a different exp, a fused multiply-add, another
-/// summation order) is told apart from a wrong answer. False when the plan
-/// or SKMD's CPU differs from the driver and the arbiter does not clear it.
-bool checkAgainstDriver(const Options &O, skmd_kernel K, const std::vector<skmd_arg_info> &Infos,
+/// Float buffers beyond the tolerance go to \p Arb: SKMD passes when its
+/// error against the double-precision run is at most twice the driver's.
+/// False when the plan or SKMD's CPU differs and the arbiter does not
+/// clear it.
+bool checkAgainstDriver(const Options &O, const skmd::BundleSource &Source, skmd_kernel K,
+                        const std::vector<skmd_arg_info> &Infos,
                         const std::vector<std::vector<uint8_t>> &Initial, const Launched &Plan,
-                        const Launched &Cpu) {
-  auto B = skmd::Bundle::fromFile(O.Bundle);
-  if (!B)
-    die("--check=opencl: " + B.error().message());
-  auto Source = B->source();
-  if (!Source)
-    die("--check=opencl: " + Source.error().message());
+                        const Launched &Cpu, Arbiter &Arb) {
   std::string Device;
-  auto Out = runOnDriver(O, *Source, K, Infos, Initial, skmd::ReferencePrecision::AsWritten,
+  auto Out = runOnDriver(O, Source, K, Infos, Initial, skmd::ReferencePrecision::AsWritten,
                          Device);
   if (!Out)
     die("--check=opencl: " + Out.error().message());
 
-  struct Differing {
-    unsigned Arg;
-    std::string PlanWhy, CpuWhy;
-  };
-  std::vector<Differing> Diffs;
+  bool Ok = true, Rounding = false;
   double WorstRel = 0;
+  std::string Lines;
   for (unsigned I = 0; I < Infos.size(); ++I) {
     if ((*Out)[I].empty() || !Infos[I].written)
       continue;
@@ -544,65 +595,31 @@ bool checkAgainstDriver(const Options &O, skmd_kernel K, const std::vector<skmd_
                                   O.Tolerance, O.Ulps, WorstRel);
     std::string CpuWhy = compare(Infos[I], Layout, Cpu.Buffers[I], (*Out)[I], false,
                                  O.Tolerance, O.Ulps, WorstRel);
-    if (!PlanWhy.empty() || !CpuWhy.empty())
-      Diffs.push_back({I, PlanWhy, CpuWhy});
+    if (PlanWhy.empty() && CpuWhy.empty())
+      continue;
+    std::string Line =
+        CpuWhy.empty()    ? "SKMD's CPU agrees with the driver; this plan does not: " + PlanWhy
+        : PlanWhy.empty() ? "this plan agrees with the driver; SKMD's CPU does not: " + CpuWhy
+                          : "this plan and SKMD's CPU both differ from the driver: " + PlanWhy;
+    // The worse of the two SKMD results stands for both.
+    const std::vector<uint8_t> &Worse = CpuWhy.empty() ? Plan.Buffers[I] : Cpu.Buffers[I];
+    bool Cleared = Arb.asAccurate(I, Worse, (*Out)[I], "SKMD", "the driver", Line);
+    if (Cleared && !PlanWhy.empty() && !CpuWhy.empty()) {
+      std::string Other = Line;
+      Cleared = Arb.asAccurate(I, Plan.Buffers[I], (*Out)[I], "SKMD", "the driver", Other);
+    }
+    Ok &= Cleared;
+    Rounding |= Cleared;
+    Lines += std::string("         ") + Infos[I].name + ": " + Line + "\n";
   }
-  if (Diffs.empty()) {
+  if (!Ok)
+    std::printf("  check: FAILED against %s:\n%s", Device.c_str(), Lines.c_str());
+  else if (Rounding)
+    std::printf("  check: ok against %s, up to rounding:\n%s", Device.c_str(), Lines.c_str());
+  else
     std::printf("  check: ok, every written buffer of this plan and of SKMD's CPU matches "
                 "%s (largest relative difference %.3g)\n",
                 Device.c_str(), WorstRel);
-    return true;
-  }
-
-  // The arbiter, run once for every float buffer that differs.
-  bool AnyFloats = false;
-  for (const Differing &D : Diffs)
-    AnyFloats |= allFloats(argLayout(K, D.Arg, Infos[D.Arg]));
-  std::string ArbiterDevice, NoArbiter;
-  skmd::Result<std::vector<std::vector<uint8_t>>> Exact = std::vector<std::vector<uint8_t>>();
-  if (AnyFloats) {
-    Exact = runOnDriver(O, *Source, K, Infos, Initial, skmd::ReferencePrecision::Double,
-                        ArbiterDevice);
-    if (!Exact)
-      NoArbiter = Exact.error().message();
-  }
-
-  bool Ok = true;
-  std::string Lines;
-  for (const Differing &D : Diffs) {
-    const skmd_arg_info &Info = Infos[D.Arg];
-    std::vector<skmd_scalar_run> Layout = argLayout(K, D.Arg, Info);
-    std::string Line =
-        D.CpuWhy.empty()    ? "SKMD's CPU agrees with the driver; this plan does not: " + D.PlanWhy
-        : D.PlanWhy.empty() ? "this plan agrees with the driver; SKMD's CPU does not: " + D.CpuWhy
-                            : "this plan and SKMD's CPU both differ from the driver: " + D.PlanWhy;
-    bool Cleared = false;
-    if (allFloats(Layout) && Exact) {
-      size_t Elem = Info.element_size ? Info.element_size : 1;
-      const std::vector<uint8_t> &X = (*Exact)[D.Arg];
-      double Driver = normwiseError((*Out)[D.Arg], X, Elem, Layout);
-      double Mine = std::max(normwiseError(Plan.Buffers[D.Arg], X, Elem, Layout),
-                             normwiseError(Cpu.Buffers[D.Arg], X, Elem, Layout));
-      // A few float epsilons is rounding whatever the driver got; beyond
-      // 1e-3 the double run is no oracle (the result hangs on rounding).
-      const double Eps = 1.1920929e-7;
-      Cleared = Driver <= 1e-3 && Mine <= std::max(2 * Driver, 8 * Eps);
-      char Errors[160];
-      std::snprintf(Errors, sizeof Errors,
-                    "against a double-precision run, SKMD's error %.3g, the driver's %.3g",
-                    Mine, Driver);
-      Line = Cleared ? std::string("rounding: ") + Errors + " (" + Line + ")"
-                     : Line + "; " + Errors;
-    } else if (allFloats(Layout)) {
-      Line += "; no double-precision run to tell rounding from a fault: " + NoArbiter;
-    }
-    Ok &= Cleared;
-    Lines += std::string("         ") + Info.name + ": " + Line + "\n";
-  }
-  if (Ok)
-    std::printf("  check: ok against %s, up to rounding:\n%s", Device.c_str(), Lines.c_str());
-  else
-    std::printf("  check: FAILED against %s:\n%s", Device.c_str(), Lines.c_str());
   return Ok;
 }
 
@@ -671,25 +688,47 @@ int main(int Argc, char **Argv) {
     Launched Ref = runOnce(Ctx, K, O, Initial, Infos, "cpu");
     if (Ref.Status != SKMD_SUCCESS)
       die("the CPU-only run for --check failed: " + Ref.Error);
-    std::string Verdict;
+    // With --check=opencl, the source the bundle carries, and the arbiter
+    // for floats that a GPU's code rounds otherwise than the CPU's.
+    std::optional<skmd::BundleSource> Source;
+    if (O.Reference) {
+      auto B = skmd::Bundle::fromFile(O.Bundle);
+      if (!B)
+        die("--check=opencl: " + B.error().message());
+      auto S = B->source();
+      if (!S)
+        die("--check=opencl: " + S.error().message());
+      Source = std::move(*S);
+    }
+    std::optional<Arbiter> Arb;
+    if (Source)
+      Arb.emplace(O, *Source, K, Infos, Initial);
+    std::string Verdict, Rounded;
     double WorstRel = 0;
     for (unsigned I = 0; I < NumArgs; ++I)
       if (!Last.Buffers[I].empty() && Infos[I].written) {
         std::string Why = compare(Infos[I], argLayout(K, I, Infos[I]), Last.Buffers[I],
                                   Ref.Buffers[I], AllX86, O.Tolerance, O.Ulps, WorstRel);
-        if (!Why.empty())
+        if (Why.empty())
+          continue;
+        if (Arb && !AllX86 &&
+            Arb->asAccurate(I, Last.Buffers[I], Ref.Buffers[I], "this plan", "SKMD's CPU", Why))
+          Rounded += std::string("         ") + Infos[I].name + ": " + Why + "\n";
+        else
           Verdict += std::string(Verdict.empty() ? "" : "; ") + Infos[I].name + ": " + Why;
       }
-    if (Verdict.empty()) {
+    if (!Verdict.empty()) {
+      std::printf("  check: FAILED: %s\n", Verdict.c_str());
+      Exit = 3;
+    } else if (!Rounded.empty()) {
+      std::printf("  check: ok against the CPU-only run, up to rounding:\n%s", Rounded.c_str());
+    } else {
       std::printf("  check: ok, every written buffer %s the CPU-only run\n",
                   AllX86 ? "equals, bit for bit," : "matches");
       if (!AllX86)
         std::printf("         (largest relative difference %.3g)\n", WorstRel);
-    } else {
-      std::printf("  check: FAILED: %s\n", Verdict.c_str());
-      Exit = 3;
     }
-    if (O.Reference && !checkAgainstDriver(O, K, Infos, Initial, Last, Ref))
+    if (Source && !checkAgainstDriver(O, *Source, K, Infos, Initial, Last, Ref, *Arb))
       Exit = 3;
   }
   skmd_release_context(Ctx);
