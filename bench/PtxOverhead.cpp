@@ -126,12 +126,10 @@ std::string measure(const CudaDriver &D, const Options &O, const App &A) {
       Groups *= R.NumGroups[Dim];
     }
     // Parameters as SKMD's CUDA device passes them (devices/cuda): buffer
-    // addresses, value bytes, and for a __local pointer its address in the
-    // shared window after the function's static shared memory.
+    // addresses, value bytes, and for a __local pointer its offset into the
+    // dynamic shared memory (CodeGen/NVPTXLocalArguments.h).
     auto Launch = [&](CUfunction F, bool Full, std::vector<uint64_t> Extra) {
-      int Static = 0;
-      D.cuFuncGetAttribute(&Static, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, F);
-      uint64_t Base = (uint64_t(Static) + 15) / 16 * 16, Dynamic = 0;
+      uint64_t Dynamic = 0;
       std::vector<uint64_t> Words;
       Words.reserve(Ln.Args.size() + Extra.size());
       std::vector<void *> Params;
@@ -143,7 +141,7 @@ std::string measure(const CudaDriver &D, const Options &O, const App &A) {
         if (Ar.K == Arg::BufferArg) {
           Words.push_back(Mem[Ar.Index]);
         } else {
-          Words.push_back(Base + Dynamic);
+          Words.push_back(Dynamic);
           Dynamic += (Ar.Size + 15) / 16 * 16;
         }
         Params.push_back(&Words.back());

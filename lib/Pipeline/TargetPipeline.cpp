@@ -16,7 +16,8 @@
 //           [-> skmd-cpu-dispatch below AVX-512]] -> O<n>
 //   x86:    SKMD IR -> keep only work-group functions
 //           -> skmd-x86-buffer-alignment -> x86-64 object -> ld -shared -> .so
-//   ptx:    SKMD IR -> work-item functions libclc lacks -> link libclc +
+//   ptx:    SKMD IR -> work-item functions libclc lacks -> __local
+//           arguments into dynamic shared memory -> link libclc +
 //           libdevice -> internalize -> O<n> -> PTX
 //   spirv:  SKMD IR -> skmd-spirv-integer-conversions
 //           -> skmd-spirv-vector-selects -> SPIR-V 1.2
@@ -30,6 +31,7 @@
 #include "Analysis/Partitionability.h"
 #include "CodeGen/BitcodeLibrary.h"
 #include "CodeGen/NVPTXDeviceLibraries.h"
+#include "CodeGen/NVPTXLocalArguments.h"
 #include "CodeGen/NVPTXWorkItemFunctions.h"
 #include "CodeGen/PTXCompatibility.h"
 #include "CodeGen/SPIRVValidation.h"
@@ -185,6 +187,7 @@ Error linkPTXLibraries(Module &M, const CompilerOptions &Opts,
     return Paths.takeError();
   if (Error E = lowerNVPTXWorkItemFunctions(M))
     return E;
+  addressLocalArgumentsFromDynamicShared(M);
   if (Error E = linkNVPTXLibraries(M, *Paths))
     return E;
   return internalizeAndOptimize(M, TM, Opts.Frontend.OptLevel,

@@ -21,16 +21,14 @@ unsigned envOr(const char *Name, unsigned Default) {
 
 class CudaKernel : public DeviceKernel {
 public:
-  CudaKernel(const CudaDriver &D, CUmodule Module, CUfunction Range,
-             unsigned StaticShared)
-      : D(D), Module(Module), Range(Range), StaticShared(StaticShared) {}
+  CudaKernel(const CudaDriver &D, CUmodule Module, CUfunction Range)
+      : D(D), Module(Module), Range(Range) {}
   ~CudaKernel() override { D.cuModuleUnload(Module); }
   bool hasMerge() const override { return false; }
 
   const CudaDriver &D;
   CUmodule Module;
   CUfunction Range;
-  unsigned StaticShared;
 };
 
 } // namespace
@@ -148,10 +146,7 @@ CudaDevice::loadKernel(const Bundle &B, const KernelInfo &Kernel) {
                                                  Symbols->second.Range + ": " +
                                                  D.describe(R));
   }
-  int Shared = 0;
-  D.cuFuncGetAttribute(&Shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, Range);
-  return std::unique_ptr<DeviceKernel>(
-      new CudaKernel(D, Module, Range, unsigned(std::max(Shared, 0))));
+  return std::unique_ptr<DeviceKernel>(new CudaKernel(D, Module, Range));
 }
 
 Result<DeviceMemory> CudaDevice::allocate(uint64_t Bytes) {
@@ -272,7 +267,6 @@ Status CudaDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
   Words.reserve(Args.size() + Hidden.size());
   std::vector<void *> Params;
   uint64_t Dynamic = 0;
-  uint64_t SharedBase = (uint64_t(K.StaticShared) + 15) / 16 * 16;
   for (const DeviceArg &A : Args) {
     switch (A.K) {
     case DeviceArg::Buffer:
@@ -283,9 +277,10 @@ Status CudaDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
       Params.push_back(const_cast<uint8_t *>(A.Bytes.data()));
       break;
     case DeviceArg::Local:
-      // An address in the shared window: the dynamic part starts after
-      // the kernel's static __local variables.
-      Words.push_back(SharedBase + Dynamic);
+      // An offset into the block's dynamic shared memory, which the
+      // kernel reaches through its extern array (NVPTXLocalArguments.h):
+      // where the driver puts that array is its own business.
+      Words.push_back(Dynamic);
       Params.push_back(&Words.back());
       Dynamic += (A.LocalBytes + 15) / 16 * 16;
       break;

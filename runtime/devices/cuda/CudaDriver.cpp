@@ -32,7 +32,6 @@ Loaded load() {
   Lib.get(D.cuModuleLoadDataEx, "cuModuleLoadDataEx");
   Lib.get(D.cuModuleUnload, "cuModuleUnload");
   Lib.get(D.cuModuleGetFunction, "cuModuleGetFunction");
-  Lib.get(D.cuFuncGetAttribute, "cuFuncGetAttribute");
   Lib.get(D.cuMemAlloc, "cuMemAlloc_v2");
   Lib.get(D.cuMemFree, "cuMemFree_v2");
   Lib.get(D.cuMemHostAlloc, "cuMemHostAlloc");

@@ -35,7 +35,6 @@ enum : int {
   CU_STREAM_NON_BLOCKING = 1,
   CU_EVENT_DISABLE_TIMING = 2,
   CU_MEMHOSTALLOC_PORTABLE = 1,
-  CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
 };
 
 /// cuda.h's CUDA_MEMCPY2D, field for field.
@@ -70,7 +69,6 @@ struct CudaDriver {
   CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
   CUresult (*cuModuleUnload)(CUmodule);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
-  CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemHostAlloc)(void **, size_t, unsigned);
