@@ -23,8 +23,9 @@ plans:
     --devices=D,<last device of D> --plan=even
 
 (D is --devices, default cpu,discrete) and classified as ok / refused (the
-kernel was not split; the reason comes from skmd-info) / differs (the check
-failed) / crashed (signal or sanitizer report) / timeout / error.
+kernel was not split; the reason comes from skmd-info; with
+--check=opencl it is still run whole on D's last device and checked) /
+differs (the check failed) / crashed (signal or sanitizer report) / timeout / error.
 
 Entries of expected-failures.txt (lines `FILE[:KERNEL] CLASS reason`, FILE
 relative to this directory) are expected: they are listed but do not fail
@@ -294,6 +295,19 @@ def run_kernel(cf, comp, run, plan, args):
     elif REFUSED.search(out) and rc != 0:
         reason = "" if "cannot be split this way" in out else refusal_reason(args, comp["bundle"], kernel)
         res.update({"class": "refused", "message": reason or error_lines(out, 2)})
+        # Not split, but still checked against the driver: the kernel whole
+        # on the plan's last device (the GPU on a GPU host).
+        if args.check.startswith("opencl"):
+            whole = cmd[:3 + len(kargs)] + ["--devices=" + devs[-1], "--check=" + args.check]
+            wrc, wout, _ = run_cmd(whole, args.timeout)
+            if wrc != 0:
+                cls = ("timeout" if wrc is None else
+                       "crashed" if wrc < 0 or SANITIZER.search(wout) else
+                       "differs" if "check: FAILED" in wout else "error")
+                failed = wout[wout.find("check: FAILED"):] if cls == "differs" else wout
+                res.update({"class": cls, "command": " ".join(map(shlex.quote, whole)),
+                            "message": "refused; run whole on %s: %s"
+                                       % (devs[-1], " ".join(error_lines(failed, 6).split()))})
     elif rc == 0 and "check: ok" in out:
         res.update({"class": "ok", "message": ""})
     elif "FAILED, re-run on the CPU" in out or rc == 2:
