@@ -304,10 +304,13 @@ def run_kernel(cf, comp, run, plan, args):
                 cls = ("timeout" if wrc is None else
                        "crashed" if wrc < 0 or SANITIZER.search(wout) else
                        "differs" if "check: FAILED" in wout else "error")
-                failed = wout[wout.find("check: FAILED"):] if cls == "differs" else wout
+                if cls == "differs":
+                    lines = wout[wout.find("check: FAILED"):].splitlines()[:4]
+                    why = " ".join(" ".join(lines).split())[:600]
+                else:
+                    why = " ".join(error_lines(wout, 6).split())
                 res.update({"class": cls, "command": " ".join(map(shlex.quote, whole)),
-                            "message": "refused; run whole on %s: %s"
-                                       % (devs[-1], " ".join(error_lines(failed, 6).split()))})
+                            "message": "refused; run whole on %s: %s" % (devs[-1], why)})
     elif rc == 0 and "check: ok" in out:
         res.update({"class": "ok", "message": ""})
     elif "FAILED, re-run on the CPU" in out or rc == 2:

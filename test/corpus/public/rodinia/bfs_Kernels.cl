@@ -1,7 +1,7 @@
 // corpus-source: github.com/JuliaParallel/rodinia/blob/0f47cfc2f35034405973703fbb6d2c77a25439c0/opencl/bfs/Kernels.cl (BSD-3-Clause-like (University of Virginia), see LICENSE)
-// corpus-run: BFS_1 --global=8192 --local=256 --arg=8192:0..4 --arg=16:0..8191 --arg=8192:0..1 --arg=8192:zero --arg=8192:0..1 --arg=8192 --arg=8192
+// corpus-run: BFS_1 --global=8192 --local=256 --arg=8192:0..4 --arg=16:0..8191 --arg=8192:0..1 --arg=8192:zero --arg=8192:0..1 --arg=8192:zero --arg=8192
 // corpus-run: BFS_2 --global=8192 --local=256 --arg=8192:zero --arg=8192:0..1 --arg=8192:zero --arg=1:zero --arg=8192
-// corpus-note: Node.starting and Node.no_of_edges in 0..4, so edges 0..7 of a 16-entry edge list; BFS_1 scatters to neighbours (cost races between frontier nodes by design); BFS_2 has every group store to the one flag g_over
+// corpus-note: Node.starting and Node.no_of_edges in 0..4, so edges 0..7 of a 16-entry edge list; BFS_1 scatters to neighbours: every frontier node's cost is 0, as in one BFS level, so the nodes that reach one neighbour store the same cost (random costs made it a race); BFS_2 has every group store to the one flag g_over
 /* ============================================================
 //--cambine: kernel funtion of Breadth-First-Search
 //--author:	created by Jianbin Fang
