@@ -73,6 +73,14 @@ struct ScratchDir {
 /// macros themselves (PoCL's convert_ and native_ functions).
 std::string doublePrelude() {
   std::string P = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  // A float literal (6.0f) beside a promoted value makes a two-argument
+  // builtin ambiguous (pow(double, float)): overloads that take the mixed
+  // pairs, declared while float is still float.
+  for (const char *F : {"pow", "powr", "fmin", "fmax", "fmod", "atan2", "hypot", "copysign",
+                        "fdim", "nextafter", "remainder", "min", "max", "step"})
+    for (const char *Args : {"double a, float b", "float a, double b"})
+      P += std::string("__attribute__((overloadable)) double ") + F + "(" + Args +
+           ") { return " + F + "((double)a, (double)b); }\n";
   auto Define = [&](const std::string &Name, const std::string &Params,
                     const std::string &Body) {
     P += "#undef " + Name + "\n#define " + Name + Params + " " + Body + "\n";
