@@ -223,7 +223,7 @@ Result<std::optional<Span>> spanOf(const KernelFootprint &K, const IndexExpr &Va
       S.Empty = true;
       return std::optional<Span>(S);
     }
-    int64_t C = *Coeff, AtLo, AtHi;
+    int64_t C = *Coeff, AtLo = 0, AtHi = 0;
     Overflow |= __builtin_mul_overflow(C, Lo, &AtLo) || __builtin_mul_overflow(C, Hi - 1, &AtHi);
     Overflow |= __builtin_add_overflow(S.Min, std::min(AtLo, AtHi), &S.Min) ||
                 __builtin_add_overflow(S.Max, std::max(AtLo, AtHi), &S.Max);
@@ -258,21 +258,31 @@ Result<bool> exactHere(const KernelFootprint &K, const Guard &G, const LaunchVal
   return true;
 }
 
+/// How many boxes one guarded access may become by taking a variable's
+/// values one at a time (a triangular loop nest: `if (tx <= m)`).
+constexpr int64_t MaxValueSplit = 256;
+
 /// Adds the boxes of guarded access \p A over \p Groups: only where its
 /// guards may hold. A guard that holds nowhere in the box drops it; one
 /// that bounds a single varying local id or loop counter narrows that
 /// variable; one that turns within a block of groups splits the block in
-/// two (the boundary of a linear condition crosses few groups). What a
-/// guard cannot decide it leaves: the footprint stays an over-
-/// approximation, never an under-one.
+/// two (the boundary of a linear condition crosses few groups); one that
+/// couples several local ids or loop counters (`tx + k < 15`) takes the
+/// one with the fewest values a value at a time, so that the others are
+/// bounded exactly, while \p Budget boxes allow. What a guard cannot decide
+/// it leaves: the footprint stays an over-approximation, never an under-
+/// one. \p N: the variables' values already narrowed.
 Status appendGuardedBoxes(std::vector<ByteBox> &Boxes, const KernelFootprint &K,
                           const Access &A, LaunchValues L, const GroupBox &Groups,
-                          unsigned Depth = 0) {
+                          unsigned Depth = 0, Narrowed N = {},
+                          int64_t Budget = MaxValueSplit) {
   const bool OneGroup = Groups.Count[0] == 1 && Groups.Count[1] == 1 && Groups.Count[2] == 1;
   if (OneGroup)
     L.Group = Groups.Lo;
-  Narrowed N;
   std::array<bool, 3> SplitDims{false, false, false};
+  // The coupled variable with the fewest values, and its values.
+  const AccessTerm *SplitVar = nullptr;
+  int64_t SplitCount = 0;
   for (unsigned Round = 0; Round < 4; ++Round) {
     bool Changed = false;
     for (const Guard &G : A.Guards) {
@@ -302,8 +312,21 @@ Status appendGuardedBoxes(std::vector<ByteBox> &Boxes, const KernelFootprint &K,
           GroupVaries = true;
           SplitDims[T->Index < 3 ? T->Index : 0] = true;
         }
-      if (GroupVaries || Varying.size() != 1)
+      if (GroupVaries)
         continue;
+      if (Varying.size() > 1) {
+        for (auto [T, C] : Varying) {
+          auto Values = valuesOf(K, *T, L, Groups, &N);
+          if (!Values)
+            return Values.error();
+          int64_t Count = Values->second - Values->first;
+          if (!SplitVar || Count < SplitCount) {
+            SplitVar = T;
+            SplitCount = Count;
+          }
+        }
+        continue;
+      }
       // C * v + Rest < 0, the rest fixed: bound v.
       auto [T, C] = Varying[0];
       auto Values = valuesOf(K, *T, L, Groups, &N);
@@ -334,10 +357,31 @@ Status appendGuardedBoxes(std::vector<ByteBox> &Boxes, const KernelFootprint &K,
       First.Count[D] = Groups.Count[D] / 2;
       Second.Lo[D] += First.Count[D];
       Second.Count[D] -= First.Count[D];
-      if (Status S = appendGuardedBoxes(Boxes, K, A, L, First, Depth + 1); !S)
+      if (Status S = appendGuardedBoxes(Boxes, K, A, L, First, Depth + 1, N, Budget); !S)
         return S;
-      return appendGuardedBoxes(Boxes, K, A, L, Second, Depth + 1);
+      return appendGuardedBoxes(Boxes, K, A, L, Second, Depth + 1, N, Budget);
     }
+  if (SplitVar) {
+    // Narrowing may have changed its values since it was chosen.
+    auto Values = valuesOf(K, *SplitVar, L, Groups, &N);
+    if (!Values)
+      return Values.error();
+    auto [Lo, Hi] = *Values;
+    if (Hi - Lo > 1 && Hi - Lo <= Budget) {
+      for (int64_t V = Lo; V < Hi; ++V) {
+        Narrowed One = N;
+        if (SplitVar->Var == IndexVar::LocalId)
+          One.Local[SplitVar->Index < 3 ? SplitVar->Index : 0] = std::pair<int64_t, int64_t>{V, V + 1};
+        else
+          One.Loop[SplitVar->Index] = {V, V + 1};
+        if (Status S = appendGuardedBoxes(Boxes, K, A, L, Groups, Depth + 1, std::move(One),
+                                          Budget / (Hi - Lo));
+            !S)
+          return S;
+      }
+      return Status::success();
+    }
+  }
   auto B = accessBox(K, A, L, Groups, &N);
   if (!B)
     return B.error();

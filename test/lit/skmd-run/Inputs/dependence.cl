@@ -31,3 +31,27 @@ __kernel void in_place(__global float *x) {
   size_t i = get_global_id(0) + 1;
   x[i] = x[i - 1] + x[i + 1];
 }
+
+// A wavefront over 16x16 blocks (Needleman-Wunsch's shape): group g fills
+// block (d - g, g) of anti-diagonal d from the row above and the column to
+// its left, in triangular sweeps (`if (tx <= m)`). Unguarded, the second
+// sweep's reads reach the block that the next group writes; the guard
+// couples tx and m, so only taking tx a value at a time keeps them apart.
+__kernel void wavefront(__global int *s, int cols, int d) {
+  int bx = get_group_id(0), tx = get_local_id(0);
+  int index = cols * 16 * (d - bx) + 16 * bx + tx + cols + 1;
+  for (int m = 0; m < 16; m++) {
+    if (tx <= m) {
+      int x = index + (m - tx) * cols;
+      s[x] = max(s[x - cols - 1] + 1, max(s[x - 1], s[x - cols]) - 2);
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+  }
+  for (int m = 14; m >= 0; m--) {
+    if (tx <= m) {
+      int x = index + (m - tx) * cols + (cols + 1) * (15 - m);
+      s[x] = max(s[x - cols - 1] + 1, max(s[x - 1], s[x - cols]) - 2);
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+  }
+}
