@@ -8,8 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CodeGen/NVPTXDeviceLibraries.h"
-#include "Frontend/OpenCLFrontend.h"
-#include "Pipeline/TargetPipeline.h"
+#include "Driver/BundleCompiler.h"
 #include "bundle/Bundle.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -19,12 +18,9 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/SHA256.h"
-#include "llvm/Support/Timer.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <chrono>
 #include <unistd.h>
 
 using namespace llvm;
@@ -102,26 +98,6 @@ template <typename T> T unwrap(Expected<T> V) {
   return std::move(*V);
 }
 
-/// Times one step when -v is given.
-class Step {
-public:
-  explicit Step(std::string Name) : Name(std::move(Name)) {
-    Start = std::chrono::steady_clock::now();
-  }
-  ~Step() {
-    if (!Verbose)
-      return;
-    double Ms = std::chrono::duration<double, std::milli>(
-                    std::chrono::steady_clock::now() - Start)
-                    .count();
-    errs() << "skmd-cc: " << Name << ": " << format("%.1f", Ms) << " ms\n";
-  }
-
-private:
-  std::string Name;
-  std::chrono::steady_clock::time_point Start;
-};
-
 std::vector<TargetKind> selectedTargets() {
   if (Targets.empty())
     return {TargetKind::X86, TargetKind::PTX, TargetKind::SPIRV};
@@ -161,49 +137,6 @@ CompilerOptions compilerOptions() {
   return Opts;
 }
 
-/// Records each target's entry points, and, from the first target, what
-/// SKMD's analyses found; every target compiles the same source.
-void recordReports(const std::map<std::string, KernelReport> &Reports,
-                   TargetKind Target, bool First,
-                   std::vector<KernelInfo> &Kernels) {
-  for (KernelInfo &K : Kernels) {
-    auto It = Reports.find(K.Name);
-    if (It == Reports.end())
-      fail("internal error: kernel '" + K.Name + "' is missing from the " +
-           std::string(targetKindName(Target)) + " IR");
-    const KernelReport &R = It->second;
-    K.Symbols[Target] = R.Symbols;
-    if (Target == TargetKind::X86) {
-      K.Cpu = R.Cpu;
-      K.CpuMerge = R.CpuMerge;
-    }
-    if (!First)
-      continue;
-    if (R.ArgReadWrite.size() != K.Args.size())
-      fail("internal error: kernel '" + K.Name + "' changed shape in the IR");
-    for (size_t I = 0; I < K.Args.size(); ++I) {
-      KernelArg &A = K.Args[I];
-      if (A.Kind == ArgKind::GlobalBuffer || A.Kind == ArgKind::ConstantBuffer ||
-          A.Kind == ArgKind::LocalBuffer)
-        std::tie(A.Read, A.Written) = R.ArgReadWrite[I];
-    }
-    K.Footprint = R.Footprint;
-    K.Contiguous = R.Contiguous;
-    K.Partitionable = R.Partitionable;
-    K.NotPartitionableReasons = R.Reasons;
-    K.LaunchTested = R.LaunchTested;
-    K.Combined = R.Combined;
-  }
-}
-
-std::string sourceHash(const std::string &Path) {
-  auto Buffer = MemoryBuffer::getFile(Path);
-  if (!Buffer)
-    fail("cannot read '" + Path + "': " + Buffer.getError().message());
-  return toHex(SHA256::hash(arrayRefFromStringRef((*Buffer)->getBuffer())),
-               /*LowerCase=*/true);
-}
-
 void writeOutput(StringRef Path, StringRef Data) {
   if (Path == "-") {
     outs() << Data;
@@ -219,23 +152,6 @@ std::string defaultBundlePath() {
   SmallString<128> Name = sys::path::stem(InputPath);
   Name += ".skmd";
   return std::string(Name);
-}
-
-/// Everything in the metadata but the kernels.
-BundleMetadata describeBundle(const CompilerOptions &Opts,
-                              const std::vector<TargetKind> &Selected,
-                              std::string SourceHash) {
-  BundleMetadata Meta;
-  Meta.Producer = "skmd-cc " SKMD_VERSION " (LLVM " LLVM_VERSION_STRING ")";
-  Meta.SourceFile = std::string(sys::path::filename(InputPath));
-  Meta.SourceHash = std::move(SourceHash);
-  Meta.CompileOptions = describeOptions(Opts.Frontend);
-  for (TargetKind T : Selected) {
-    TargetChoice C = chosenTarget(Opts, T);
-    auto TM = unwrap(createTargetMachine(C, Opts.Frontend.OptLevel));
-    Meta.Targets.push_back({T, C.Triple, C.Cpu, checkableCpuFeatures(*TM)});
-  }
-  return Meta;
 }
 
 /// --emit=<kind>: which target the artifact belongs to.
@@ -254,46 +170,15 @@ TargetKind emitTarget(const std::vector<TargetKind> &Selected) {
   return Selected.front();
 }
 
-/// Compiles every selected target through SKMD's stage and records what
-/// it found; lowers each to its variant into \p Variants unless that is
-/// null (--emit=meta).
-BundleMetadata compileAll(const CompilerOptions &Opts,
-                          const std::vector<TargetKind> &Selected,
-                          const std::string &SourceHash,
-                          std::vector<KernelInfo> Kernels,
-                          std::vector<std::pair<TargetKind, std::string>> *Variants) {
-  BundleMetadata Meta = describeBundle(Opts, Selected, SourceHash);
-  for (TargetKind Target : Selected) {
-    std::string Name(targetKindName(Target));
-    LLVMContext Ctx;
-    std::unique_ptr<Module> M;
-    {
-      Step S(Name + ": compile to IR");
-      M = unwrap(buildKernelIR(Opts, Target, Ctx));
-    }
-    {
-      Step S(Name + ": add partition variants");
-      recordReports(unwrap(addPartitionVariants(*M, Opts, Target)), Target,
-                    Target == Selected.front(), Kernels);
-    }
-    if (!Variants)
-      continue;
-    Step S(Name + ": lower to variant");
-    Variants->emplace_back(Target, unwrap(lowerToVariant(*M, Opts, Target)));
-  }
-  Meta.Kernels = std::move(Kernels);
-  return Meta;
-}
-
-int emitOne(const CompilerOptions &Opts, const std::vector<TargetKind> &Selected,
-            const std::string &SourceHash, std::vector<KernelInfo> Kernels) {
+int emitOne(const CompilerOptions &Opts, const std::vector<TargetKind> &Selected) {
   std::string Out = OutputPath.empty() ? "-" : std::string(OutputPath);
   LLVMContext Ctx;
   TargetKind Target = emitTarget(Selected);
 
   std::unique_ptr<Module> M;
   {
-    Step S("compile to " + std::string(targetKindName(Target)) + " IR");
+    StepTimer S("compile to " + std::string(targetKindName(Target)) + " IR",
+                Verbose);
     M = unwrap(buildKernelIR(Opts, Target, Ctx));
   }
 
@@ -307,14 +192,15 @@ int emitOne(const CompilerOptions &Opts, const std::vector<TargetKind> &Selected
 
   std::map<std::string, KernelReport> Reports;
   {
-    Step S("add partition variants");
+    StepTimer S("add partition variants", Verbose);
     Reports = unwrap(addPartitionVariants(*M, Opts, Target));
   }
   if (Emit == "spirv" && Out != "-") {
-    Step S("lower to spirv");
+    StepTimer S("lower to spirv", Verbose);
     writeOutput(Out, unwrap(lowerToVariant(*M, Opts, Target)));
   } else {
-    Step S("lower to " + std::string(targetKindName(Target)) + " assembly");
+    StepTimer S("lower to " + std::string(targetKindName(Target)) + " assembly",
+                Verbose);
     writeOutput(Out, unwrap(lowerToAssembly(*M, Opts, Target)));
   }
   return 0;
@@ -348,37 +234,22 @@ int main(int argc, char **argv) {
   if (LowersPTX)
     unwrap(findNVPTXLibraries(LibclcPath, LibdevicePath));
 
-  std::string SourceHash = sourceHash(InputPath);
-  std::vector<KernelInfo> Kernels;
-  BundleSource Source;
-  {
-    Step S("parse and check " + InputPath);
-    Kernels = unwrap(analyzeKernels(Opts.Frontend, &Source));
-  }
-  if (Kernels.empty())
-    fail("'" + InputPath + "' defines no __kernel function");
-
-  if (Emit == "meta") {
-    BundleMetadata Meta =
-        compileAll(Opts, Selected, SourceHash, std::move(Kernels), nullptr);
+  if (!Emit.empty()) {
+    std::string SourceHash = unwrap(sourceFileHash(InputPath));
+    std::vector<KernelInfo> Kernels = unwrap(parseKernels(Opts, nullptr));
+    if (Emit != "meta")
+      return emitOne(Opts, Selected);
+    BundleMetadata Meta = unwrap(compileKernels(
+        Opts, Selected, std::move(SourceHash), std::move(Kernels), nullptr));
     writeOutput(OutputPath.empty() ? "-" : std::string(OutputPath), toJson(Meta));
     return 0;
   }
-  if (!Emit.empty())
-    return emitOne(Opts, Selected, SourceHash, std::move(Kernels));
 
   std::string Out =
       OutputPath.empty() ? defaultBundlePath() : std::string(OutputPath);
   if (Out == "-")
     fail("a bundle is binary; give -o <file>");
-
-  std::vector<std::pair<TargetKind, std::string>> Variants;
-  BundleMetadata Meta = compileAll(Opts, Selected, SourceHash,
-                                   std::move(Kernels), &Variants);
-  BundleWriter Writer(std::move(Meta));
-  for (auto &[Target, Bytes] : Variants)
-    Writer.addVariant(Target, std::move(Bytes));
-  Writer.setSource(std::move(Source));
+  BundleWriter Writer = unwrap(compileBundle(Opts, Selected));
   Status S = Writer.writeFile(Out);
   if (!S)
     fail(S.error().message());
