@@ -80,6 +80,13 @@ public:
         return fail("an index constant does not fit 64 bits");
       return Polynomial::constant(V.getSExtValue());
     }
+    // A truncation below 32 bits is a modulo the kernel means (`gid & 7`,
+    // a uchar index), not an int index assumed in range: the polynomial
+    // would put such accesses where they are not.
+    if (const auto *T = dyn_cast<SCEVTruncateExpr>(S))
+      if (unsigned Bits = SE.getTypeSizeInBits(T->getType()); Bits < 32)
+        return fail("an index wraps at 2^" + std::to_string(Bits) +
+                    " (a mask or a narrow integer type)");
     if (const auto *Cast = dyn_cast<SCEVCastExpr>(S))
       return convert(Cast->getOperand(0)); // Indices are assumed in range.
     if (const auto *Add = dyn_cast<SCEVAddExpr>(S))
@@ -576,9 +583,18 @@ void addConditions(const Value *Cond, bool Holds, ScalarEvolution &SE,
   if (!Cmp || !Cmp->getOperand(0)->getType()->isIntegerTy())
     return;
   CmpInst::Predicate Pred = Holds ? Cmp->getPredicate() : Cmp->getInversePredicate();
-  if (Pred == CmpInst::ICMP_NE)
+  // (X & 2^(k-1)) == 0 is InstCombine's form of a signed test of X
+  // truncated to k bits: `int gid = get_global_id(0); if (gid < 0)`.
+  // Where X fits k signed bits, it is X's own sign.
+  const APInt *SignBit = nullptr;
+  const Value *Masked = nullptr;
+  if (Cmp->isEquality() && match(Cmp->getOperand(1), m_Zero()) &&
+      match(Cmp->getOperand(0), m_And(m_Value(Masked), m_Power2(SignBit))))
+    Pred = Pred == CmpInst::ICMP_NE ? CmpInst::ICMP_SLT : CmpInst::ICMP_SGE;
+  else if (Pred == CmpInst::ICMP_NE)
     return;
-  unsigned Bits = Cmp->getOperand(0)->getType()->getIntegerBitWidth();
+  unsigned Bits = Masked ? SignBit->logBase2() + 1
+                         : Cmp->getOperand(0)->getType()->getIntegerBitWidth();
   bool Signed = CmpInst::isSigned(Pred);
   std::vector<RangeCheck> Checks;
   bool Ok = true;
@@ -589,8 +605,8 @@ void addConditions(const Value *Cond, bool Holds, ScalarEvolution &SE,
     else
       Checks.push_back({std::move(*P), Width, IsSigned});
   };
-  auto Side = [&](unsigned I) -> std::optional<Polynomial> {
-    const SCEV *S = SE.getSCEV(const_cast<Value *>(Cmp->getOperand(I)));
+  auto Side = [&](const Value *V) -> std::optional<Polynomial> {
+    const SCEV *S = SE.getSCEV(const_cast<Value *>(V));
     if (isa<SCEVCouldNotCompute>(S))
       return std::nullopt;
     Check(S, Bits, Signed);
@@ -610,7 +626,9 @@ void addConditions(const Value *Cond, bool Holds, ScalarEvolution &SE,
     });
     return Builder.convert(S);
   };
-  std::optional<Polynomial> L = Side(0), R = Side(1);
+  std::optional<Polynomial> L = Side(Masked ? Masked : Cmp->getOperand(0));
+  std::optional<Polynomial> R =
+      Masked ? std::optional<Polynomial>(Polynomial::constant(0)) : Side(Cmp->getOperand(1));
   if (!L || !R || !Ok)
     return;
   // L < R: L - R < 0; L <= R: L - R - 1 < 0; the others mirrored; L == R

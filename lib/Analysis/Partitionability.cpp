@@ -20,10 +20,20 @@ AnalysisKey PartitionabilityAnalysis::Key;
 
 namespace {
 
+void markLaunchTested(PartitionVerdict &V, unsigned ArgNo) {
+  if (!llvm::is_contained(V.LaunchTested, ArgNo))
+    V.LaunchTested.push_back(ArgNo);
+}
+
 /// Atomics on a buffer. Where every one is the same commutative integer
 /// update, its result unused, and nothing else touches the buffer, the
 /// devices' copies can be combined (a histogram's bins, a counter): the
-/// buffer is combined, not a reason. Otherwise the reason says why not.
+/// buffer is combined, not a reason. Otherwise, where the footprint
+/// describes every access (an atomic is a read and a write of its bytes),
+/// the runtime tests at launch that no piece's atomics meet bytes another
+/// piece writes: atomics on bytes one device alone touches are that
+/// device's own (a counter per group, an update under a condition that
+/// never holds). Without a footprint the reason says why not.
 void classifyAtomics(const Function &F, const BufferAccessInfo &B, PartitionVerdict &V) {
   const Argument *Arg = F.getArg(B.ArgNo);
   std::optional<CombineOp> Op;
@@ -68,6 +78,10 @@ void classifyAtomics(const Function &F, const BufferAccessInfo &B, PartitionVerd
     V.Combined.push_back({B.ArgNo, *Op, Bytes});
     return;
   }
+  if (!B.Whole) {
+    markLaunchTested(V, B.ArgNo);
+    return;
+  }
   V.Reasons.push_back("global atomics on '" + B.Name + "' (" + First + "): " + WhyNot);
 }
 
@@ -93,7 +107,7 @@ void findInterGroupCommunication(const BufferAccessInfo &B, PartitionVerdict &V)
     for (const AnalyzedAccess &W : B.Accesses)
       Own |= W.Writes && W.Offset == R.Offset && W.Bytes >= R.Bytes;
     if (!Own) {
-      V.LaunchTested.push_back(B.ArgNo);
+      markLaunchTested(V, B.ArgNo);
       return;
     }
   }

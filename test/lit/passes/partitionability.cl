@@ -10,6 +10,7 @@ __kernel void histogram(__global const uint *data, __global uint *bins) {
   atomic_inc(&bins[data[get_global_id(0)] % 64]);
 }
 
+// Not commutative, so not combined, and i % 8 wraps: no footprint either.
 // CHECK-LABEL: kernel 'exchange': not partitionable
 // CHECK-NEXT: because global atomics on 'slots' (atomic_xchg(int volatile CLglobal*, int)): atomic_xchg(int volatile CLglobal*, int) is not a commutative integer update
 __kernel void exchange(__global int *slots) {
@@ -46,4 +47,27 @@ __kernel void own(__global float *x) {
 // CHECK-LABEL: kernel 'scatter': partitionable
 __kernel void scatter(__global const int *idx, __global float *dst) {
   dst[idx[get_global_id(0)]] = 1.0f;
+}
+
+// Atomics on a buffer that is also stored to, or whose result is used: the
+// footprint holds them (an atomic reads and writes its bytes), so whether
+// pieces meet is tested at launch. AMD's copy1DCompletePath: an atomic
+// under a condition that never holds beside plain stores.
+// CHECK-LABEL: kernel 'dead_atomic': partitionable
+// CHECK-NEXT: groups may read what others write in 'out': tested at launch
+__kernel void dead_atomic(__global const float *in, __global float *out) {
+  int gid = get_global_id(0);
+  if (gid < 0)
+    atom_add((__global int *)out, 1);
+  out[gid] = in[gid];
+}
+
+// A counter per group whose value is used.
+// CHECK-LABEL: kernel 'group_counter': partitionable
+// CHECK-NEXT: groups may read what others write in 'count': tested at launch
+__kernel void group_counter(__global const int *in, __global int *out,
+                            __global int *count) {
+  size_t i = get_global_id(0);
+  int n = atomic_inc(&count[get_group_id(0)]);
+  out[i] = in[i] + n;
 }

@@ -85,3 +85,18 @@ __kernel void squares(__global int *out) {
   size_t i = get_local_id(0);
   out[i * i] = 1;
 }
+
+// An index truncated below 32 bits wraps: a mask, a uchar. The polynomial
+// without the truncation would put the reads at in[i], not in[0, 8).
+// CHECK-LABEL: kernel 'wrapped' (1-D): contiguous no
+// CHECK: arg 1 'in': whole buffer (an index wraps at 2^3 (a mask or a narrow integer type))
+// CHECK-LABEL: kernel 'narrow' (1-D): contiguous no
+// CHECK: arg 1 'in': whole buffer (an index wraps at 2^8 (a mask or a narrow integer type))
+__kernel void wrapped(__global float *out, __global const float *in) {
+  size_t i = get_global_id(0);
+  out[i] = in[i & 7];
+}
+__kernel void narrow(__global float *out, __global const float *in) {
+  uchar c = get_global_id(0);
+  out[get_global_id(0)] = in[c];
+}

@@ -30,3 +30,21 @@ __kernel void slots(__global const int *data, __global int *out, __global uint *
   int v = data[get_global_id(0)];
   if (v > 50) out[atomic_inc(count)] = v;
 }
+// Atomics that are not combined but stay on one device's bytes: an update
+// under a condition that never holds (AMD's copy1DCompletePath), a counter
+// per group whose value is used. Tested at launch, and split.
+__kernel void dead_atomic(__global const float *in, __global float *out) {
+  int gid = get_global_id(0);
+  if (gid < 0)
+    atom_add((__global int *)out, 1);
+  out[gid] = in[gid];
+}
+__kernel void group_counter(__global const int *in, __global int *out, __global int *count) {
+  size_t i = get_global_id(0);
+  int n = atomic_inc(&count[get_group_id(0)]);
+  out[i] = in[i] * 1000 + n;
+}
+// Every group exchanges the same slot: pieces meet there.
+__kernel void exchange(__global int *slots) {
+  atomic_xchg(&slots[0], (int)get_global_id(0));
+}
