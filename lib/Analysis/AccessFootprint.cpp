@@ -588,11 +588,13 @@ void addConditions(const Value *Cond, bool Holds, ScalarEvolution &SE,
   // Where X fits k signed bits, it is X's own sign.
   const APInt *SignBit = nullptr;
   const Value *Masked = nullptr;
-  if (Cmp->isEquality() && match(Cmp->getOperand(1), m_Zero()) &&
-      match(Cmp->getOperand(0), m_And(m_Value(Masked), m_Power2(SignBit))))
+  if (const Value *X; Cmp->isEquality() && match(Cmp->getOperand(1), m_Zero()) &&
+                      match(Cmp->getOperand(0), m_And(m_Value(X), m_Power2(SignBit)))) {
+    Masked = X;
     Pred = Pred == CmpInst::ICMP_NE ? CmpInst::ICMP_SLT : CmpInst::ICMP_SGE;
-  else if (Pred == CmpInst::ICMP_NE)
+  } else if (Pred == CmpInst::ICMP_NE) {
     return;
+  }
   unsigned Bits = Masked ? SignBit->logBase2() + 1
                          : Cmp->getOperand(0)->getType()->getIntegerBitWidth();
   bool Signed = CmpInst::isSigned(Pred);

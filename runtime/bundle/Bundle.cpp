@@ -229,11 +229,63 @@ std::string_view Bundle::payload(const BundleSection &S) const {
   return {reinterpret_cast<const char *>(Bytes.data()) + S.Offset, S.Size};
 }
 
+namespace {
+
+/// Sources are bytes, and JSON strings UTF-8: a comment in Latin-1 is
+/// valid OpenCL C. A string that is not UTF-8 is written as {"hex": ...}.
+nlohmann::ordered_json bytesToJson(const std::string &S) {
+  try {
+    (void)nlohmann::ordered_json(S).dump();
+    return S;
+  } catch (const nlohmann::json::type_error &) {
+    static const char Digits[] = "0123456789abcdef";
+    std::string Hex;
+    Hex.reserve(2 * S.size());
+    for (unsigned char C : S) {
+      Hex += Digits[C >> 4];
+      Hex += Digits[C & 15];
+    }
+    return nlohmann::ordered_json{{"hex", Hex}};
+  }
+}
+
+std::optional<std::string> bytesFromJson(const nlohmann::json &J) {
+  if (J.is_string())
+    return J.get<std::string>();
+  if (!J.is_object() || J.size() != 1 || !J.contains("hex") || !J["hex"].is_string())
+    return std::nullopt;
+  const std::string &Hex = J["hex"].get_ref<const std::string &>();
+  if (Hex.size() % 2)
+    return std::nullopt;
+  auto Digit = [](char C) -> int {
+    if (C >= '0' && C <= '9')
+      return C - '0';
+    if (C >= 'a' && C <= 'f')
+      return C - 'a' + 10;
+    return -1;
+  };
+  std::string Out;
+  Out.reserve(Hex.size() / 2);
+  for (size_t I = 0; I < Hex.size(); I += 2) {
+    int Hi = Digit(Hex[I]), Lo = Digit(Hex[I + 1]);
+    if (Hi < 0 || Lo < 0)
+      return std::nullopt;
+    Out += static_cast<char>(Hi * 16 + Lo);
+  }
+  return Out;
+}
+
+} // namespace
+
 std::string toJson(const BundleSource &S) {
+  nlohmann::ordered_json Options = nlohmann::ordered_json::array();
+  for (const std::string &O : S.Options)
+    Options.push_back(bytesToJson(O));
   nlohmann::ordered_json Files = nlohmann::ordered_json::array();
   for (const auto &[Name, Text] : S.Files)
-    Files.push_back({{"name", Name}, {"text", Text}});
-  return nlohmann::ordered_json{{"main", S.Main}, {"options", S.Options}, {"files", Files}}
+    Files.push_back({{"name", bytesToJson(Name)}, {"text", bytesToJson(Text)}});
+  return nlohmann::ordered_json{
+      {"main", bytesToJson(S.Main)}, {"options", Options}, {"files", Files}}
       .dump(1);
 }
 
@@ -242,28 +294,35 @@ Result<BundleSource> parseBundleSource(std::string_view Json) {
     return Failure(ErrorCode::CorruptBundle, "the bundle's source section " + What);
   };
   nlohmann::json J = nlohmann::json::parse(Json, nullptr, /*allow_exceptions=*/false);
-  if (!J.is_object() || !J.contains("main") || !J["main"].is_string() ||
-      !J.contains("options") || !J["options"].is_array() || !J.contains("files") ||
-      !J["files"].is_array())
+  if (!J.is_object() || !J.contains("main") || !J.contains("options") ||
+      !J["options"].is_array() || !J.contains("files") || !J["files"].is_array())
     return Bad("is not an object with main, options and files");
   BundleSource S;
-  S.Main = J["main"].get<std::string>();
+  auto Main = bytesFromJson(J["main"]);
+  if (!Main)
+    return Bad("has a main file name that is not a string");
+  S.Main = std::move(*Main);
   for (const auto &O : J["options"]) {
-    if (!O.is_string())
+    auto Option = bytesFromJson(O);
+    if (!Option)
       return Bad("has an option that is not a string");
-    S.Options.push_back(O.get<std::string>());
+    S.Options.push_back(std::move(*Option));
   }
   bool HasMain = false;
   for (const auto &F : J["files"]) {
-    if (!F.is_object() || !F.contains("name") || !F["name"].is_string() ||
-        !F.contains("text") || !F["text"].is_string())
+    std::optional<std::string> Name, Text;
+    if (F.is_object() && F.contains("name") && F.contains("text")) {
+      Name = bytesFromJson(F["name"]);
+      Text = bytesFromJson(F["text"]);
+    }
+    if (!Name || !Text)
       return Bad("has a file without a name and a text");
-    std::string Name = F["name"].get<std::string>();
     // Names are written into a scratch folder: nothing may leave it.
-    if (Name.empty() || Name[0] == '/' || Name.find("..") != std::string::npos)
-      return Bad("names a file outside its folder: '" + Name + "'");
-    HasMain |= Name == S.Main;
-    S.Files.emplace_back(std::move(Name), F["text"].get<std::string>());
+    if (Name->empty() || (*Name)[0] == '/' || Name->find("..") != std::string::npos ||
+        Name->find('\0') != std::string::npos)
+      return Bad("names a file outside its folder: '" + *Name + "'");
+    HasMain |= *Name == S.Main;
+    S.Files.emplace_back(std::move(*Name), std::move(*Text));
   }
   if (!HasMain)
     return Bad("lacks its main file '" + S.Main + "'");

@@ -515,7 +515,10 @@ std::string toJson(const BundleMetadata &Meta) {
                {"options", Meta.CompileOptions},
                {"targets", Targets},
                {"kernels", Kernels}};
-  return Root.dump(2) + "\n";
+  // The source's file name and the -D values are the user's bytes, which
+  // need not be UTF-8; they are for people here, so such bytes become
+  // U+FFFD (the source section keeps them exactly).
+  return Root.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
 Result<BundleMetadata> parseMetadata(std::string_view Text) {

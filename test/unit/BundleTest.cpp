@@ -119,6 +119,28 @@ TEST(Bundle, SourceSection) {
   EXPECT_FALSE(parseBundleSource("[1, 2]").ok());
 }
 
+// Sources are bytes: a Latin-1 comment is valid OpenCL C but not UTF-8,
+// which JSON strings must be (skmd-cc died on it: fuzz-compiler). Every
+// byte comes back; malformed hex is an error.
+TEST(Bundle, SourceThatIsNotUtf8) {
+  BundleSource S;
+  S.Main = "caf\xe9.cl";
+  S.Options = {"-DNAME=\"\xff\"", "-DN=4"};
+  S.Files = {{S.Main, std::string("// caf\xe9\n__kernel void k() {}\n\0tail", 36)}};
+  auto Back = parseBundleSource(toJson(S));
+  ASSERT_TRUE(Back.ok()) << Back.error().message();
+  EXPECT_EQ(Back->Main, S.Main);
+  EXPECT_EQ(Back->Options, S.Options);
+  EXPECT_EQ(Back->Files, S.Files);
+  for (const char *Hex : {"\"6\"", "\"zz\"", "1"})
+    EXPECT_EQ(parseBundleSource(std::string(R"({"main": {"hex": )") + Hex +
+                                R"(}, "options": [], "files": []})")
+                  .error()
+                  .code(),
+              ErrorCode::CorruptBundle)
+        << Hex;
+}
+
 TEST(Bundle, EveryTruncationIsAnError) {
   std::vector<uint8_t> Good = sampleBundle();
   for (size_t Len = 0; Len < Good.size(); ++Len) {
