@@ -39,3 +39,23 @@ __kernel void unequal(__global float *a, int k) {
   if (i != k)
     a[i] = 1.0f;
 }
+
+// `int gid = get_global_id(0); if (gid < 0)` reaches the analysis as
+// InstCombine's (gid & 2^31) != 0: a signed test of gid in 32 bits. A mask
+// of several bits is no sign test and says nothing (reading it as one
+// crashed the analysis).
+// CHECK-LABEL: kernel 'sign_test'
+// CHECK: write 4 B at 0 (guarded) [group.0*local_size.0 + local_id.0 + global_offset.0 < 0]
+// CHECK-LABEL: kernel 'mask_test'
+// CHECK: write 4 B at {{.*}} (guarded){{$}}
+__kernel void sign_test(__global float *a) {
+  int gid = get_global_id(0);
+  if (gid < 0)
+    a[0] = 1.0f;
+  a[gid] = 2.0f;
+}
+__kernel void mask_test(__global float *a) {
+  size_t i = get_global_id(0);
+  if ((i & 6) == 0)
+    a[i] = 1.0f;
+}
