@@ -85,6 +85,53 @@ void classifyAtomics(const Function &F, const BufferAccessInfo &B, PartitionVerd
   V.Reasons.push_back("global atomics on '" + B.Name + "' (" + First + "): " + WhyNot);
 }
 
+/// A buffer that work-items only ever set to one integer constant, at
+/// offsets the same for every work-item and group (`*over = true`, a
+/// "something changed" flag): every group that stores, stores the same
+/// bytes. Its copies combine by taking the constant wherever a device's
+/// copy holds it, instead of refusing a split whose writes all meet there.
+/// A buffer that is also read, or written another way, is left alone.
+void classifyConstantStores(const Function &F, const BufferAccessInfo &B,
+                            const AtomTable &Atoms, PartitionVerdict &V) {
+  if (B.Whole || B.Accesses.empty())
+    return;
+  for (const AnalyzedAccess &A : B.Accesses)
+    if (A.Reads || !A.Writes ||
+        A.Offset.mentions([&](unsigned X) {
+          return Atoms[X].isIndex() || Atoms[X].K == Atom::Kind::Group;
+        }))
+      return;
+  const Argument *Arg = F.getArg(B.ArgNo);
+  const ConstantInt *Stored = nullptr;
+  for (const Instruction &I : instructions(F)) {
+    const auto *S = dyn_cast<StoreInst>(&I);
+    if (!S) {
+      // Anything else that touches the buffer: not a flag.
+      if (const llvm::Value *Ptr = getLoadStorePointerOperand(&I);
+          Ptr && getUnderlyingObject(Ptr) == Arg)
+        return;
+      if (const auto *CB = dyn_cast<CallBase>(&I))
+        for (const Value *X : CB->args())
+          if (X->getType()->isPointerTy() && getUnderlyingObject(X) == Arg)
+            return;
+      continue;
+    }
+    if (getUnderlyingObject(S->getPointerOperand()) != Arg)
+      continue;
+    const auto *C = dyn_cast<ConstantInt>(S->getValueOperand());
+    if (!C || S->isAtomic() || S->isVolatile() || (Stored && C != Stored))
+      return;
+    unsigned Bytes = C->getBitWidth() / 8;
+    if (C->getBitWidth() % 8 || (Bytes != 1 && Bytes != 2 && Bytes != 4 && Bytes != 8) ||
+        S->getAlign().value() < Bytes)
+      return;
+    Stored = C;
+  }
+  if (Stored)
+    V.Combined.push_back({B.ArgNo, CombineOp::Assign, Stored->getBitWidth() / 8,
+                          Stored->getZExtValue()});
+}
+
 /// A buffer that is both read and written, where a group may read what
 /// another group writes: with an affine footprint the runtime tests it at
 /// launch, with the arguments' values (row i written, row i - 1 read, i a
@@ -126,6 +173,7 @@ PartitionabilityResult PartitionabilityAnalysis::run(Module &M,
     bool HasMerge = findVariant(*K.getParent(), K, "merge") != nullptr;
     for (const BufferAccessInfo &B : Info.Buffers) {
       classifyAtomics(*F, B, V);
+      classifyConstantStores(*F, B, Info.Atoms, V);
       findInterGroupCommunication(B, V);
       bool Written = false;
       for (const AnalyzedAccess &A : B.Accesses)
@@ -173,8 +221,12 @@ void PartitionabilityResult::print(raw_ostream &OS) const {
       OS << "  groups may read what others write in '"
          << kernelArgName(*F, Arg) << "': tested at launch\n";
     for (const CombinedArg &C : V.Combined)
-      OS << "  '" << kernelArgName(*F, C.Arg) << "' is updated by atomic "
-         << combineOpName(C.Op) << " only: devices' copies combined\n";
+      if (C.Op == CombineOp::Assign)
+        OS << "  '" << kernelArgName(*F, C.Arg) << "' is only set to " << C.Value
+           << ", at one place for every work-item: devices' copies combined\n";
+      else
+        OS << "  '" << kernelArgName(*F, C.Arg) << "' is updated by atomic "
+           << combineOpName(C.Op) << " only: devices' copies combined\n";
   }
 }
 

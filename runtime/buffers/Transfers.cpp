@@ -371,12 +371,18 @@ bool startsFromIdentity(CombineOp Op) { return Op == CombineOp::Add || Op == Com
 
 namespace {
 template <typename U, typename S>
-void combineAs(void *Into, const void *From, uint64_t Count, CombineOp Op) {
+void combineAs(void *Into, const void *From, uint64_t Count, const CombinedArg &C) {
   auto *To = static_cast<U *>(Into);
   const auto *Dev = static_cast<const U *>(From);
   for (uint64_t I = 0; I < Count; ++I) {
     U A = To[I], B = Dev[I];
-    switch (Op) {
+    switch (C.Op) {
+    case CombineOp::Assign:
+      // The device's copy began as the buffer, and its stores write only
+      // the constant: holding it, the element was set (or already was).
+      if (B == U(C.Value))
+        To[I] = B;
+      break;
     case CombineOp::Add:
       To[I] = U(A + B); // Modulo 2^n, as the atomics themselves.
       break;
@@ -407,10 +413,16 @@ void combineAs(void *Into, const void *From, uint64_t Count, CombineOp Op) {
 } // namespace
 
 void combineInto(void *Into, const void *From, uint64_t Bytes, const CombinedArg &C) {
-  if (C.Bytes == 8)
-    combineAs<uint64_t, int64_t>(Into, From, Bytes / 8, C.Op);
-  else
-    combineAs<uint32_t, int32_t>(Into, From, Bytes / 4, C.Op);
+  switch (C.Bytes) {
+  case 1:
+    return combineAs<uint8_t, int8_t>(Into, From, Bytes, C);
+  case 2:
+    return combineAs<uint16_t, int16_t>(Into, From, Bytes / 2, C);
+  case 8:
+    return combineAs<uint64_t, int64_t>(Into, From, Bytes / 8, C);
+  default:
+    return combineAs<uint32_t, int32_t>(Into, From, Bytes / 4, C);
+  }
 }
 
 namespace {

@@ -488,8 +488,11 @@ std::string toJson(const BundleMetadata &Meta) {
     for (const auto &[Target, Symbol] : K.Symbols)
       Symbols[std::string(targetKindName(Target))] = symbolsToJson(Symbol);
     ordered_json CombinedJson = ordered_json::array();
-    for (const CombinedArg &C : K.Combined)
+    for (const CombinedArg &C : K.Combined) {
       CombinedJson.push_back({{"arg", C.Arg}, {"op", combineOpName(C.Op)}, {"bytes", C.Bytes}});
+      if (C.Op == CombineOp::Assign)
+        CombinedJson.back()["value"] = C.Value;
+    }
     ordered_json Partition = {{"partitionable", K.Partitionable},
                               {"reasons", K.NotPartitionableReasons},
                               {"launch_tested", K.LaunchTested},
@@ -623,8 +626,17 @@ Result<BundleMetadata> parseMetadata(std::string_view Text) {
           C.fail("has unknown op '" + Op + "'");
         Arg.Op = *Known;
         uint64_t Bytes = C.unsignedInt("bytes");
-        if (Bytes != 4 && Bytes != 8)
+        if (Arg.Op == CombineOp::Assign) {
+          if (Bytes != 1 && Bytes != 2 && Bytes != 4 && Bytes != 8)
+            C.fail("assigns " + std::to_string(Bytes) +
+                   "-byte integers; 1, 2, 4 or 8 are possible");
+          Arg.Value = C.unsignedInt("value");
+          if (Bytes < 8 && Arg.Value >> (8 * Bytes))
+            C.fail("assigns " + std::to_string(Arg.Value) + ", which does not fit " +
+                   std::to_string(Bytes) + " bytes");
+        } else if (Bytes != 4 && Bytes != 8) {
           C.fail("updates " + std::to_string(Bytes) + "-byte integers; 4 or 8 are possible");
+        }
         Arg.Bytes = unsigned(Bytes);
         Info.Combined.push_back(Arg);
       }

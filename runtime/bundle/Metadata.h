@@ -12,6 +12,7 @@
 #include "support/Result.h"
 
 #include <array>
+#include <iterator>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -99,16 +100,20 @@ struct KernelSymbols {
   std::string Merge;  ///< Merges a device's copies of the written buffers.
 };
 
-/// How the copies of a buffer that only commutative integer atomics update
-/// combine after a split: each device starts from the identity (Add, Xor)
-/// or the buffer's own bytes (the others, which are idempotent), and the
-/// host applies each device's result to the buffer with the same operation.
-enum class CombineOp { Add, Xor, And, Or, Min, Max, UMin, UMax };
-inline constexpr std::string_view CombineOpNames[] = {"add", "xor", "and", "or",
-                                                      "min", "max", "umin", "umax"};
+/// How the copies of a buffer combine after a split. A buffer that only
+/// commutative integer atomics update: each device starts from the
+/// identity (Add, Xor) or the buffer's own bytes (the others, which are
+/// idempotent), and the host applies each device's result to the buffer
+/// with the same operation. Assign: a buffer that every work-item may only
+/// set to one constant, at one place for all (a "something changed" flag:
+/// `*over = true`): each device starts from the buffer's bytes, and the
+/// host takes the constant wherever a device's copy holds it.
+enum class CombineOp { Add, Xor, And, Or, Min, Max, UMin, UMax, Assign };
+inline constexpr std::string_view CombineOpNames[] = {"add", "xor", "and",  "or",    "min",
+                                                      "max", "umin", "umax", "assign"};
 inline std::string_view combineOpName(CombineOp Op) { return CombineOpNames[int(Op)]; }
 inline std::optional<CombineOp> combineOpFromName(std::string_view Name) {
-  for (int I = 0; I < 8; ++I)
+  for (size_t I = 0; I < std::size(CombineOpNames); ++I)
     if (CombineOpNames[I] == Name)
       return CombineOp(I);
   return std::nullopt;
@@ -117,7 +122,10 @@ inline std::optional<CombineOp> combineOpFromName(std::string_view Name) {
 struct CombinedArg {
   unsigned Arg = 0;
   CombineOp Op = CombineOp::Add;
-  unsigned Bytes = 4; ///< Of each updated integer: 4 or 8.
+  /// Of each updated integer: 4 or 8 (atomics); 1, 2, 4 or 8 (Assign).
+  unsigned Bytes = 4;
+  /// Assign: the constant every store writes, its Bytes zero-extended.
+  uint64_t Value = 0;
 };
 
 struct KernelInfo {

@@ -152,6 +152,15 @@ TEST(Metadata, GuardsLaunchTestsAndLayoutsAreKept) {
   ASSERT_EQ(K.Args[0].Layout.size(), 1u);
   EXPECT_EQ(K.Args[0].Layout[0].Type, "int");
   EXPECT_EQ(nlohmann::json::parse(toJson(*R)), J);
+  // A flag's constant, with its width.
+  nlohmann::json Flag = J;
+  Flag["kernels"][0]["partition"]["combined"] = {
+      {{"arg", 0}, {"op", "assign"}, {"bytes", 2}, {"value", 65535}}};
+  auto F = parseMetadata(Flag.dump());
+  ASSERT_TRUE(F.ok()) << F.error().message();
+  EXPECT_EQ(F->Kernels[0].Combined[0].Op, CombineOp::Assign);
+  EXPECT_EQ(F->Kernels[0].Combined[0].Value, 65535u);
+  EXPECT_EQ(nlohmann::json::parse(toJson(*F)), Flag);
 
   auto Error = [&](auto Edit) {
     nlohmann::json Bad = J;
@@ -179,6 +188,16 @@ TEST(Metadata, GuardsLaunchTestsAndLayoutsAreKept) {
   EXPECT_EQ(Error([](auto &K) { K["partition"]["combined"][0]["bytes"] = 2; }),
             "metadata.kernels[0].partition.combined[0] updates 2-byte integers; 4 or 8 are "
             "possible");
+  EXPECT_EQ(Error([](auto &K) {
+              K["partition"]["combined"][0] = {{"arg", 0}, {"op", "assign"}, {"bytes", 1},
+                                               {"value", 256}};
+            }),
+            "metadata.kernels[0].partition.combined[0] assigns 256, which does not fit 1 "
+            "bytes");
+  EXPECT_EQ(Error([](auto &K) {
+              K["partition"]["combined"][0] = {{"arg", 0}, {"op", "assign"}, {"bytes", 1}};
+            }),
+            "metadata.kernels[0].partition.combined[0].value is missing");
   EXPECT_EQ(Error([](auto &K) { K["partition"]["launch_tested"] = {1}; }),
             "metadata.kernels[0].partition launch_tested[0] is not a buffer argument's number");
   EXPECT_EQ(Error([](auto &K) { K["args"][0]["layout"] = {{2, "int", 1}}; }),

@@ -239,7 +239,16 @@ TEST(Transfers, CombinedCopiesApplyTheirOperation) {
   combineInto(Wide.data(), Dev.data(), 16, {0, CombineOp::Add, 8});
   EXPECT_EQ(Wide, (std::vector<int64_t>{INT64_MIN, 2}));
   EXPECT_TRUE(startsFromIdentity(CombineOp::Add) && startsFromIdentity(CombineOp::Xor));
-  EXPECT_FALSE(startsFromIdentity(CombineOp::Min) || startsFromIdentity(CombineOp::And));
+  EXPECT_FALSE(startsFromIdentity(CombineOp::Min) || startsFromIdentity(CombineOp::And) ||
+               startsFromIdentity(CombineOp::Assign));
+  // A flag set to 1: the device's copy began as the buffer, so holding 1
+  // means set (or already 1); anything else leaves the host's byte.
+  std::vector<uint8_t> Flags = {7, 0, 1, 7}, Set = {1, 0, 1, 7};
+  combineInto(Flags.data(), Set.data(), 4, {0, CombineOp::Assign, 1, 1});
+  EXPECT_EQ(Flags, (std::vector<uint8_t>{1, 0, 1, 7}));
+  std::vector<uint16_t> Halves = {3, 3}, Halved = {3, 0xfffe};
+  combineInto(Halves.data(), Halved.data(), 4, {0, CombineOp::Assign, 2, 0xfffe});
+  EXPECT_EQ(Halves, (std::vector<uint16_t>{3, 0xfffe}));
 }
 
 TEST(Transfers, AGuardedStoreBringsItsBytesIn) {

@@ -71,3 +71,26 @@ __kernel void group_counter(__global const int *in, __global int *out,
   int n = atomic_inc(&count[get_group_id(0)]);
   out[i] = in[i] + n;
 }
+
+// A flag that work-items only set to one constant, at one place: the
+// devices' copies are combined by taking the constant where a copy holds
+// it (Rodinia's BFS `*g_over = true`). Set per work-item, or to a value
+// that varies, it is not a flag.
+// CHECK-LABEL: kernel 'flag': partitionable
+// CHECK-NEXT: 'changed' is only set to 1, at one place for every work-item: devices' copies combined
+// CHECK-LABEL: kernel 'per_item': partitionable
+// CHECK-NOT: combined
+// CHECK-LABEL: kernel 'last_writer': partitionable
+// CHECK-NOT: combined
+// CHECK-LABEL: kernel 'read_flag'
+// CHECK-NOT: combined
+__kernel void flag(__global const int *data, __global char *changed) {
+  if (data[get_global_id(0)] > 100)
+    *changed = 1;
+}
+__kernel void per_item(__global char *mask) { mask[get_global_id(0)] = 0; }
+__kernel void last_writer(__global int *who) { who[0] = get_global_id(0); }
+__kernel void read_flag(__global int *flag) {
+  if (flag[0] == 0)
+    flag[0] = 2;
+}

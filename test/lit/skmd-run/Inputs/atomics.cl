@@ -48,3 +48,8 @@ __kernel void group_counter(__global const int *in, __global int *out, __global 
 __kernel void exchange(__global int *slots) {
   atomic_xchg(&slots[0], (int)get_global_id(0));
 }
+// A "something changed" flag (Rodinia's BFS): only set to 1, at one place.
+__kernel void flag(__global const int *data, __global char *changed, int threshold) {
+  if (data[get_global_id(0)] > threshold)
+    *changed = 1;
+}
