@@ -1,8 +1,8 @@
 // corpus-source: github.com/JuliaParallel/rodinia/blob/0f47cfc2f35034405973703fbb6d2c77a25439c0/opencl/b+tree/kernel/kernel_gpu_opencl.cl (BSD-3-Clause-like (University of Virginia), see LICENSE)
 // corpus-options: -DDEFAULT_ORDER=32
-// corpus-run: findK --global=2048 --local=32 --arg=2 --arg=64:0..63 --arg=64 --arg=64 --arg=64:0..63 --arg=64:0..63 --arg=64:0..63 --arg=64:zero
-// corpus-note: order 32 (one work-item per key), 64 nodes and 64 queries; every knode field (indices, keys, ...) in 0..63 keeps the tree walk in bounds
-// corpus-note: random keys are no valid tree: several work-items of a group match a key and store offsetD[bid] at once, a race whose result differs between CPU drivers (SKMD's x86, PoCL) and GPU drivers (SKMD's PTX, NVIDIA's)
+// corpus-run: findK --global=2048 --local=32 --arg=2 --arg=64:iota --arg=64 --arg=64 --arg=64:zero --arg=64:0..63 --arg=64:34..65 --arg=64:zero
+// corpus-note: order 32 (one work-item per key), 64 nodes and 64 queries, every walk from node 0. The knodes are filled with iota, so each node's keys rise (node n's keys are 69n+34..69n+66) and a query key in 34..65 lies between two keys of node 0 for exactly one work-item: one store per group, as in a valid tree
+// corpus-note: random keys (the spec before) are no valid tree: several work-items of a group matched and stored offsetD[bid] at once, a race whose result differed between CPU drivers (SKMD's x86, PoCL) and GPU drivers (SKMD's PTX, NVIDIA's)
 // #ifdef __cplusplus
 // extern "C" {
 // #endif
