@@ -1,6 +1,7 @@
 //===- KernelHarness.cpp - Corpus kernels on the CPU device vs C++ --------===//
 #include "common/KernelHarness.h"
 
+#include "buffers/Transfers.h"
 #include "bundle/Bundle.h"
 #include "common/RandomSplit.h"
 #include "devices/cpu/HostCpu.h"
@@ -338,7 +339,9 @@ void CpuKernelTest::check(const KernelRun &R) {
 
   // Through the launcher, as a user's launch runs: pieces on the CPU and
   // two HostDiscrete devices (copies in and out, merges), or the whole
-  // range on one HostDiscrete device for kernels that cannot be split.
+  // range on one HostDiscrete device for kernels that cannot be split, and
+  // for splits that the launch-time test refuses (atomics of two pieces on
+  // one counter), as the default plan does.
   RuntimeDevices &Devices = runtimeDevices();
   LoadedKernel Loaded;
   Loaded.Source = &*B;
@@ -359,9 +362,16 @@ void CpuKernelTest::check(const KernelRun &R) {
         Plan.push_back({Usable[std::uniform_int_distribution<size_t>(
                             0, Usable.size() - 1)(Rng)],
                         First, Count});
-    } else {
-      Plan.push_back({Usable[(Trial + 1) % Usable.size()], 0, Total});
     }
+    if (!Plan.empty()) {
+      Args Initial = R.Initial;
+      auto Conflict = firstConflict(*K, hostArgs(Initial), L, Plan);
+      ASSERT_TRUE(Conflict.ok()) << Conflict.error().message();
+      if (!Conflict->empty())
+        Plan.clear();
+    }
+    if (Plan.empty())
+      Plan.push_back({Usable[(Trial + 1) % Usable.size()], 0, Total});
     Args Launched = R.Initial;
     LaunchReport Report;
     Status S = Devices.Run->run(Loaded, hostArgs(Launched), L, Plan, Report);
