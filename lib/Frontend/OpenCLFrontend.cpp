@@ -90,9 +90,10 @@ std::vector<std::string> cc1Args(const FrontendOptions &Opts,
 }
 
 /// A CompilerInstance whose diagnostics print to stderr like clang's.
+/// Without \p Warnings, errors only.
 class Compiler {
 public:
-  Compiler(const FrontendOptions &Opts, llvm::StringRef Triple) {
+  Compiler(const FrontendOptions &Opts, llvm::StringRef Triple, bool Warnings = true) {
     auto VFS = llvm::vfs::getRealFileSystem();
     auto *Printer = new TextDiagnosticPrinter(llvm::errs(), DiagOpts);
     Diags = CompilerInstance::createDiagnostics(*VFS, DiagOpts, Printer,
@@ -106,6 +107,7 @@ public:
                                                "skmd-cc");
     Instance = std::make_unique<CompilerInstance>(Invocation);
     Instance->createDiagnostics(Printer, /*ShouldOwnClient=*/false);
+    Instance->getDiagnostics().setIgnoreAllWarnings(!Warnings);
   }
 
   /// Runs the action; false (with diagnostics already printed) on failure.
@@ -534,7 +536,9 @@ analyzeKernels(const FrontendOptions &Opts, BundleSource *Source) {
 llvm::Expected<std::unique_ptr<llvm::Module>>
 compileToIR(const FrontendOptions &Opts, llvm::StringRef Triple,
             llvm::LLVMContext &Ctx) {
-  Compiler C(Opts, Triple);
+  // analyzeKernels has shown the source's warnings once; each target's
+  // build repeated them (four times for a bundle).
+  Compiler C(Opts, Triple, /*Warnings=*/false);
   EmitLLVMOnlyAction Action(&Ctx);
   if (!C.run(Action))
     return compileFailed(Opts);

@@ -45,6 +45,7 @@ analyzeKernels(const FrontendOptions &Opts, BundleSource *Source = nullptr);
 
 /// Compiles the source to LLVM IR for \p Triple, unoptimized but ready for
 /// the optimizer (no optnone), so each target's pipeline decides the passes.
+/// Prints errors only: analyzeKernels, which comes first, shows warnings.
 llvm::Expected<std::unique_ptr<llvm::Module>>
 compileToIR(const FrontendOptions &Opts, llvm::StringRef Triple,
             llvm::LLVMContext &Ctx);
