@@ -1,6 +1,6 @@
 //===- TargetMachineFactory.cpp - One TargetMachine per SKMD target -------===//
 #include "CodeGen/TargetMachineFactory.h"
-#include "devices/cpu/HostCpu.h"
+#include "bundle/X86Features.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/LegacyPassManager.h"

@@ -126,7 +126,8 @@ TEST(Bundle, SourceThatIsNotUtf8) {
   BundleSource S;
   S.Main = "caf\xe9.cl";
   S.Options = {"-DNAME=\"\xff\"", "-DN=4"};
-  S.Files = {{S.Main, std::string("// caf\xe9\n__kernel void k() {}\n\0tail", 36)}};
+  static const char Text[] = "// caf\xe9\n__kernel void k() {}\n\0tail";
+  S.Files = {{S.Main, std::string(Text, sizeof Text - 1)}};
   auto Back = parseBundleSource(toJson(S));
   ASSERT_TRUE(Back.ok()) << Back.error().message();
   EXPECT_EQ(Back->Main, S.Main);

@@ -3,22 +3,6 @@
 
 namespace skmd {
 
-// What x86-64-v2, v3 and v4 add, as LLVM names them; each is also a name
-// __builtin_cpu_supports knows (it takes only string literals, hence a
-// list that both functions below expand).
-#define SKMD_CHECKABLE_X86_FEATURES(X)                                         \
-  X("popcnt") X("sse4.1") X("sse4.2") X("avx") X("avx2") X("fma") X("bmi")     \
-  X("bmi2") X("avx512f") X("avx512bw") X("avx512cd") X("avx512dq")             \
-  X("avx512vl")
-
-const std::vector<std::string_view> &checkableX86Features() {
-#define SKMD_NAME(N) N,
-  static const std::vector<std::string_view> Names = {
-      SKMD_CHECKABLE_X86_FEATURES(SKMD_NAME)};
-#undef SKMD_NAME
-  return Names;
-}
-
 bool hostHasX86Feature(std::string_view F) {
 #if defined(__x86_64__)
   __builtin_cpu_init();

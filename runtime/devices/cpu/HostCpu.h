@@ -3,15 +3,16 @@
 // A bundle's x86 variant is compiled ahead of time for a CPU level
 // (x86-64-v3 by default, x86-64-v4 for AVX-512 hosts). Loaded on a CPU
 // without an extension it uses, it would die of an illegal instruction in
-// the middle of a launch. skmd-cc records the extensions from the list
-// below that the code may use; the CPU device checks them against cpuid
-// before loading, and refuses the variant naming what is missing.
+// the middle of a launch. skmd-cc records the extensions the code may use
+// (bundle/X86Features.h); the CPU device checks them against cpuid before
+// loading, and refuses the variant naming what is missing.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SKMD_DEVICES_CPU_HOSTCPU_H
 #define SKMD_DEVICES_CPU_HOSTCPU_H
 
 #include "bundle/Bundle.h"
+#include "bundle/X86Features.h"
 #include "devices/cpu/SharedObject.h"
 #include "support/Result.h"
 
@@ -21,9 +22,6 @@
 #include <vector>
 
 namespace skmd {
-
-/// The x86 extensions (LLVM's names) that the host check understands.
-const std::vector<std::string_view> &checkableX86Features();
 
 /// Whether this CPU has \p Feature, one of checkableX86Features().
 bool hostHasX86Feature(std::string_view Feature);
