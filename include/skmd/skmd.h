@@ -219,7 +219,9 @@ skmd_status skmd_launch(skmd_kernel k, uint32_t work_dim,
 
 /* The same, returning at once; skmd_wait finishes it. The kernel's
    arguments are captured at the call; the buffers must not be touched
-   until skmd_wait returns. */
+   until skmd_wait returns. A context's launches (asynchronous or not)
+   run one at a time in the order they were made, as an in-order queue:
+   a launch may use what an earlier one writes. */
 skmd_status skmd_launch_async(skmd_kernel k, uint32_t work_dim,
                               const size_t *global_offset,
                               const size_t *global_size,

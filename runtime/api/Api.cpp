@@ -1,45 +1,28 @@
-//===- Api.cpp - SKMD's C API over the launcher ---------------------------===//
+//===- Api.cpp - SKMD's C API over a session ------------------------------===//
 //
-// Handles own C++ objects; every entry point catches what could escape
+// The C surface of a Session (session/Session.h), which owns the devices,
+// plan choice and the order of launches. Handles own C++ objects; every
+// entry point catches what could escape
 // (std::bad_alloc included) and turns it into a status and a message, so no
 // exception crosses into C.
 //
 //===----------------------------------------------------------------------===//
 #include "skmd/skmd.h"
 
-#include "api/Devices.h"
-#include "devices/cuda/CudaDevice.h"
-#include "launch/Launcher.h"
-#include "partitioner/Explain.h"
-#include "partitioner/ModelPlanner.h"
-#include "partitioner/Plan.h"
+#include "session/Session.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <future>
-#include <mutex>
 #include <new>
 #include <set>
 
 using namespace skmd;
 
 struct skmd_context_s {
-  std::vector<std::unique_ptr<Device>> Devices;
-  CpuDevice *Cpu = nullptr;
-  std::unique_ptr<Launcher> Run;
-  std::unique_ptr<ModelPlanner> Planner;
-  /// SKMD_EXPLAIN=1: plans and outcomes to stderr.
-  bool Explain = false;
-  skmd_progress_fn Progress = nullptr;
-  void *ProgressUser = nullptr;
-  /// One launch at a time: devices (the CPU's pool first) are not shared
-  /// between launches.
-  std::mutex LaunchLock;
+  std::unique_ptr<Session> S;
   std::set<skmd_program> Programs;
   std::set<skmd_buffer> Buffers;
-  /// Pinned memory from skmd_alloc_host, freed with the driver.
-  std::set<void *> Pinned;
 };
 
 struct skmd_program_s {
@@ -58,13 +41,6 @@ struct skmd_buffer_s {
   skmd_context Ctx;
   void *Host;
   size_t Bytes;
-};
-
-/// A launch's report, with how its plan was chosen and predicted.
-struct LaunchRecord {
-  LaunchReport Report;
-  std::string Plan;
-  std::optional<ModelPlan> Model;
 };
 
 struct skmd_event_s {
@@ -195,116 +171,6 @@ Result<NDRange> ndRange(uint32_t WorkDim, const size_t *Offset,
   return R;
 }
 
-std::vector<const DeviceInfo *> deviceInfos(skmd_context Ctx) {
-  std::vector<const DeviceInfo *> Infos;
-  for (auto &D : Ctx->Devices)
-    Infos.push_back(&D->info());
-  return Infos;
-}
-
-/// The pieces of \p Plan, and what the model expects of them.
-Result<std::vector<Piece>> choosePlan(skmd_kernel K, const std::vector<HostArg> &Args,
-                                      const NDRange &Range, const std::string &Plan,
-                                      LaunchRecord &Record, std::string &NoModel) {
-  skmd_context Ctx = K->Program->Ctx;
-  std::vector<const DeviceInfo *> Infos = deviceInfos(Ctx);
-  const KernelInfo &Info = *K->Loaded.Info;
-  bool Default = Plan.empty();
-  // Where groups may communicate, whether this split meets (the launcher
-  // refuses it too; here the plans SKMD chose fall back to one device).
-  auto Conflict = [&](const std::vector<Piece> &Pieces) -> Result<std::string> {
-    return firstConflict(Info, Args, Range, Pieces);
-  };
-  if (Default || Plan == "auto" || Plan == "linear") {
-    auto M = Ctx->Planner->plan(Plan == "linear" ? ModelPlanner::Method::Linear
-                                                 : ModelPlanner::Method::Auto,
-                                K->Loaded, Args, Range);
-    if (M) {
-      auto C = Conflict(M->Pieces);
-      if (!C)
-        return C.error();
-      if (!C->empty()) {
-        M = Ctx->Planner->plan(ModelPlanner::Method::Single, K->Loaded, Args, Range);
-        if (!M)
-          return M.error();
-        M->Method += " (the split meets in this launch: " + *C + ")";
-      }
-    }
-    if (M) {
-      Record.Plan = M->Method;
-      Record.Model = std::move(*M);
-      return Record.Model->Pieces;
-    }
-    // The default falls back when the model cannot plan (no profiles, no
-    // database); bad arguments are the launch's error either way.
-    if (!Default || M.error().code() == ErrorCode::InvalidArgument)
-      return M.error();
-    NoModel = M.error().message();
-    Record.Plan = "proportional (no model: " + NoModel + ")";
-    auto Pieces = makePlan("proportional", Infos, Range.totalGroups(), Info.Name,
-                           Info.whyNotPartitionable());
-    if (!Pieces)
-      return Pieces;
-    auto C = Conflict(*Pieces);
-    if (!C)
-      return C.error();
-    if (C->empty())
-      return Pieces;
-    Record.Plan += " on one device (the split meets in this launch: " + *C + ")";
-    return makePlan("proportional", Infos, Range.totalGroups(), Info.Name, *C);
-  }
-  auto Pieces = makePlan(Plan, Infos, Range.totalGroups(), K->Loaded.Info->Name,
-                         K->Loaded.Info->whyNotPartitionable());
-  if (!Pieces)
-    return Pieces;
-  Record.Plan = Plan;
-  if (Ctx->Explain) {
-    if (auto M = Ctx->Planner->predict(*Pieces, Plan, K->Loaded, Args, Range))
-      Record.Model = std::move(*M);
-    else
-      NoModel = M.error().message();
-  }
-  return Pieces;
-}
-
-/// Runs a launch with the context's devices, the lock held.
-Status launchNow(skmd_kernel K, const std::vector<HostArg> &Args,
-                 const NDRange &Range, const std::string &Plan,
-                 LaunchRecord &Record) {
-  skmd_context Ctx = K->Program->Ctx;
-  std::lock_guard<std::mutex> Hold(Ctx->LaunchLock);
-  auto Start = std::chrono::steady_clock::now();
-  std::string NoModel;
-  auto Pieces = choosePlan(K, Args, Range, Plan, Record, NoModel);
-  if (!Pieces)
-    return Pieces.error();
-  double ChoosingMs = std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - Start)
-                          .count();
-  std::vector<const DeviceInfo *> Infos = deviceInfos(Ctx);
-  if (Ctx->Explain)
-    std::fputs(explainPlan(K->Loaded.Info->Name, Record.Plan, *Pieces, Range.totalGroups(),
-                           Infos, Record.Model ? &*Record.Model : nullptr, NoModel)
-                   .c_str(),
-               stderr);
-  Status S = Ctx->Run->run(K->Loaded, Args, Range, *Pieces, Record.Report);
-  Record.Report.PlanMs += ChoosingMs;
-  Record.Report.TotalMs += ChoosingMs;
-  if (Ctx->Explain && !Record.Report.Pieces.empty())
-    std::fputs(explainOutcome(Record.Report, Infos, Record.Model ? &*Record.Model : nullptr)
-                   .c_str(),
-               stderr);
-  return S;
-}
-
-/// Sends profiling progress where the context wants it.
-void reportProgress(skmd_context Ctx, const std::string &Line) {
-  if (Ctx->Progress)
-    Ctx->Progress(Line.c_str(), Ctx->ProgressUser);
-  else
-    std::fprintf(stderr, "skmd: %s\n", Line.c_str());
-}
-
 skmd_status checkIndex(skmd_kernel K, unsigned Index, const char *Fn) {
   if (!K)
     return fail(SKMD_ERROR_INVALID_ARGUMENT, std::string(Fn) + ": kernel is NULL");
@@ -365,33 +231,14 @@ skmd_status skmd_init(const char *Spec, skmd_context *Out) {
     if (!Out)
       return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_init: out is NULL");
     *Out = nullptr;
-    std::string Devices = Spec ? Spec : "";
-    if (!Spec)
-      if (const char *Env = std::getenv("SKMD_DEVICES"))
-        Devices = Env;
-    auto Found = openDevices(Devices);
-    if (!Found)
-      return fail(Found.error());
+    auto Options = SessionOptions::fromEnvironment(Spec);
+    if (!Options)
+      return fail(Options.error());
+    auto S = Session::open(*Options);
+    if (!S)
+      return fail(S.error());
     auto Ctx = std::make_unique<skmd_context_s>();
-    Ctx->Devices = std::move(Found->Devices);
-    Ctx->Cpu = Found->Cpu;
-    std::vector<Device *> Raw;
-    for (auto &D : Ctx->Devices)
-      Raw.push_back(D.get());
-    Ctx->Run = std::make_unique<Launcher>(Raw, *Ctx->Cpu);
-    unsigned CpuIndex = unsigned(std::find(Raw.begin(), Raw.end(), Ctx->Cpu) - Raw.begin());
-    Ctx->Planner = std::make_unique<ModelPlanner>(Raw, CpuIndex, *Ctx->Run);
-    if (const char *Profile = std::getenv("SKMD_PROFILE"); Profile && *Profile) {
-      std::string P = Profile;
-      if (P != "auto" && P != "off")
-        return fail(SKMD_ERROR_INVALID_ARGUMENT,
-                    "SKMD_PROFILE is '" + P + "'; it may be auto or off");
-      Ctx->Planner->setAutoProfile(P == "auto");
-    }
-    if (const char *Explain = std::getenv("SKMD_EXPLAIN"))
-      Ctx->Explain = std::string(Explain) != "" && std::string(Explain) != "0";
-    skmd_context C = Ctx.get();
-    C->Planner->setProgress([C](const std::string &Line) { reportProgress(C, Line); });
+    Ctx->S = std::move(*S);
     *Out = Ctx.release();
     return ok();
   });
@@ -407,17 +254,17 @@ void skmd_release_context(skmd_context Ctx) {
   delete Ctx;
 }
 
-size_t skmd_device_count(skmd_context Ctx) { return Ctx ? Ctx->Devices.size() : 0; }
+size_t skmd_device_count(skmd_context Ctx) { return Ctx ? Ctx->S->devices().size() : 0; }
 
 skmd_status skmd_get_device_info(skmd_context Ctx, size_t Index,
                                  skmd_device_info *Out) {
   if (!Ctx || !Out)
     return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_get_device_info: NULL argument");
-  if (Index >= Ctx->Devices.size())
+  const auto &Devices = Ctx->S->devices();
+  if (Index >= Devices.size())
     return fail(SKMD_ERROR_INVALID_ARGUMENT,
-                "device " + std::to_string(Index) + " of " +
-                    std::to_string(Ctx->Devices.size()));
-  const DeviceInfo &I = Ctx->Devices[Index]->info();
+                "device " + std::to_string(Index) + " of " + std::to_string(Devices.size()));
+  const DeviceInfo &I = Devices[Index]->info();
   std::memset(Out, 0, sizeof *Out);
   copyName(Out->name, sizeof Out->name, I.Name);
   copyName(Out->description, sizeof Out->description, I.Description);
@@ -428,57 +275,17 @@ skmd_status skmd_get_device_info(skmd_context Ctx, size_t Index,
   return ok();
 }
 
-
 skmd_status skmd_measure_link(skmd_context Ctx, size_t Index, size_t Bytes,
                               double *ToDevice, double *ToHost) {
   return guarded([&] {
     if (!Ctx || !ToDevice || !ToHost)
       return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_measure_link: NULL argument");
-    if (Index >= Ctx->Devices.size())
-      return fail(SKMD_ERROR_INVALID_ARGUMENT,
-                  "device " + std::to_string(Index) + " of " +
-                      std::to_string(Ctx->Devices.size()));
-    Device &D = *Ctx->Devices[Index];
     *ToDevice = *ToHost = 0;
-    if (D.info().SharesHostMemory || Bytes == 0)
-      return ok();
-    std::lock_guard<std::mutex> Hold(Ctx->LaunchLock);
-    auto Mem = D.allocate(Bytes);
-    if (!Mem)
-      return fail(Mem.error());
-    void *Host = skmd_alloc_host(Ctx, Bytes);
-    if (!Host) {
-      D.release(*Mem);
-      return fail(SKMD_ERROR_OUT_OF_MEMORY, "skmd_measure_link: no host memory");
-    }
-    std::memset(Host, 1, Bytes);
-    auto Best = [&](auto &&Copy) -> Result<double> {
-      double Top = 0;
-      for (int Run = 0; Run < 4; ++Run) {
-        auto T = std::chrono::steady_clock::now();
-        if (Status S = Copy(); !S)
-          return S.error();
-        double Sec =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - T).count();
-        if (Run > 0)
-          Top = std::max(Top, double(Bytes) / Sec / 1e9);
-      }
-      return Top;
-    };
-    auto In = Best([&] {
-      Status S = D.copyIn(*Mem, 0, Host, Bytes);
-      return S ? D.finishCopies() : S;
-    });
-    auto Out = In ? Best([&] { return D.copyOut(Host, *Mem, 0, Bytes); }) : In;
-    D.release(*Mem);
-    skmd_free_host(Ctx, Host);
-    if (!In)
-      return fail(In.error());
-    if (!Out)
-      return fail(Out.error());
-    *ToDevice = *In;
-    *ToHost = *Out;
-    D.setLinkGBps(*In);
+    auto Rates = Ctx->S->measureLink(unsigned(std::min<size_t>(Index, UINT32_MAX)), Bytes);
+    if (!Rates)
+      return fail(Rates.error());
+    *ToDevice = Rates->first;
+    *ToHost = Rates->second;
     return ok();
   });
 }
@@ -616,32 +423,19 @@ void skmd_release_buffer(skmd_buffer B) {
 }
 
 void *skmd_alloc_host(skmd_context Ctx, size_t Bytes) {
-  if (!Ctx)
+  try {
+    return Ctx ? Ctx->S->allocHost(Bytes) : nullptr;
+  } catch (...) {
     return nullptr;
-  bool Gpus = std::any_of(Ctx->Devices.begin(), Ctx->Devices.end(), [](auto &D) {
-    return D->info().Kind == DeviceKind::Cuda;
-  });
-  if (Gpus) {
-    void *P = CudaDevice::allocPinned(Bytes);
-    if (P)
-      Ctx->Pinned.insert(P);
-    return P;
   }
-  // No GPU to copy to: page-aligned memory does as well.
-  size_t Rounded = (std::max<size_t>(Bytes, 1) + 4095) / 4096 * 4096;
-  return std::aligned_alloc(4096, Rounded);
 }
 
 void skmd_free_host(skmd_context Ctx, void *Ptr) {
-  if (!Ptr)
-    return;
-  if (Ctx && Ctx->Pinned.erase(Ptr)) {
-    CudaDevice::freePinned(Ptr);
-    return;
-  }
-  std::free(Ptr);
+  if (Ctx)
+    Ctx->S->freeHost(Ptr);
+  else
+    std::free(Ptr);
 }
-
 
 skmd_status skmd_set_arg_buffer(skmd_kernel K, unsigned Index, skmd_buffer B) {
   if (skmd_status S = checkIndex(K, Index, "skmd_set_arg_buffer"))
@@ -703,7 +497,7 @@ skmd_status skmd_launch(skmd_kernel K, uint32_t WorkDim, const size_t *Offset,
     if (!Range)
       return fail(Range.error());
     LaunchRecord R;
-    Status S = launchNow(K, K->Args, *Range, Plan ? Plan : "", R);
+    Status S = K->Program->Ctx->S->launch(K->Loaded, K->Args, *Range, Plan ? Plan : "", R);
     fillReport(R, Range->totalGroups(), Report);
     return S ? ok() : fail(S.error());
   });
@@ -721,12 +515,8 @@ skmd_status skmd_launch_async(skmd_kernel K, uint32_t WorkDim,
       return fail(Range.error());
     auto Ev = std::make_unique<skmd_event_s>();
     Ev->TotalGroups = Range->totalGroups();
-    skmd_event_s *E = Ev.get();
-    Ev->Done = std::async(std::launch::async,
-                          [K, E, Args = K->Args, R = *Range,
-                           P = std::string(Plan ? Plan : "")] {
-                            return launchNow(K, Args, R, P, E->Record);
-                          });
+    Ev->Done = K->Program->Ctx->S->launchAsync(K->Loaded, K->Args, *Range,
+                                               Plan ? Plan : "", Ev->Record);
     *Out = Ev.release();
     return ok();
   });
@@ -752,30 +542,22 @@ skmd_status skmd_profile(skmd_kernel K, uint32_t WorkDim, const size_t *Offset,
     auto Range = ndRange(WorkDim, Offset, Global, Local);
     if (!Range)
       return fail(Range.error());
-    skmd_context Ctx = K->Program->Ctx;
+    Session &S = *K->Program->Ctx->S;
     std::vector<unsigned> Which;
     std::string List = Devices ? Devices : "";
     for (size_t Pos = 0; Devices && Pos <= List.size();) {
       size_t Comma = std::min(List.find(',', Pos), List.size());
-      std::string Name = List.substr(Pos, Comma - Pos);
-      auto It = std::find_if(Ctx->Devices.begin(), Ctx->Devices.end(),
-                             [&](auto &D) { return D->info().Name == Name; });
-      if (It == Ctx->Devices.end()) {
-        std::string Names;
-        for (auto &D : Ctx->Devices)
-          Names += (Names.empty() ? "" : ", ") + D->info().Name;
-        return fail(SKMD_ERROR_NO_DEVICE,
-                    "skmd_profile: no device '" + Name + "' (devices: " + Names + ")");
-      }
-      Which.push_back(unsigned(It - Ctx->Devices.begin()));
+      auto Index = S.deviceIndex(List.substr(Pos, Comma - Pos));
+      if (!Index)
+        return fail(SKMD_ERROR_NO_DEVICE, "skmd_profile: " + Index.error().message());
+      Which.push_back(*Index);
       Pos = Comma + 1;
     }
     if (!Devices)
-      for (unsigned D = 0; D < Ctx->Devices.size(); ++D)
+      for (unsigned D = 0; D < S.devices().size(); ++D)
         Which.push_back(D);
-    std::lock_guard<std::mutex> Hold(Ctx->LaunchLock);
-    Status S = Ctx->Planner->profile(K->Loaded, K->Args, *Range, Which, Runs ? Runs : 2);
-    return S ? ok() : fail(S.error());
+    Status St = S.profile(K->Loaded, K->Args, *Range, Which, Runs ? Runs : 2);
+    return St ? ok() : fail(St.error());
   });
 }
 
@@ -795,16 +577,11 @@ skmd_status skmd_check_model(skmd_kernel K, uint32_t WorkDim, const size_t *Offs
         return fail(SKMD_ERROR_INVALID_ARGUMENT,
                     "skmd_check_model: " + std::to_string(G) + " groups of a launch of " +
                         std::to_string(Range->totalGroups()));
-    skmd_context Ctx = K->Program->Ctx;
-    auto It = std::find_if(Ctx->Devices.begin(), Ctx->Devices.end(),
-                           [&](auto &D) { return D->info().Name == Device; });
-    if (It == Ctx->Devices.end())
-      return fail(SKMD_ERROR_NO_DEVICE,
-                  std::string("skmd_check_model: no device '") + Device + "'");
-    std::lock_guard<std::mutex> Hold(Ctx->LaunchLock);
-    auto C = Ctx->Planner->checkModel(K->Loaded, K->Args, *Range,
-                                      unsigned(It - Ctx->Devices.begin()), Counts,
-                                      Runs ? Runs : 3);
+    Session &S = *K->Program->Ctx->S;
+    auto Index = S.deviceIndex(Device);
+    if (!Index)
+      return fail(SKMD_ERROR_NO_DEVICE, "skmd_check_model: " + Index.error().message());
+    auto C = S.checkModel(K->Loaded, K->Args, *Range, *Index, Counts, Runs ? Runs : 3);
     if (!C)
       return fail(C.error());
     for (size_t I = 0; I < Count; ++I) {
@@ -817,14 +594,16 @@ skmd_status skmd_check_model(skmd_kernel K, uint32_t WorkDim, const size_t *Offs
 
 void skmd_set_explain(skmd_context Ctx, int On) {
   if (Ctx)
-    Ctx->Explain = On != 0;
+    Ctx->S->setExplain(On != 0);
 }
 
 void skmd_set_progress(skmd_context Ctx, skmd_progress_fn Fn, void *User) {
   if (!Ctx)
     return;
-  Ctx->Progress = Fn;
-  Ctx->ProgressUser = User;
+  if (!Fn)
+    Ctx->S->setProgress({});
+  else
+    Ctx->S->setProgress([Fn, User](const std::string &Line) { Fn(Line.c_str(), User); });
 }
 
 } // extern "C"

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace skmd {
@@ -82,8 +83,10 @@ struct HostBlock {
     if (Pinned && (P = Owner->allocPinnedHost(Bytes)))
       this->Owner = Owner;
     else if (!Pinned)
-      P = std::aligned_alloc(4096, Bytes);
+      P = std::aligned_alloc(4096, (std::max<uint64_t>(Bytes, 1) + 4095) / 4096 * 4096);
   }
+  HostBlock(const HostBlock &) = delete;
+  HostBlock &operator=(const HostBlock &) = delete;
   ~HostBlock() {
     if (Owner)
       Owner->freePinnedHost(P);
@@ -175,6 +178,33 @@ Result<LinkModel> measureLink(Device &D) {
     (Pinned ? M.OutPinned : M.OutPageable) = *Out;
   }
   return M;
+}
+
+Result<std::pair<double, double>> measureCopyRate(Device &D, uint64_t Bytes) {
+  auto Dev = DeviceBlock::allocate(D, Bytes);
+  if (!Dev)
+    return Dev.error();
+  std::optional<HostBlock> Host;
+  Host.emplace(&D, Bytes, /*Pinned=*/true);
+  if (!Host->P) {
+    Host.reset();
+    Host.emplace(&D, Bytes, /*Pinned=*/false);
+  }
+  if (!Host->P)
+    return Failure(ErrorCode::OutOfMemory, "no host memory to measure a link");
+  std::memset(Host->P, 1, Bytes);
+  DeviceMemory Mem = (*Dev)->M;
+  auto In = bestMs(3, [&](unsigned) {
+    Status S = D.copyIn(Mem, 0, Host->P, Bytes);
+    return S ? D.finishCopies() : S;
+  });
+  if (!In)
+    return In.error();
+  auto Out = bestMs(3, [&](unsigned) { return D.copyOut(Host->P, Mem, 0, Bytes); });
+  if (!Out)
+    return Out.error();
+  auto Rate = [&](double Ms) { return Ms > 0 ? double(Bytes) / Ms / 1e6 : 0.0; };
+  return std::pair<double, double>{Rate(*In), Rate(*Out)};
 }
 
 Result<LinkModel> linkModel(Device &D, ProfileDatabase &Db) {

@@ -19,6 +19,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace skmd {
@@ -33,6 +34,11 @@ struct LinkModel {
 /// ones, best of several runs. A device without page-locked memory gets
 /// its pageable costs for both kinds.
 Result<LinkModel> measureLink(Device &D);
+
+/// The rates, GB/s, of copies of \p Bytes to and from \p D (the best of
+/// three after one untimed run), from page-locked host memory where \p D
+/// has it: what skmd_measure_link reports.
+Result<std::pair<double, double>> measureCopyRate(Device &D, uint64_t Bytes);
 
 /// \p D's link model from \p Db, measured and recorded there if missing.
 Result<LinkModel> linkModel(Device &D, ProfileDatabase &Db);

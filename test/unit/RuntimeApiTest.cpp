@@ -197,6 +197,41 @@ TEST_F(Api, AsyncLaunchAndWait) {
   expectSums();
 }
 
+// Asynchronous launches run in the order they were submitted, as an
+// in-order queue: a chain X[k + 1] = X[k] + B of eight launches, all
+// submitted before any is waited for (the last waited for first), ends in
+// A + 8B, added in order.
+TEST_F(Api, AsyncLaunchesRunInTheOrderSubmitted) {
+  constexpr int Steps = 8;
+  std::vector<std::vector<float>> X(Steps + 1, std::vector<float>(N, 0.0f));
+  X[0] = A;
+  std::vector<skmd_buffer> Buffers(Steps + 1);
+  for (int I = 0; I <= Steps; ++I)
+    ASSERT_EQ(skmd_wrap_buffer(Ctx, X[I].data(), N * 4, &Buffers[I]), SKMD_SUCCESS);
+  skmd_buffer BB;
+  ASSERT_EQ(skmd_wrap_buffer(Ctx, B.data(), N * 4, &BB), SKMD_SUCCESS);
+  ASSERT_EQ(skmd_set_arg_buffer(K, 1, BB), SKMD_SUCCESS);
+  ASSERT_EQ(skmd_set_arg_scalar(K, 3, &N, sizeof N), SKMD_SUCCESS);
+  size_t Global = (N + 63) / 64 * 64, Local = 64;
+  std::vector<skmd_event> Events(Steps);
+  for (int I = 0; I < Steps; ++I) {
+    ASSERT_EQ(skmd_set_arg_buffer(K, 0, Buffers[I]), SKMD_SUCCESS);
+    ASSERT_EQ(skmd_set_arg_buffer(K, 2, Buffers[I + 1]), SKMD_SUCCESS);
+    ASSERT_EQ(skmd_launch_async(K, 1, nullptr, &Global, &Local, I % 2 ? "even" : "cpu",
+                                &Events[I]),
+              SKMD_SUCCESS)
+        << skmd_last_error();
+  }
+  for (int I = Steps - 1; I >= 0; --I)
+    ASSERT_EQ(skmd_wait(Events[I], nullptr), SKMD_SUCCESS) << skmd_last_error();
+  for (uint32_t I = 0; I < N; ++I) {
+    float Want = A[I];
+    for (int Step = 0; Step < Steps; ++Step)
+      Want = Want + B[I];
+    ASSERT_EQ(X[Steps][I], Want) << "element " << I;
+  }
+}
+
 TEST_F(Api, AFailingDeviceIsNamedAndTheOutputIsComplete) {
   for (const char *Step : {"copy-in", "kernel", "copy-out"}) {
     SCOPED_TRACE(Step);

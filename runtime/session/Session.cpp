@@ -1,0 +1,286 @@
+//===- Session.cpp - Devices, plans and launch order ----------------------===//
+#include "session/Session.h"
+
+#include "api/Devices.h"
+#include "buffers/Transfers.h"
+#include "model/LinkModel.h"
+#include "partitioner/Explain.h"
+#include "partitioner/Plan.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+namespace skmd {
+
+Result<SessionOptions> SessionOptions::fromEnvironment(const char *DeviceSpec) {
+  SessionOptions O;
+  if (DeviceSpec)
+    O.Devices = DeviceSpec;
+  else if (const char *Env = std::getenv("SKMD_DEVICES"))
+    O.Devices = Env;
+  if (const char *Profile = std::getenv("SKMD_PROFILE"); Profile && *Profile) {
+    std::string P = Profile;
+    if (P != "auto" && P != "off")
+      return Failure(ErrorCode::InvalidArgument,
+                     "SKMD_PROFILE is '" + P + "'; it may be auto or off");
+    O.AutoProfile = P == "auto";
+  }
+  if (const char *Explain = std::getenv("SKMD_EXPLAIN"))
+    O.Explain = std::string(Explain) != "" && std::string(Explain) != "0";
+  return O;
+}
+
+Result<std::unique_ptr<Session>> Session::open(const SessionOptions &Options) {
+  auto Found = openDevices(Options.Devices);
+  if (!Found)
+    return Found.error();
+  std::unique_ptr<Session> S(new Session());
+  S->Devices = std::move(Found->Devices);
+  S->Cpu = Found->Cpu;
+  std::vector<Device *> Raw;
+  for (auto &D : S->Devices)
+    Raw.push_back(D.get());
+  S->Run = std::make_unique<Launcher>(Raw, *S->Cpu);
+  unsigned CpuIndex = unsigned(std::find(Raw.begin(), Raw.end(), S->Cpu) - Raw.begin());
+  S->Planner = std::make_unique<ModelPlanner>(Raw, CpuIndex, *S->Run);
+  if (Options.AutoProfile)
+    S->Planner->setAutoProfile(*Options.AutoProfile);
+  S->Explain = Options.Explain;
+  S->setProgress({});
+  return S;
+}
+
+Session::~Session() {
+  {
+    std::lock_guard<std::mutex> Hold(QueueLock);
+    Stopping = true;
+  }
+  QueueReady.notify_all();
+  if (Worker.joinable())
+    Worker.join();
+  for (auto &[Ptr, Owner] : Pinned)
+    Owner->freePinnedHost(Ptr);
+}
+
+std::vector<const DeviceInfo *> Session::deviceInfos() const {
+  std::vector<const DeviceInfo *> Infos;
+  for (auto &D : Devices)
+    Infos.push_back(&D->info());
+  return Infos;
+}
+
+Result<unsigned> Session::deviceIndex(const std::string &Name) const {
+  for (unsigned I = 0; I < Devices.size(); ++I)
+    if (Devices[I]->info().Name == Name)
+      return I;
+  std::string Names;
+  for (auto &D : Devices)
+    Names += (Names.empty() ? "" : ", ") + D->info().Name;
+  return Failure(ErrorCode::NoDevice, "no device '" + Name + "' (devices: " + Names + ")");
+}
+
+void Session::setProgress(std::function<void(const std::string &)> F) {
+  if (!F)
+    F = [](const std::string &Line) { std::fprintf(stderr, "skmd: %s\n", Line.c_str()); };
+  Planner->setProgress(std::move(F));
+}
+
+std::future<Status> Session::submit(std::function<Status()> Job) {
+  std::packaged_task<Status()> Task(std::move(Job));
+  std::future<Status> Done = Task.get_future();
+  {
+    std::lock_guard<std::mutex> Hold(QueueLock);
+    Queue.push_back(std::move(Task));
+    if (!Worker.joinable())
+      Worker = std::thread([this] { serve(); });
+  }
+  QueueReady.notify_one();
+  return Done;
+}
+
+void Session::serve() {
+  for (;;) {
+    std::packaged_task<Status()> Task;
+    {
+      std::unique_lock<std::mutex> Hold(QueueLock);
+      QueueReady.wait(Hold, [&] { return Stopping || !Queue.empty(); });
+      if (Queue.empty())
+        return; // Stopping, and nothing left to run.
+      Task = std::move(Queue.front());
+      Queue.pop_front();
+    }
+    Task(); // An exception it throws goes to its future.
+  }
+}
+
+Result<std::vector<Piece>> Session::choosePlan(LoadedKernel &K, const std::vector<HostArg> &Args,
+                                               const NDRange &Range, const std::string &Plan,
+                                               LaunchRecord &Record, std::string &NoModel) {
+  std::vector<const DeviceInfo *> Infos = deviceInfos();
+  const KernelInfo &Info = *K.Info;
+  bool Default = Plan.empty();
+  // Where groups may communicate, whether this split meets (the launcher
+  // refuses it too; here the plans SKMD chose fall back to one device).
+  auto Conflict = [&](const std::vector<Piece> &Pieces) -> Result<std::string> {
+    return firstConflict(Info, Args, Range, Pieces);
+  };
+  if (Default || Plan == "auto" || Plan == "linear") {
+    auto M = Planner->plan(Plan == "linear" ? ModelPlanner::Method::Linear
+                                            : ModelPlanner::Method::Auto,
+                           K, Args, Range);
+    if (M) {
+      auto C = Conflict(M->Pieces);
+      if (!C)
+        return C.error();
+      if (!C->empty()) {
+        M = Planner->plan(ModelPlanner::Method::Single, K, Args, Range);
+        if (!M)
+          return M.error();
+        M->Method += " (the split meets in this launch: " + *C + ")";
+      }
+    }
+    if (M) {
+      Record.Plan = M->Method;
+      Record.Model = std::move(*M);
+      return Record.Model->Pieces;
+    }
+    // The default falls back when the model cannot plan (no profiles, no
+    // database); bad arguments are the launch's error either way.
+    if (!Default || M.error().code() == ErrorCode::InvalidArgument)
+      return M.error();
+    NoModel = M.error().message();
+    Record.Plan = "proportional (no model: " + NoModel + ")";
+    auto Pieces = makePlan("proportional", Infos, Range.totalGroups(), Info.Name,
+                           Info.whyNotPartitionable());
+    if (!Pieces)
+      return Pieces;
+    auto C = Conflict(*Pieces);
+    if (!C)
+      return C.error();
+    if (C->empty())
+      return Pieces;
+    Record.Plan += " on one device (the split meets in this launch: " + *C + ")";
+    return makePlan("proportional", Infos, Range.totalGroups(), Info.Name, *C);
+  }
+  auto Pieces = makePlan(Plan, Infos, Range.totalGroups(), Info.Name,
+                         Info.whyNotPartitionable());
+  if (!Pieces)
+    return Pieces;
+  Record.Plan = Plan;
+  if (Explain) {
+    if (auto M = Planner->predict(*Pieces, Plan, K, Args, Range))
+      Record.Model = std::move(*M);
+    else
+      NoModel = M.error().message();
+  }
+  return Pieces;
+}
+
+Status Session::launchNow(LoadedKernel &K, const std::vector<HostArg> &Args,
+                          const NDRange &Range, const std::string &Plan,
+                          LaunchRecord &Record) {
+  auto Start = std::chrono::steady_clock::now();
+  std::string NoModel;
+  auto Pieces = choosePlan(K, Args, Range, Plan, Record, NoModel);
+  if (!Pieces)
+    return Pieces.error();
+  double ChoosingMs = std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - Start)
+                          .count();
+  std::vector<const DeviceInfo *> Infos = deviceInfos();
+  const ModelPlan *Model = Record.Model ? &*Record.Model : nullptr;
+  if (Explain)
+    std::fputs(explainPlan(K.Info->Name, Record.Plan, *Pieces, Range.totalGroups(), Infos,
+                           Model, NoModel)
+                   .c_str(),
+               stderr);
+  Status S = Run->run(K, Args, Range, *Pieces, Record.Report);
+  Record.Report.PlanMs += ChoosingMs;
+  Record.Report.TotalMs += ChoosingMs;
+  if (Explain && !Record.Report.Pieces.empty())
+    std::fputs(explainOutcome(Record.Report, Infos, Model).c_str(), stderr);
+  return S;
+}
+
+Status Session::launch(LoadedKernel &K, const std::vector<HostArg> &Args, const NDRange &Range,
+                       const std::string &Plan, LaunchRecord &Record) {
+  return submit([&] { return launchNow(K, Args, Range, Plan, Record); }).get();
+}
+
+std::future<Status> Session::launchAsync(LoadedKernel &K, std::vector<HostArg> Args,
+                                         const NDRange &Range, std::string Plan,
+                                         LaunchRecord &Record) {
+  return submit([this, &K, Args = std::move(Args), Range, Plan = std::move(Plan), &Record] {
+    return launchNow(K, Args, Range, Plan, Record);
+  });
+}
+
+Status Session::profile(LoadedKernel &K, const std::vector<HostArg> &Args, const NDRange &Range,
+                        const std::vector<unsigned> &Which, unsigned Runs) {
+  return submit([&] { return Planner->profile(K, Args, Range, Which, Runs); }).get();
+}
+
+Result<std::vector<ModelPlanner::ModelCheck>>
+Session::checkModel(LoadedKernel &K, const std::vector<HostArg> &Args, const NDRange &Range,
+                    unsigned Device, const std::vector<uint64_t> &Counts, unsigned Runs) {
+  std::optional<Result<std::vector<ModelPlanner::ModelCheck>>> Out;
+  Status S = submit([&] {
+               Out.emplace(Planner->checkModel(K, Args, Range, Device, Counts, Runs));
+               return Status::success();
+             }).get();
+  if (!S)
+    return S.error();
+  return std::move(*Out);
+}
+
+Result<std::pair<double, double>> Session::measureLink(unsigned Index, uint64_t Bytes) {
+  if (Index >= Devices.size())
+    return Failure(ErrorCode::InvalidArgument, "device " + std::to_string(Index) + " of " +
+                                                   std::to_string(Devices.size()));
+  Device &D = *Devices[Index];
+  if (D.info().SharesHostMemory || Bytes == 0)
+    return std::pair<double, double>{0, 0};
+  std::optional<Result<std::pair<double, double>>> Rates;
+  Status S = submit([&] {
+               Rates.emplace(measureCopyRate(D, Bytes));
+               return Status::success();
+             }).get();
+  if (!S)
+    return S.error();
+  if (*Rates)
+    D.setLinkGBps((*Rates)->first);
+  return std::move(*Rates);
+}
+
+void *Session::allocHost(size_t Bytes) {
+  for (auto &D : Devices)
+    if (void *P = D->allocPinnedHost(Bytes)) {
+      std::lock_guard<std::mutex> Hold(HostLock);
+      Pinned.push_back({P, D.get()});
+      return P;
+    }
+  // No device that page-locks: page-aligned memory does as well.
+  size_t Rounded = (std::max<size_t>(Bytes, 1) + 4095) / 4096 * 4096;
+  return std::aligned_alloc(4096, Rounded);
+}
+
+void Session::freeHost(void *Ptr) {
+  if (!Ptr)
+    return;
+  {
+    std::lock_guard<std::mutex> Hold(HostLock);
+    auto It = std::find_if(Pinned.begin(), Pinned.end(),
+                           [&](const auto &P) { return P.first == Ptr; });
+    if (It != Pinned.end()) {
+      Device *Owner = It->second;
+      Pinned.erase(It);
+      Owner->freePinnedHost(Ptr);
+      return;
+    }
+  }
+  std::free(Ptr);
+}
+
+} // namespace skmd

@@ -1,0 +1,133 @@
+//===- Session.h - Devices, plans and launch order, below every front end --*- C++ -*-===//
+//
+// A session is what a front end runs kernels through: the devices it
+// opened, the launcher over them, the model planner, plan choice with its
+// fallbacks, --explain, and the order of launches. The C API (skmd.h) and
+// the tools are thin layers over it; the OpenCL platform is another.
+//
+// Launches, profiling runs and link measurements go through one queue and
+// run one at a time in the order they were submitted (FIFO, as an in-order
+// OpenCL queue), on the session's worker thread: devices are not shared
+// between two launches.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_SESSION_SESSION_H
+#define SKMD_SESSION_SESSION_H
+
+#include "devices/Device.h"
+#include "devices/cpu/CpuDevice.h"
+#include "launch/Launcher.h"
+#include "partitioner/ModelPlanner.h"
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace skmd {
+
+/// How a session starts.
+struct SessionOptions {
+  /// The devices to open (api/Devices.h): empty for every device found.
+  std::string Devices;
+  /// Plans and outcomes to stderr (SKMD_EXPLAIN).
+  bool Explain = false;
+  /// Profile a kernel the model lacks before planning it (SKMD_PROFILE):
+  /// unset leaves the planner's default.
+  std::optional<bool> AutoProfile;
+
+  /// \p DeviceSpec, or SKMD_DEVICES where it is null; SKMD_EXPLAIN;
+  /// SKMD_PROFILE (auto or off; anything else is an error).
+  static Result<SessionOptions> fromEnvironment(const char *DeviceSpec);
+};
+
+/// A launch's report, with how its plan was chosen and what the model
+/// predicted of it.
+struct LaunchRecord {
+  LaunchReport Report;
+  std::string Plan;
+  std::optional<ModelPlan> Model;
+};
+
+class Session {
+public:
+  static Result<std::unique_ptr<Session>> open(const SessionOptions &Options);
+  /// Runs what is queued, then stops the worker.
+  ~Session();
+  Session(const Session &) = delete;
+  Session &operator=(const Session &) = delete;
+
+  const std::vector<std::unique_ptr<Device>> &devices() const { return Devices; }
+  std::vector<const DeviceInfo *> deviceInfos() const;
+  /// The index of the device named \p Name (cpu, gpu0, ...).
+  Result<unsigned> deviceIndex(const std::string &Name) const;
+
+  void setExplain(bool On) { Explain = On; }
+  bool explain() const { return Explain; }
+  /// Where profiling reports its progress (default: stderr, "skmd: ...").
+  void setProgress(std::function<void(const std::string &)> F);
+
+  /// Chooses the plan (\p Plan as skmd_launch takes it: empty for the
+  /// default) and runs the launch, after every launch submitted before it.
+  Status launch(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                const NDRange &Range, const std::string &Plan, LaunchRecord &Record);
+  /// The same, without waiting: \p Args are copied now; \p Record and
+  /// \p Kernel must live until the future is ready.
+  std::future<Status> launchAsync(LoadedKernel &Kernel, std::vector<HostArg> Args,
+                                  const NDRange &Range, std::string Plan,
+                                  LaunchRecord &Record);
+
+  /// Profiles the launch on the devices \p Which (indices), in turn.
+  Status profile(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                 const NDRange &Range, const std::vector<unsigned> &Which, unsigned Runs);
+  /// The model's prediction against a measurement, for \p Counts groups
+  /// on device \p Device.
+  Result<std::vector<ModelPlanner::ModelCheck>>
+  checkModel(LoadedKernel &Kernel, const std::vector<HostArg> &Args, const NDRange &Range,
+             unsigned Device, const std::vector<uint64_t> &Counts, unsigned Runs);
+  /// Copies of \p Bytes to and from device \p Device, in GB/s (0 for a
+  /// device on host memory); the device's link figure becomes the first.
+  Result<std::pair<double, double>> measureLink(unsigned Device, uint64_t Bytes);
+
+  /// Host memory the devices copy fastest: page-locked by the first device
+  /// that can page-lock, else page-aligned. Null when none is left.
+  void *allocHost(size_t Bytes);
+  void freeHost(void *Ptr);
+
+private:
+  Session() = default;
+  /// Queues \p Job behind everything submitted before.
+  std::future<Status> submit(std::function<Status()> Job);
+  void serve();
+  Result<std::vector<Piece>> choosePlan(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                                        const NDRange &Range, const std::string &Plan,
+                                        LaunchRecord &Record, std::string &NoModel);
+  Status launchNow(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                   const NDRange &Range, const std::string &Plan, LaunchRecord &Record);
+
+  std::vector<std::unique_ptr<Device>> Devices;
+  CpuDevice *Cpu = nullptr;
+  std::unique_ptr<Launcher> Run;
+  std::unique_ptr<ModelPlanner> Planner;
+  bool Explain = false;
+
+  std::mutex QueueLock;
+  std::condition_variable QueueReady;
+  std::deque<std::packaged_task<Status()>> Queue;
+  bool Stopping = false;
+  std::thread Worker;
+
+  /// Page-locked blocks from allocHost and the device that owns each.
+  std::mutex HostLock;
+  std::vector<std::pair<void *, Device *>> Pinned;
+};
+
+} // namespace skmd
+
+#endif // SKMD_SESSION_SESSION_H
