@@ -23,7 +23,9 @@ namespace skmd {
 
 /// A kernel's key in the database: source hash, compile options, name.
 std::string kernelKey(const BundleMetadata &Meta, const KernelInfo &Kernel);
-/// A device's key: its name and what it is.
+/// This host's name (gethostname), "localhost" where it has none.
+std::string hostName();
+/// A device's key: its name, what it is, and the host it is on.
 std::string deviceKey(const DeviceInfo &Device);
 
 /// A launch's shape, as text for people and as the model's variables:

@@ -463,7 +463,7 @@ Result<LinkCost> ModelPlanner::hostCopy() {
   auto Db = database();
   if (!Db)
     return Db.error();
-  return hostCopyModel(**Db, "host:" + Devices[CpuIndex]->info().Description);
+  return hostCopyModel(**Db, "host:" + Devices[CpuIndex]->info().Description + "@" + hostName());
 }
 
 ModelPlan ModelPlanner::describe(const Problem &Pr, const std::vector<uint64_t> &Groups,
