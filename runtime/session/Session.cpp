@@ -1,7 +1,7 @@
 //===- Session.cpp - Devices, plans and launch order ----------------------===//
 #include "session/Session.h"
 
-#include "api/Devices.h"
+#include "session/Devices.h"
 #include "buffers/Transfers.h"
 #include "model/LinkModel.h"
 #include "partitioner/Explain.h"

@@ -34,7 +34,7 @@ namespace skmd {
 
 /// How a session starts.
 struct SessionOptions {
-  /// The devices to open (api/Devices.h): empty for every device found.
+  /// The devices to open (session/Devices.h): empty for every device found.
   std::string Devices;
   /// Plans and outcomes to stderr (SKMD_EXPLAIN).
   bool Explain = false;

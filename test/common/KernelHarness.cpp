@@ -5,7 +5,7 @@
 #include "bundle/Bundle.h"
 #include "common/RandomSplit.h"
 #include "devices/cpu/HostCpu.h"
-#include "api/Devices.h"
+#include "session/Devices.h"
 #include "launch/Launcher.h"
 
 #include <algorithm>

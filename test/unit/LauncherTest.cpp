@@ -1,5 +1,5 @@
 //===- LauncherTest.cpp - The launcher's failure paths --------------------===//
-#include "api/Devices.h"
+#include "session/Devices.h"
 #include "common/ForwardingDevice.h"
 #include "common/KernelHarness.h"
 #include "launch/Launcher.h"

@@ -1,5 +1,5 @@
 //===- LinkModelTest.cpp - The host's capacity for staged copies ----------===//
-#include "api/Devices.h"
+#include "session/Devices.h"
 #include "common/ForwardingDevice.h"
 #include "model/LinkModel.h"
 #include "model/Profiler.h"

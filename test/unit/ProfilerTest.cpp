@@ -1,5 +1,5 @@
 //===- ProfilerTest.cpp - Dry runs into the profile database --------------===//
-#include "api/Devices.h"
+#include "session/Devices.h"
 #include "common/KernelHarness.h"
 #include "model/Profiler.h"
 

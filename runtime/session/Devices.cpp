@@ -1,0 +1,170 @@
+//===- Devices.cpp - Opening the devices a session asks for ---------------===//
+#include "session/Devices.h"
+#include "devices/cuda/CudaDevice.h"
+#include "devices/discrete/HostDiscreteDevice.h"
+#include "devices/opencl/OpenCLDevice.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace skmd {
+
+namespace {
+
+/// Threads of each HostDiscrete device: SKMD_DISCRETE_THREADS, default 1.
+unsigned discreteThreads() {
+  if (const char *Env = std::getenv("SKMD_DISCRETE_THREADS")) {
+    int N = std::atoi(Env);
+    if (N > 0)
+      return unsigned(N);
+  }
+  return 1;
+}
+
+std::vector<std::string> splitList(const std::string &Spec) {
+  std::vector<std::string> Items;
+  size_t Pos = 0;
+  while (Pos <= Spec.size()) {
+    size_t Comma = Spec.find(',', Pos);
+    std::string Item = Spec.substr(Pos, Comma == std::string::npos ? std::string::npos
+                                                                   : Comma - Pos);
+    // Spaces around items are allowed ("cpu, discrete").
+    size_t B = Item.find_first_not_of(' '), E = Item.find_last_not_of(' ');
+    Items.push_back(B == std::string::npos ? "" : Item.substr(B, E - B + 1));
+    if (Comma == std::string::npos)
+      break;
+    Pos = Comma + 1;
+  }
+  return Items;
+}
+
+/// N of an item "<Kind>:N" (e.g. cuda:1); an error naming \p What when N
+/// is not a number.
+Result<unsigned> itemIndex(const std::string &Item, const std::string &Kind, const char *What) {
+  char *End = nullptr;
+  const char *Digits = Item.c_str() + Kind.size() + 1;
+  long N = std::strtol(Digits, &End, 10);
+  if (!*Digits || *End || N < 0)
+    return Failure(ErrorCode::InvalidArgument,
+                   "device '" + Item + "': " + Kind + ":N takes " + What);
+  return unsigned(N);
+}
+
+/// Adds \p Opened (a kind's devices) to \p Out.
+template <typename T> Status adopt(Result<std::vector<T>> Opened, OpenedDevices &Out) {
+  if (!Opened)
+    return Opened.error();
+  for (auto &D : *Opened)
+    Out.Devices.push_back(std::move(D));
+  return Status::success();
+}
+
+Status openDiscrete(const std::vector<std::string> &Items, bool Everything,
+                    OpenedDevices &Out) {
+  unsigned N = 0;
+  for (const std::string &Item : Items) {
+    if (Item != "discrete")
+      return Failure(ErrorCode::InvalidArgument,
+                     "device '" + Item + "': discrete takes no number");
+    Out.Devices.push_back(HostDiscreteDevice::create(N++, discreteThreads()));
+  }
+  (void)Everything; // Never opened unasked: it is a test device.
+  return Status::success();
+}
+
+Status openCuda(const std::vector<std::string> &Items, bool Everything, OpenedDevices &Out) {
+  if (Everything) {
+    // Every GPU the CUDA driver sees; none (and no error) without them.
+    (void)adopt(CudaDevice::open({}), Out);
+    return Status::success();
+  }
+  if (Items.empty())
+    return Status::success();
+  std::vector<int> Ordinals;
+  bool All = false;
+  for (const std::string &Item : Items) {
+    if (Item == "cuda") {
+      All = true;
+      continue;
+    }
+    auto N = itemIndex(Item, "cuda", "a GPU number");
+    if (!N)
+      return N.error();
+    Ordinals.push_back(int(*N));
+  }
+  return adopt(CudaDevice::open(All ? std::vector<int>{} : Ordinals), Out);
+}
+
+Status openOpenCL(const std::vector<std::string> &Items, bool Everything,
+                  OpenedDevices &Out) {
+  unsigned Count = 0;
+  auto Add = [&](OpenCLDevice::Selection S, unsigned Index) -> Status {
+    auto Devices = OpenCLDevice::open(S, Index, Count);
+    if (Devices)
+      Count += unsigned(Devices->size());
+    return adopt(std::move(Devices), Out);
+  };
+  if (Everything) {
+    // Every non-CPU OpenCL device that takes SPIR-V; none without them.
+    (void)Add(OpenCLDevice::Selection::AllButCpus, 0);
+    return Status::success();
+  }
+  for (const std::string &Item : Items) {
+    if (Item == "opencl") {
+      if (Status S = Add(OpenCLDevice::Selection::All, 0); !S)
+        return S;
+      continue;
+    }
+    auto N = itemIndex(Item, "opencl", "a device number");
+    if (!N)
+      return N.error();
+    if (Status S = Add(OpenCLDevice::Selection::Index, *N); !S)
+      return S;
+  }
+  return Status::success();
+}
+
+} // namespace
+
+const std::vector<DeviceOpener> &deviceOpeners() {
+  static const std::vector<DeviceOpener> Kinds = {
+      {"discrete", "discrete", openDiscrete},
+      {"cuda", "cuda, cuda:N", openCuda},
+      {"opencl", "opencl, opencl:N", openOpenCL},
+  };
+  return Kinds;
+}
+
+Result<OpenedDevices> openDevices(const std::string &Spec) {
+  OpenedDevices Out;
+  auto Cpu = CpuDevice::create();
+  Out.Cpu = Cpu.get();
+  Out.Devices.push_back(std::move(Cpu));
+  const std::vector<DeviceOpener> &Kinds = deviceOpeners();
+  bool Everything = Spec.empty() || Spec == "all";
+  // Each kind's items, in the list's order.
+  std::vector<std::vector<std::string>> Items(Kinds.size());
+  if (!Everything)
+    for (const std::string &Item : splitList(Spec)) {
+      if (Item == "cpu")
+        continue;
+      std::string Kind = Item.substr(0, Item.find(':'));
+      auto It = std::find_if(Kinds.begin(), Kinds.end(),
+                             [&](const DeviceOpener &K) { return K.Name == Kind; });
+      if (It == Kinds.end()) {
+        std::string Forms = "cpu";
+        for (const DeviceOpener &K : Kinds)
+          Forms += ", " + K.Forms;
+        return Failure(ErrorCode::InvalidArgument, "unknown device '" + Item +
+                                                       "' in the device list '" + Spec +
+                                                       "' (kinds: " + Forms + ")");
+      }
+      Items[size_t(It - Kinds.begin())].push_back(Item);
+    }
+  for (size_t K = 0; K < Kinds.size(); ++K)
+    if (Status S = Kinds[K].Open(Items[K], Everything, Out); !S)
+      return S.error();
+  return Out;
+}
+
+} // namespace skmd
