@@ -43,6 +43,7 @@ CudaDevice::CudaDevice(DeviceInfo Info, const CudaDriver &D, CUdevice Dev,
 CudaDevice::~CudaDevice() {
   if (D.cuCtxSetCurrent(Ctx) == 0) {
     Staging.reset();
+    std::lock_guard<std::mutex> Hold(AllocLock);
     freeCached();
     for (auto [P, Size] : Live)
       D.cuMemFree(P);
@@ -156,6 +157,7 @@ Result<DeviceMemory> CudaDevice::allocate(uint64_t Bytes) {
   // reuse each other's; a cached block up to twice the size will do.
   const uint64_t Granule = 2ull << 20;
   uint64_t Block = std::max<uint64_t>((Bytes + Granule - 1) / Granule, 1) * Granule;
+  std::lock_guard<std::mutex> Hold(AllocLock);
   auto Hit = Cached.lower_bound(Block);
   if (Hit != Cached.end() && Hit->first <= 2 * Block) {
     CUdeviceptr P = Hit->second;
@@ -179,6 +181,7 @@ Result<DeviceMemory> CudaDevice::allocate(uint64_t Bytes) {
 }
 
 void CudaDevice::release(DeviceMemory Memory) {
+  std::lock_guard<std::mutex> Hold(AllocLock);
   auto It = Live.find(Memory.Address);
   if (It == Live.end() || !enter())
     return;

@@ -20,6 +20,7 @@
 
 #include <functional>
 #include <map>
+#include <mutex>
 
 namespace skmd {
 
@@ -66,6 +67,7 @@ private:
                 const std::function<Status()> &Copy);
   Status check(CUresult R, const std::string &What) const;
 
+  /// With AllocLock held.
   void freeCached();
 
   const CudaDriver &D;
@@ -77,7 +79,9 @@ private:
   /// Freed allocations kept for the next launches (cuMemAlloc and
   /// cuMemFree of hundreds of MB take milliseconds each): block size to
   /// address, at most a quarter of the GPU's memory. Live maps an address
-  /// in use to its block size.
+  /// in use to its block size. AllocLock guards both: a launch's copies
+  /// and a profiling run may allocate from different threads.
+  std::mutex AllocLock;
   std::multimap<uint64_t, CUdeviceptr> Cached;
   std::map<CUdeviceptr, uint64_t> Live;
   uint64_t CachedBytes = 0;
