@@ -69,6 +69,9 @@ const char *skmd_status_name(skmd_status status);
    whose driver takes SPIR-V, CPUs included) or opencl:N. The environment
    variable SKMD_DEVICES, when set, is used for NULL. */
 skmd_status skmd_init(const char *devices, skmd_context *out);
+/* Finishes the launches made in the context (waited for or not), then
+   frees it with its programs, kernels and buffer handles. An event of it
+   may still be waited for. */
 void skmd_release_context(skmd_context ctx);
 
 typedef enum skmd_device_kind {

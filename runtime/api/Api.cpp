@@ -247,6 +247,8 @@ skmd_status skmd_init(const char *Spec, skmd_context *Out) {
 void skmd_release_context(skmd_context Ctx) {
   if (!Ctx)
     return;
+  // Launches not waited for still use the kernels and buffers below.
+  Ctx->S->drain();
   for (skmd_program P : std::set<skmd_program>(Ctx->Programs))
     skmd_release_program(P);
   for (skmd_buffer B : Ctx->Buffers)

@@ -217,6 +217,10 @@ std::future<Status> Session::launchAsync(LoadedKernel &K, std::vector<HostArg> A
   });
 }
 
+void Session::drain() {
+  submit([] { return Status::success(); }).wait();
+}
+
 Status Session::profile(LoadedKernel &K, const std::vector<HostArg> &Args, const NDRange &Range,
                         const std::vector<unsigned> &Which, unsigned Runs) {
   return submit([&] { return Planner->profile(K, Args, Range, Which, Runs); }).get();

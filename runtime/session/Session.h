@@ -83,6 +83,9 @@ public:
                                   const NDRange &Range, std::string Plan,
                                   LaunchRecord &Record);
 
+  /// Returns when everything submitted so far has run.
+  void drain();
+
   /// Profiles the launch on the devices \p Which (indices), in turn.
   Status profile(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
                  const NDRange &Range, const std::vector<unsigned> &Which, unsigned Runs);

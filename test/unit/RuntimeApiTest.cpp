@@ -232,6 +232,21 @@ TEST_F(Api, AsyncLaunchesRunInTheOrderSubmitted) {
   }
 }
 
+// Releasing a context finishes the launches made in it first: they use its
+// kernels and buffer handles.
+TEST_F(Api, ReleasingAContextFinishesItsLaunches) {
+  setArgs();
+  skmd_event Ev;
+  size_t Global = (N + 63) / 64 * 64, Local = 64;
+  ASSERT_EQ(skmd_launch_async(K, 1, nullptr, &Global, &Local, "even", &Ev), SKMD_SUCCESS);
+  skmd_release_context(Ctx);
+  Ctx = nullptr;
+  expectSums();
+  skmd_launch_report R;
+  ASSERT_EQ(skmd_wait(Ev, &R), SKMD_SUCCESS) << skmd_last_error();
+  EXPECT_EQ(R.piece_count, 3u);
+}
+
 TEST_F(Api, AFailingDeviceIsNamedAndTheOutputIsComplete) {
   for (const char *Step : {"copy-in", "kernel", "copy-out"}) {
     SCOPED_TRACE(Step);
