@@ -147,7 +147,7 @@ private:
 class ParentNode {
 public:
   ParentNode(const PartitionProblem &P, const std::vector<size_t> &Leader)
-      : P(P), Leader(Leader), K(P.Devices.size()),
+      : Leader(Leader), K(P.Devices.size()),
         FiniteStaging(stagingIsShared(P)),
         Cur(K), Whole(K), Staging(P), Pos(K), Waits(K), Staged(K), SharesStaging(K) {
     // The order a link's inputs go in: by index, those that wait for the
@@ -357,7 +357,6 @@ private:
     return Whole.total(nullptr);
   }
 
-  const PartitionProblem &P;
   const std::vector<size_t> &Leader;
   size_t K;
   const std::vector<uint64_t> *Groups = nullptr;
