@@ -2,8 +2,8 @@
 # Builds SKMD's libFuzzer targets (the bundle loader, the metadata parser,
 # skmd-cc's path from source to bundle) with clang, AddressSanitizer and
 # UBSan, and runs each for a bounded time from the seeds in test/fuzz/corpus
-# (the compiler's also from every kernel file of test/corpus). Any crash or
-# sanitizer report fails;
+# (the compiler's also from kernel files of test/corpus drawn at random).
+# Any crash or sanitizer report fails;
 # the input that caused it is kept in build-fuzz/findings/ (add it to the
 # seeds, and a regression test, once fixed).
 #   scripts/fuzz.sh [seconds per target]   (default 60)

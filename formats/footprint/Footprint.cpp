@@ -98,8 +98,12 @@ Result<int64_t> rangeOf(const KernelFootprint &K, const AccessTerm &T,
 struct Narrowed {
   std::array<std::optional<std::pair<int64_t, int64_t>>, 3> Local;
   std::map<unsigned, std::pair<int64_t, int64_t>> Loop;
-  std::optional<std::pair<int64_t, int64_t>> *find(const AccessTerm &T) {
-    return T.Var == IndexVar::LocalId && T.Index < 3 ? &Local[T.Index] : nullptr;
+  /// Narrows \p T's variable (a local id or a loop counter) to [Lo, Hi).
+  void set(const AccessTerm &T, int64_t Lo, int64_t Hi) {
+    if (T.Var == IndexVar::LocalId)
+      Local[T.Index < 3 ? T.Index : 0] = std::pair<int64_t, int64_t>{Lo, Hi};
+    else
+      Loop[T.Index] = {Lo, Hi};
   }
 };
 
@@ -340,10 +344,7 @@ Status appendGuardedBoxes(std::vector<ByteBox> &Boxes, const KernelFootprint &K,
       if (NewHi <= NewLo)
         return Status::success();
       if (NewLo != Lo || NewHi != Hi) {
-        if (T->Var == IndexVar::LocalId)
-          N.Local[T->Index < 3 ? T->Index : 0] = std::pair<int64_t, int64_t>{NewLo, NewHi};
-        else
-          N.Loop[T->Index] = {NewLo, NewHi};
+        N.set(*T, NewLo, NewHi);
         Changed = true;
       }
     }
@@ -370,10 +371,7 @@ Status appendGuardedBoxes(std::vector<ByteBox> &Boxes, const KernelFootprint &K,
     if (Hi - Lo > 1 && Hi - Lo <= Budget) {
       for (int64_t V = Lo; V < Hi; ++V) {
         Narrowed One = N;
-        if (SplitVar->Var == IndexVar::LocalId)
-          One.Local[SplitVar->Index < 3 ? SplitVar->Index : 0] = std::pair<int64_t, int64_t>{V, V + 1};
-        else
-          One.Loop[SplitVar->Index] = {V, V + 1};
+        One.set(*SplitVar, V, V + 1);
         if (Status S = appendGuardedBoxes(Boxes, K, A, L, Groups, Depth + 1, std::move(One),
                                           Budget / (Hi - Lo));
             !S)

@@ -25,6 +25,18 @@ void markLaunchTested(PartitionVerdict &V, unsigned ArgNo) {
     V.LaunchTested.push_back(ArgNo);
 }
 
+/// Whether \p I reaches \p Arg's memory by a load or a store, or passes a
+/// pointer into it to a call.
+bool touches(const Instruction &I, const Argument *Arg) {
+  if (const Value *Ptr = getLoadStorePointerOperand(&I))
+    return getUnderlyingObject(Ptr) == Arg;
+  if (const auto *CB = dyn_cast<CallBase>(&I))
+    return llvm::any_of(CB->args(), [&](const Value *A) {
+      return A->getType()->isPointerTy() && getUnderlyingObject(A) == Arg;
+    });
+  return false;
+}
+
 /// Atomics on a buffer. Where every one is the same commutative integer
 /// update, its result unused, and nothing else touches the buffer, the
 /// devices' copies can be combined (a histogram's bins, a counter): the
@@ -64,11 +76,7 @@ void classifyAtomics(const Function &F, const BufferAccessInfo &B, PartitionVerd
       }
       continue;
     }
-    if (const Value *Ptr = getLoadStorePointerOperand(&I))
-      Other |= getUnderlyingObject(Ptr) == Arg;
-    else if (const auto *CB = dyn_cast<CallBase>(&I))
-      for (const Value *A : CB->args())
-        Other |= A->getType()->isPointerTy() && getUnderlyingObject(A) == Arg;
+    Other |= touches(I, Arg);
   }
   if (First.empty())
     return;
@@ -106,14 +114,8 @@ void classifyConstantStores(const Function &F, const BufferAccessInfo &B,
   for (const Instruction &I : instructions(F)) {
     const auto *S = dyn_cast<StoreInst>(&I);
     if (!S) {
-      // Anything else that touches the buffer: not a flag.
-      if (const llvm::Value *Ptr = getLoadStorePointerOperand(&I);
-          Ptr && getUnderlyingObject(Ptr) == Arg)
-        return;
-      if (const auto *CB = dyn_cast<CallBase>(&I))
-        for (const Value *X : CB->args())
-          if (X->getType()->isPointerTy() && getUnderlyingObject(X) == Arg)
-            return;
+      if (touches(I, Arg))
+        return; // Anything else that touches the buffer: not a flag.
       continue;
     }
     if (getUnderlyingObject(S->getPointerOperand()) != Arg)

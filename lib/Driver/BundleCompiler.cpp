@@ -1,7 +1,6 @@
 //===- BundleCompiler.cpp - OpenCL C source to a whole bundle -------------===//
 #include "Driver/BundleCompiler.h"
 
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/LLVMContext.h"

@@ -17,18 +17,20 @@ std::string kernelKey(const BundleMetadata &Meta, const KernelInfo &Kernel) {
   return Meta.SourceHash + ":" + Kernel.Name + ":" + Options;
 }
 
-std::string hostName() {
-  char Name[256] = {};
-  if (gethostname(Name, sizeof Name - 1) != 0 || !Name[0])
-    return "localhost";
-  return Name;
+const std::string &hostName() {
+  static const std::string Host = [] {
+    char Name[256] = {};
+    if (gethostname(Name, sizeof Name - 1) != 0 || !Name[0])
+      return std::string("localhost");
+    return std::string(Name);
+  }();
+  return Host;
 }
 
 std::string deviceKey(const DeviceInfo &Device) {
   // Nodes that share a profile database (a home folder on NFS) each have
   // a gpu0 and a cpu; the host's name keeps their profiles apart.
-  static const std::string Host = hostName();
-  return Device.Name + ":" + Device.Description + "@" + Host;
+  return Device.Name + ":" + Device.Description + "@" + hostName();
 }
 
 LaunchShape launchShape(const KernelInfo &K, const std::vector<HostArg> &Args,

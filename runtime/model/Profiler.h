@@ -23,8 +23,8 @@ namespace skmd {
 
 /// A kernel's key in the database: source hash, compile options, name.
 std::string kernelKey(const BundleMetadata &Meta, const KernelInfo &Kernel);
-/// This host's name (gethostname), "localhost" where it has none.
-std::string hostName();
+/// This host's name (gethostname, read once), "localhost" where it has none.
+const std::string &hostName();
 /// A device's key: its name, what it is, and the host it is on.
 std::string deviceKey(const DeviceInfo &Device);
 

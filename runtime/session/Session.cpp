@@ -229,14 +229,7 @@ Status Session::profile(LoadedKernel &K, const std::vector<HostArg> &Args, const
 Result<std::vector<ModelPlanner::ModelCheck>>
 Session::checkModel(LoadedKernel &K, const std::vector<HostArg> &Args, const NDRange &Range,
                     unsigned Device, const std::vector<uint64_t> &Counts, unsigned Runs) {
-  std::optional<Result<std::vector<ModelPlanner::ModelCheck>>> Out;
-  Status S = submit([&] {
-               Out.emplace(Planner->checkModel(K, Args, Range, Device, Counts, Runs));
-               return Status::success();
-             }).get();
-  if (!S)
-    return S.error();
-  return std::move(*Out);
+  return inTurn([&] { return Planner->checkModel(K, Args, Range, Device, Counts, Runs); });
 }
 
 Result<std::pair<double, double>> Session::measureLink(unsigned Index, uint64_t Bytes) {
@@ -246,16 +239,10 @@ Result<std::pair<double, double>> Session::measureLink(unsigned Index, uint64_t 
   Device &D = *Devices[Index];
   if (D.info().SharesHostMemory || Bytes == 0)
     return std::pair<double, double>{0, 0};
-  std::optional<Result<std::pair<double, double>>> Rates;
-  Status S = submit([&] {
-               Rates.emplace(measureCopyRate(D, Bytes));
-               return Status::success();
-             }).get();
-  if (!S)
-    return S.error();
-  if (*Rates)
-    D.setLinkGBps((*Rates)->first);
-  return std::move(*Rates);
+  auto Rates = inTurn([&] { return measureCopyRate(D, Bytes); });
+  if (Rates)
+    D.setLinkGBps(Rates->first);
+  return Rates;
 }
 
 void *Session::allocHost(size_t Bytes) {

@@ -107,6 +107,15 @@ private:
   Session() = default;
   /// Queues \p Job behind everything submitted before.
   std::future<Status> submit(std::function<Status()> Job);
+  /// Runs \p Fn in its turn and returns what it returns.
+  template <typename F> auto inTurn(F &&Fn) -> decltype(Fn()) {
+    std::optional<decltype(Fn())> Out;
+    submit([&] {
+      Out.emplace(Fn());
+      return Status::success();
+    }).get();
+    return std::move(*Out);
+  }
   void serve();
   Result<std::vector<Piece>> choosePlan(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
                                         const NDRange &Range, const std::string &Plan,

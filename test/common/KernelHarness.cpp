@@ -363,18 +363,18 @@ void CpuKernelTest::check(const KernelRun &R) {
                             0, Usable.size() - 1)(Rng)],
                         First, Count});
     }
+    Args Launched = R.Initial;
+    std::vector<HostArg> Host = hostArgs(Launched);
     if (!Plan.empty()) {
-      Args Initial = R.Initial;
-      auto Conflict = firstConflict(*K, hostArgs(Initial), L, Plan);
+      auto Conflict = firstConflict(*K, Host, L, Plan);
       ASSERT_TRUE(Conflict.ok()) << Conflict.error().message();
       if (!Conflict->empty())
         Plan.clear();
     }
     if (Plan.empty())
       Plan.push_back({Usable[(Trial + 1) % Usable.size()], 0, Total});
-    Args Launched = R.Initial;
     LaunchReport Report;
-    Status S = Devices.Run->run(Loaded, hostArgs(Launched), L, Plan, Report);
+    Status S = Devices.Run->run(Loaded, Host, L, Plan, Report);
     ASSERT_TRUE(S.ok()) << S.error().message();
     std::string How;
     for (const PieceReport &P : Report.Pieces)
