@@ -559,6 +559,47 @@ void IntervalSet::clamp(int64_t Lo, int64_t Hi) {
   Ranges = std::move(Out);
 }
 
+void IntervalSet::subtract(const IntervalSet &Other) {
+  // Both sorted: one pass, cutting each range at the other's that meet it.
+  std::vector<std::pair<int64_t, int64_t>> Out;
+  size_t J = 0;
+  const auto &O = Other.Ranges;
+  for (auto [Lo, Hi] : Ranges) {
+    while (J < O.size() && O[J].second <= Lo)
+      ++J;
+    for (size_t K = J; K < O.size() && O[K].first < Hi; ++K) {
+      if (O[K].first > Lo)
+        Out.push_back({Lo, O[K].first});
+      Lo = std::max(Lo, O[K].second);
+    }
+    if (Lo < Hi)
+      Out.push_back({Lo, Hi});
+  }
+  Ranges = std::move(Out);
+}
+
+IntervalSet IntervalSet::intersect(const IntervalSet &A, const IntervalSet &B) {
+  IntervalSet Out;
+  size_t I = 0, J = 0;
+  while (I < A.Ranges.size() && J < B.Ranges.size()) {
+    int64_t Lo = std::max(A.Ranges[I].first, B.Ranges[J].first);
+    int64_t Hi = std::min(A.Ranges[I].second, B.Ranges[J].second);
+    if (Lo < Hi)
+      Out.Ranges.push_back({Lo, Hi});
+    if (A.Ranges[I].second < B.Ranges[J].second)
+      ++I;
+    else
+      ++J;
+  }
+  return Out;
+}
+
+bool IntervalSet::contains(const IntervalSet &Other) const {
+  IntervalSet Left = Other;
+  Left.subtract(*this);
+  return Left.empty();
+}
+
 Result<std::vector<ByteBox>> groupFootprint(const KernelFootprint &K,
                                             const ArgFootprint &Arg,
                                             const LaunchValues &Launch) {

@@ -125,6 +125,13 @@ public:
   bool operator==(const IntervalSet &O) const { return Ranges == O.Ranges; }
   /// Keeps only [Lo, Hi).
   void clamp(int64_t Lo, int64_t Hi);
+  bool empty() const { return Ranges.empty(); }
+  /// Removes every byte of \p Other.
+  void subtract(const IntervalSet &Other);
+  /// The bytes in both.
+  static IntervalSet intersect(const IntervalSet &A, const IntervalSet &B);
+  /// Whether every byte of \p Other is in this set.
+  bool contains(const IntervalSet &Other) const;
 
 private:
   /// Adds intervals sorted by their start, in one pass.

@@ -264,12 +264,15 @@ Status checkBufferSizes(const KernelInfo &K, const std::vector<HostArg> &Args,
 Result<std::vector<std::vector<BufferMove>>>
 planMoves(const KernelInfo &K, const std::vector<HostArg> &Args,
           const NDRange &Range, const std::vector<Piece> &Pieces,
-          const std::vector<bool> &SharesHostMemory, bool HasMerge) {
+          const std::vector<bool> &SharesHostMemory, bool HasMerge, bool HostPieces) {
   std::vector<std::vector<BufferMove>> Moves(Pieces.size());
   // Devices on host memory move nothing; when no other takes part there
   // is nothing to plan (footprints of 10^5 groups took milliseconds).
-  if (std::all_of(SharesHostMemory.begin(), SharesHostMemory.end(), [](bool S) { return S; }))
+  if (!HostPieces &&
+      std::all_of(SharesHostMemory.begin(), SharesHostMemory.end(), [](bool S) { return S; }))
     return Moves;
+  // Whether piece P gets moves: pieces on host memory only when asked.
+  auto Planned = [&](size_t P) { return HostPieces || !SharesHostMemory[P]; };
   LaunchValues LV = launchValues(K, Args, Range);
   for (unsigned AI = 0; AI < K.Args.size(); ++AI) {
     if (!isBufferArg(K.Args[AI].Kind))
@@ -279,7 +282,7 @@ planMoves(const KernelInfo &K, const std::vector<HostArg> &Args,
     // Only atomics update it: each device works on a whole copy of its own.
     if (const CombinedArg *C = K.findCombined(AI)) {
       for (size_t P = 0; P < Pieces.size(); ++P) {
-        if (SharesHostMemory[P] || Size == 0)
+        if (!Planned(P) || Size == 0)
           continue;
         BufferMove M;
         M.Arg = AI;
@@ -307,7 +310,7 @@ planMoves(const KernelInfo &K, const std::vector<HostArg> &Args,
                                                          W.error().message());
         Writes[P] = std::move(*W);
         Writes[P].Bytes.clamp(0, Size);
-        if (SharesHostMemory[P])
+        if (!Planned(P))
           continue;
         auto R = touched(K, accessesThat(*F, false), LV, Pieces[P].First, Pieces[P].Count);
         if (!R)
@@ -319,7 +322,7 @@ planMoves(const KernelInfo &K, const std::vector<HostArg> &Args,
       }
 
     for (size_t P = 0; P < Pieces.size(); ++P) {
-      if (SharesHostMemory[P])
+      if (!Planned(P))
         continue;
       BufferMove M;
       M.Arg = AI;
@@ -355,7 +358,8 @@ planMoves(const KernelInfo &K, const std::vector<HostArg> &Args,
           M.Hi = Hull.intervals().back().second;
         }
       }
-      if (M.Merge && !HasMerge)
+      // A piece on host memory writes in place; only copies are merged.
+      if (M.Merge && !HasMerge && !SharesHostMemory[P])
         return Failure(ErrorCode::InvalidArgument,
                        "kernel '" + K.Name + "' cannot be split across devices: "
                        "the writes to " + argName(K, AI) +
@@ -513,12 +517,13 @@ Result<std::string> firstConflict(const KernelInfo &K, const std::vector<HostArg
 // A field added to these must join the key below (it may change the moves).
 static_assert(sizeof(NDRange) == 80, "NDRange changed: add the new field to movesKey");
 static_assert(sizeof(Piece) == 24, "Piece changed: add the new field to movesKey");
-static_assert(sizeof(HostArg) == 56, "HostArg changed: add the new field to movesKey");
+static_assert(sizeof(HostArg) == 64, "HostArg changed: add the new field to movesKey");
 
 std::string movesKey(const KernelInfo &K, const std::string &KernelId,
                      const std::vector<HostArg> &Args, const NDRange &Range,
                      const std::vector<Piece> &Pieces,
-                     const std::vector<bool> &SharesHostMemory, bool HasMerge) {
+                     const std::vector<bool> &SharesHostMemory, bool HasMerge,
+                     bool HostPieces) {
   // Every input planMoves reads, but the buffers' addresses (moves are
   // offsets): the geometry whole (the footprints use the global offset,
   // which a key of sizes alone missed: a second launch at another offset
@@ -535,6 +540,7 @@ std::string movesKey(const KernelInfo &K, const std::string &KernelId,
   PutBytes(KernelId.data(), KernelId.size());
   PutBytes(K.Name.data(), K.Name.size());
   Put(HasMerge);
+  Put(HostPieces);
   Put(Range.WorkDim);
   for (unsigned D = 0; D < 3; ++D) {
     Put(Range.GlobalOffset[D]);
@@ -543,6 +549,8 @@ std::string movesKey(const KernelInfo &K, const std::string &KernelId,
   }
   Put(Args.size());
   for (const HostArg &A : Args) {
+    // Not the buffer object: moves are offsets, and residency is applied
+    // to them per launch.
     Put(A.K);
     Put(A.Bytes);
     Put(A.LocalBytes);
@@ -562,9 +570,9 @@ Result<std::vector<std::vector<BufferMove>>>
 MovesCache::plan(const KernelInfo &K, const std::string &KernelId,
                  const std::vector<HostArg> &Args, const NDRange &Range,
                  const std::vector<Piece> &Pieces, const std::vector<bool> &SharesHostMemory,
-                 bool HasMerge) {
+                 bool HasMerge, bool HostPieces) {
   std::string Key =
-      movesKey(K, KernelId, Args, Range, Pieces, SharesHostMemory, HasMerge);
+      movesKey(K, KernelId, Args, Range, Pieces, SharesHostMemory, HasMerge, HostPieces);
   {
     std::lock_guard<std::mutex> Hold(Lock);
     for (auto It = Recent.begin(); It != Recent.end(); ++It)
@@ -585,7 +593,7 @@ MovesCache::plan(const KernelInfo &K, const std::string &KernelId,
     return Failure(ErrorCode::InvalidArgument, "kernel '" + K.Name +
                                                    "' cannot be split this way: " + *Conflict +
                                                    "; give it one device");
-  auto Moves = planMoves(K, Args, Range, Pieces, SharesHostMemory, HasMerge);
+  auto Moves = planMoves(K, Args, Range, Pieces, SharesHostMemory, HasMerge, HostPieces);
   if (!Moves)
     return Moves;
   std::lock_guard<std::mutex> Hold(Lock);

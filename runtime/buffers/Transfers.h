@@ -35,11 +35,17 @@
 
 namespace skmd {
 
+class BufferObject;
+
 /// An argument as the user set it.
 struct HostArg {
   enum Kind { Unset, Buffer, Scalar, Local } K = Unset;
-  void *Data = nullptr; ///< Buffer
+  void *Data = nullptr; ///< Buffer: its host memory.
   uint64_t Bytes = 0;   ///< Buffer
+  /// Buffer: where its bytes are (buffers/BufferObject.h). Null for
+  /// memory the launch treats as the user's alone: a buffer object of the
+  /// launch's own, host-coherent, made and released with it.
+  BufferObject *Object = nullptr;
   std::vector<uint8_t> Value; ///< Scalar
   uint64_t LocalBytes = 0;    ///< Local
 };
@@ -104,12 +110,15 @@ Result<std::string> firstConflict(const KernelInfo &K, const std::vector<HostArg
                                   const NDRange &Range, const std::vector<Piece> &Pieces);
 
 /// The moves of every piece whose device does not share host memory
-/// (empty for the others). \p HasMerge: whether the kernel has a merge
-/// kernel; without one, writes that may overlap are an error.
+/// (empty for the others, unless \p HostPieces: then their moves say what
+/// they read and write in place, which residency needs when the host's
+/// copy is not current). \p HasMerge: whether the kernel has a merge
+/// kernel; without one, copies whose writes may overlap are an error.
 Result<std::vector<std::vector<BufferMove>>>
 planMoves(const KernelInfo &K, const std::vector<HostArg> &Args,
           const NDRange &Range, const std::vector<Piece> &Pieces,
-          const std::vector<bool> &SharesHostMemory, bool HasMerge);
+          const std::vector<bool> &SharesHostMemory, bool HasMerge,
+          bool HostPieces = false);
 
 /// planMoves for the last launches: a launch's moves depend on the
 /// kernel, the buffers' sizes, the scalars, the range and the pieces, and
@@ -124,7 +133,7 @@ public:
   plan(const KernelInfo &K, const std::string &KernelId, const std::vector<HostArg> &Args,
        const NDRange &Range,
        const std::vector<Piece> &Pieces, const std::vector<bool> &SharesHostMemory,
-       bool HasMerge);
+       bool HasMerge, bool HostPieces = false);
 
   /// How many plans were not found in the cache.
   uint64_t misses() {
@@ -148,7 +157,8 @@ private:
 std::string movesKey(const KernelInfo &K, const std::string &KernelId,
                      const std::vector<HostArg> &Args, const NDRange &Range,
                      const std::vector<Piece> &Pieces,
-                     const std::vector<bool> &SharesHostMemory, bool HasMerge);
+                     const std::vector<bool> &SharesHostMemory, bool HasMerge,
+                     bool HostPieces = false);
 
 } // namespace skmd
 

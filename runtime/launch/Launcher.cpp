@@ -1,12 +1,15 @@
 //===- Launcher.cpp - One kernel on several devices at once ---------------===//
 #include "launch/Launcher.h"
 
+#include "launch/Schedule.h"
+
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
-#include <list>
+#include <deque>
+#include <map>
+#include <set>
 
 namespace skmd {
 
@@ -41,43 +44,7 @@ Status injected(const std::string &Device, const char *Step) {
                  "fault injected by SKMD_INJECT_FAULT=" + Device + ":" + Step);
 }
 
-/// Counts down the copies in that the CPU waits for.
-class InputLatch {
-public:
-  explicit InputLatch(unsigned Count) : Left(Count) {}
-  void done() {
-    std::lock_guard<std::mutex> Hold(Lock);
-    if (Left && --Left == 0)
-      Zero.notify_all();
-  }
-  void wait() {
-    std::unique_lock<std::mutex> Hold(Lock);
-    Zero.wait(Hold, [&] { return Left == 0; });
-  }
-
-private:
-  std::mutex Lock;
-  std::condition_variable Zero;
-  unsigned Left;
-};
-
 } // namespace
-
-/// OpenCL's CL_DEVICE_MEM_BASE_ADDR_ALIGN as most drivers give it (1024
-/// bits): the alignment kernels may assume of a buffer's base, which
-/// compilers turn into aligned vector accesses (a double4 at 32 bytes).
-constexpr uint64_t BufferBaseAlign = 128;
-
-/// Where a move's region [Lo, Hi) starts in the device's allocation. On a
-/// device whose buffers are handles, at Lo, the allocation starting at byte
-/// 0. Elsewhere the allocation holds the region alone, the kernel indexing
-/// from an address Lo bytes before it: at Lo modulo the base alignment, so
-/// that that address is aligned as a whole buffer's would be (at 0, a
-/// region starting 8 bytes into double4s faulted on the first aligned
-/// access).
-static uint64_t regionAt(const Device &D, const BufferMove &M) {
-  return D.info().BuffersAreHandles ? uint64_t(M.Lo) : uint64_t(M.Lo) % BufferBaseAlign;
-}
 
 bool copiesUseHostCores(const Device &D, const std::vector<HostArg> &Args) {
   if (D.info().SharesHostMemory)
@@ -110,21 +77,6 @@ std::vector<DeviceArg> hostDeviceArgs(const std::vector<HostArg> &Args) {
   return Out;
 }
 
-/// One piece on a device that does not share host memory, from its thread.
-struct Launcher::PieceRun {
-  Clock::time_point Start; ///< The launch's.
-  Piece P;
-  std::vector<BufferMove> Moves;
-  PieceReport Report;
-  Status Outcome;
-  /// Per move: the device allocation, and the host staging the results
-  /// come back to (holding bytes [Lo, Hi) of the buffer).
-  std::vector<DeviceMemory> Memory;
-  std::vector<std::vector<uint8_t>> Staging;
-  /// Told when the copies in are over (or failed), if the CPU waits.
-  InputLatch *InputsDone = nullptr;
-};
-
 Launcher::Launcher(std::vector<Device *> Devices, CpuDevice &Cpu)
     : Devices(std::move(Devices)), Cpu(Cpu), Workers(this->Devices.size()) {
   for (unsigned I = 0; I < this->Devices.size(); ++I)
@@ -144,146 +96,69 @@ Status Launcher::load(LoadedKernel &Kernel, unsigned Device) {
   return Status::success();
 }
 
-void Launcher::runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
-                           const NDRange &Range, PieceRun &Run) {
-  Device &D = *Devices[Run.P.Device];
-  const std::string &Name = D.info().Name;
-  auto Fail = [&](Status S, const char *Step) {
-    Run.Outcome = Failure(ErrorCode::DeviceFailed,
-                          Name + " failed in " + Step + ": " + S.error().message());
+/// One launch's state, from planning to the report.
+struct Launcher::LaunchState {
+  Clock::time_point Start;
+  LoadedKernel &Kernel;
+  const KernelInfo &K;
+  const std::vector<HostArg> &Args;
+  const NDRange &Range;
+  std::vector<Piece> Pieces;
+  std::vector<bool> Shares;
+  std::vector<std::vector<BufferMove>> Moves;
+  /// Per argument, the buffer's object (null for other arguments).
+  std::vector<BufferObject *> Object;
+  /// Objects of the launch's own, for arguments given without one.
+  std::vector<std::unique_ptr<BufferObject>> Own;
+  /// Each object once, in argument order.
+  std::vector<BufferObject *> Distinct;
+  /// Buffers whose results are merged (or combined) on the host: the host
+  /// holds all of them afterwards.
+  std::set<BufferObject *> Merged;
+  /// Whether pieces on host memory have moves (else they read and write
+  /// an unknown part of each buffer, all of it current on the host).
+  bool HostPieces = false;
+
+  struct PieceState {
+    /// Per move: the device's copy of the buffer, the bytes copied in,
+    /// and host staging for the results that come back through it
+    /// (holding bytes [Lo, Hi) of the move).
+    std::vector<BufferObject::DeviceCopy *> Copy;
+    std::vector<IntervalSet> ToCopy;
+    std::vector<std::vector<uint8_t>> Staging;
+    std::vector<DeviceArg> Args;
+    int CopyIn = -1, Kernel = -1, CopyOut = -1, Merge = -1;
+    /// Failed before its nodes were added (no memory for its copies).
+    std::optional<Failure> Early;
+    /// The device failed; its groups were re-run on the CPU.
+    bool ReRun = false;
+    PieceReport Report;
   };
-  // The CPU waits for these copies: tell it on every way out of them.
-  struct Signal {
-    InputLatch *L;
-    void operator()() {
-      if (L)
-        L->done();
-      L = nullptr;
-    }
-    ~Signal() { (*this)(); }
-  } InputsOver{Run.InputsDone};
+  std::vector<PieceState> P;
 
-  auto At = [&](Clock::time_point T) {
-    return std::chrono::duration<double, std::milli>(T - Run.Start).count();
+  /// A copy to the host of bytes only a device holds.
+  struct Fetch {
+    BufferObject *B;
+    BufferObject::DeviceCopy *From;
+    IntervalSet Take;
+    unsigned Node;
   };
-  // Copy in: allocate the hull of each buffer's bytes, copy what it reads.
-  auto T = Clock::now();
-  Run.Report.InputAt = At(T);
-  std::vector<DeviceArg> DevArgs = hostDeviceArgs(Args);
-  std::list<std::vector<char>> Identities; // Stable addresses.
-  Run.Memory.resize(Run.Moves.size());
-  for (size_t I = 0; I < Run.Moves.size(); ++I) {
-    const BufferMove &M = Run.Moves[I];
-    uint64_t At = regionAt(D, M);
-    auto Mem = D.allocate(At + uint64_t(M.Hi - M.Lo));
-    if (!Mem)
-      return Fail(Mem.error(), "copy-in");
-    Run.Memory[I] = *Mem;
-    DevArgs[M.Arg].Address = Mem->Address + At - uint64_t(M.Lo);
-    // Offsets from the region's start, the same on both sides. A combined
-    // buffer that starts from the identity gets zeros, not the user's bytes
-    // (kept until the copies finish: devices copy asynchronously).
-    auto *Region = static_cast<const char *>(Args[M.Arg].Data) + M.Lo;
-    if (M.Combine && startsFromIdentity(M.Combine->Op)) {
-      Identities.emplace_back(uint64_t(M.Hi - M.Lo), 0);
-      Region = Identities.back().data();
-    }
-    for (const Rect &R : toRects(M.In, M.Lo)) {
-      if (Status S = D.copyInRect(*Mem, At, Region, R); !S)
-        return Fail(S, "copy-in");
-      Run.Report.BytesIn += R.RowBytes * R.Rows;
-    }
+  std::deque<Fetch> Fetches; ///< Nodes hold their addresses.
+  Schedule S;
+  std::vector<DeviceArg> HostArgs;
+
+  LaunchState(LoadedKernel &Kernel, const std::vector<HostArg> &Args, const NDRange &Range)
+      : Kernel(Kernel), K(*Kernel.Info), Args(Args), Range(Range) {}
+  /// Whether move \p M's results come back to the host.
+  bool back(const BufferMove &M) const {
+    BufferObject *B = Object[M.Arg];
+    return B->coherence() == BufferObject::Coherence::HostCoherent || Merged.count(B) ||
+           M.Merge || M.Combine;
   }
-  if (Status S = D.finishCopies(); !S)
-    return Fail(S, "copy-in");
-  if (faultInjected(Name, "copy-in"))
-    return Fail(injected(Name, "copy-in"), "copy-in");
-  Run.Report.InputMs = msSince(T);
-  InputsOver();
+};
 
-  T = Clock::now();
-  Run.Report.KernelAt = At(T);
-  if (Status S = faultInjected(Name, "kernel")
-                     ? injected(Name, "kernel")
-                     : D.run(*Kernel.OnDevice[Run.P.Device], DevArgs, Range,
-                             Run.P.First, Run.P.Count);
-      !S)
-    return Fail(S, "kernel");
-  Run.Report.KernelMs = msSince(T);
-
-  // Copy out. A buffer the kernel also reads goes into staging, which
-  // reaches the user's buffer only if the whole device succeeded: its old
-  // contents are inputs of the CPU's re-run should the device fail. A
-  // buffer it only writes goes straight to the user's: a re-run rewrites
-  // the same bytes.
-  T = Clock::now();
-  Run.Report.OutputAt = At(T);
-  Run.Staging.resize(Run.Moves.size());
-  for (size_t I = 0; I < Run.Moves.size(); ++I) {
-    const BufferMove &M = Run.Moves[I];
-    if (!M.Merge && !M.Combine && !Kernel.Info->Args[M.Arg].Read) {
-      auto *Region = static_cast<char *>(Args[M.Arg].Data) + M.Lo;
-      for (const Rect &R : toRects(M.Out, M.Lo)) {
-        if (Status S = D.copyOutRect(Region, Run.Memory[I], regionAt(D, M), R); !S)
-          return Fail(S, "copy-out");
-        Run.Report.BytesOut += R.RowBytes * R.Rows;
-      }
-      continue;
-    }
-    if (M.Merge) {
-      Run.Staging[I].resize(uint64_t(M.Hi - M.Lo));
-      if (Status S = D.copyOut(Run.Staging[I].data(), Run.Memory[I], regionAt(D, M),
-                               uint64_t(M.Hi - M.Lo));
-          !S)
-        return Fail(S, "copy-out");
-      Run.Report.BytesOut += uint64_t(M.Hi - M.Lo);
-      continue;
-    }
-    if (M.Out.intervals().empty())
-      continue;
-    Run.Staging[I].resize(uint64_t(M.Hi - M.Lo));
-    for (const Rect &R : toRects(M.Out, M.Lo)) {
-      if (Status S = D.copyOutRect(Run.Staging[I].data(), Run.Memory[I], regionAt(D, M), R);
-          !S)
-        return Fail(S, "copy-out");
-      Run.Report.BytesOut += R.RowBytes * R.Rows;
-    }
-  }
-  if (faultInjected(Name, "copy-out"))
-    return Fail(injected(Name, "copy-out"), "copy-out");
-  Run.Report.OutputMs = msSince(T);
-}
-
-Status Launcher::run(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
-                     const NDRange &Range, const std::vector<Piece> &Pieces,
-                     LaunchReport &Report) {
-  return runPieces(Kernel, Args, Range, Pieces, /*CoverAll=*/true, Report);
-}
-
-Status Launcher::profile(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
-                         const NDRange &Range, unsigned Device, uint64_t Count,
-                         PieceReport &Report) {
-  LaunchReport Launch;
-  Status S = runPieces(Kernel, Args, Range, {{Device, 0, Count}}, /*CoverAll=*/false,
-                       Launch);
-  if (!Launch.Pieces.empty())
-    Report = Launch.Pieces.front();
-  return S;
-}
-
-Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
-                           const NDRange &Range, const std::vector<Piece> &Pieces,
-                           bool CoverAll, LaunchReport &Report) {
-  auto Start = Clock::now();
-  Report = LaunchReport();
-  const KernelInfo &K = *Kernel.Info;
-  if (Status S = checkArgs(K, Args); !S)
-    return S;
-  if (Range.totalGroups() == 0)
-    return Failure(ErrorCode::InvalidArgument, "the launch has no work-groups");
-  if (Status S = checkBufferSizes(K, Args, Range); !S)
-    return S;
-
+Status Launcher::checkPieces(const KernelInfo &K, const NDRange &Range,
+                             const std::vector<Piece> &Pieces, bool CoverAll) const {
   // The pieces must cover every group once.
   std::vector<Piece> Sorted = Pieces;
   std::sort(Sorted.begin(), Sorted.end(),
@@ -308,176 +183,519 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
     return Failure(ErrorCode::InvalidArgument,
                    "kernel '" + K.Name + "' cannot be split across devices (" +
                        K.whyNotPartitionable() + "); give it one device");
+  return Status::success();
+}
+
+Status Launcher::run(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                     const NDRange &Range, const std::vector<Piece> &Pieces,
+                     LaunchReport &Report) {
+  return runPieces(Kernel, Args, Range, Pieces, /*CoverAll=*/true, Report);
+}
+
+Status Launcher::profile(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                         const NDRange &Range, unsigned Device, uint64_t Count,
+                         PieceReport &Report) {
+  LaunchReport Launch;
+  Status S = runPieces(Kernel, Args, Range, {{Device, 0, Count}}, /*CoverAll=*/false,
+                       Launch);
+  if (!Launch.Pieces.empty())
+    Report = Launch.Pieces.front();
+  return S;
+}
+
+void Launcher::prepareResidency(LaunchState &L) {
+  // One copy per buffer and device, holding what every piece of that
+  // device needs. Allocated first: growing a copy may move bytes.
+  std::map<std::pair<BufferObject *, unsigned>, std::pair<int64_t, int64_t>> Hulls;
+  for (size_t P = 0; P < L.Pieces.size(); ++P) {
+    if (L.Shares[P])
+      continue;
+    for (const BufferMove &M : L.Moves[P]) {
+      auto Key = std::make_pair(L.Object[M.Arg], L.Pieces[P].Device);
+      auto [It, New] = Hulls.insert({Key, {M.Lo, M.Hi}});
+      if (!New && M.Hi > M.Lo) {
+        auto &[Lo, Hi] = It->second;
+        if (Hi <= Lo)
+          It->second = {M.Lo, M.Hi};
+        else
+          It->second = {std::min(Lo, M.Lo), std::max(Hi, M.Hi)};
+      }
+    }
+  }
+  std::map<std::pair<BufferObject *, unsigned>, Result<BufferObject::DeviceCopy *>> Copies;
+  for (auto &[Key, Hull] : Hulls)
+    Copies.emplace(Key, Key.first->copyFor(*Devices[Key.second], Hull.first, Hull.second));
+
+  // What each move copies in: the bytes it reads that are not current in
+  // the device's copy (nor copied by an earlier piece of that device).
+  std::map<BufferObject *, IntervalSet> Need;
+  std::map<std::pair<BufferObject *, unsigned>, IntervalSet> Coming;
+  for (size_t P = 0; P < L.Pieces.size(); ++P) {
+    auto &PS = L.P[P];
+    unsigned D = L.Pieces[P].Device;
+    if (L.Shares[P]) {
+      for (const BufferMove &M : L.Moves[P])
+        Need[L.Object[M.Arg]].add(M.In);
+      continue;
+    }
+    for (const BufferMove &M : L.Moves[P]) {
+      BufferObject *B = L.Object[M.Arg];
+      auto &C = Copies.at({B, D});
+      if (!C) {
+        if (!PS.Early)
+          PS.Early = Failure(C.error().code(), Devices[D]->info().Name +
+                                                   " failed in copy-in: " +
+                                                   C.error().message());
+        PS.Copy.push_back(nullptr);
+        PS.ToCopy.emplace_back();
+        continue;
+      }
+      PS.Copy.push_back(*C);
+      IntervalSet In = M.In;
+      if (!M.Combine) {
+        In.subtract((*C)->Valid);
+        In.subtract(Coming[{B, D}]);
+        Coming[{B, D}].add(In);
+        Need[B].add(In);
+      }
+      PS.ToCopy.push_back(std::move(In));
+    }
+  }
+  for (BufferObject *B : L.Merged)
+    Need[B] = B->all();
+
+  // Bytes pieces read that the host does not hold come from the devices
+  // that do, before anything runs.
+  for (auto &[B, Want] : Need) {
+    Want.subtract(B->hostValid());
+    for (auto &C : B->copies()) {
+      IntervalSet Take = IntervalSet::intersect(Want, C->Valid);
+      if (Take.empty())
+        continue;
+      Want.subtract(Take);
+      unsigned Lane = unsigned(std::find(Devices.begin(), Devices.end(), C->On) -
+                               Devices.begin());
+      L.Fetches.push_back({B, C.get(), std::move(Take), 0});
+      LaunchState::Fetch &F = L.Fetches.back();
+      F.Node = L.S.add(ScheduleNode::HostCopy, Lane, -1, {}, [&F] {
+        auto *Region = static_cast<char *>(F.B->host()) + F.From->Lo;
+        for (const Rect &R : toRects(F.Take, F.From->Lo))
+          if (Status S = F.From->On->copyOutRect(Region, F.From->Memory, F.From->At, R); !S)
+            return S;
+        return Status::success();
+      }, uint64_t(F.Take.bytes()));
+    }
+  }
+}
+
+void Launcher::addDevicePiece(LaunchState &L, size_t P, const std::vector<unsigned> &Fetches) {
+  auto &PS = L.P[P];
+  const Piece &Pc = L.Pieces[P];
+  Device &D = *Devices[Pc.Device];
+  const std::string &Name = D.info().Name;
+  auto Step = [&Name](Status S, const char *What) -> Status {
+    if (S)
+      return S;
+    return Failure(ErrorCode::DeviceFailed,
+                   Name + " failed in " + What + ": " + S.error().message());
+  };
+  PS.Args = hostDeviceArgs(L.Args);
+  for (size_t I = 0; I < L.Moves[P].size(); ++I)
+    PS.Args[L.Moves[P][I].Arg].Address = PS.Copy[I]->base();
+  PS.Staging.resize(L.Moves[P].size());
+
+  PS.CopyIn = int(L.S.add(ScheduleNode::CopyIn, Pc.Device, int(P), Fetches, [&L, &PS, &D, P,
+                                                                           Step, &Name] {
+    const auto &Moves = L.Moves[P];
+    for (size_t I = 0; I < Moves.size(); ++I) {
+      const BufferMove &M = Moves[I];
+      BufferObject::DeviceCopy &C = *PS.Copy[I];
+      // A combined buffer that starts from the identity gets zeros, not
+      // the user's bytes (kept until the copies finish: devices copy
+      // asynchronously).
+      std::vector<char> Zeros;
+      auto *Region = static_cast<const char *>(L.Args[M.Arg].Data) + C.Lo;
+      if (M.Combine && startsFromIdentity(M.Combine->Op)) {
+        Zeros.assign(uint64_t(C.Hi - C.Lo), 0);
+        Region = Zeros.data();
+      }
+      for (const Rect &R : toRects(PS.ToCopy[I], C.Lo)) {
+        if (Status S = D.copyInRect(C.Memory, C.At, Region, R); !S)
+          return Step(S, "copy-in");
+        PS.Report.BytesIn += R.RowBytes * R.Rows;
+      }
+      if (!Zeros.empty())
+        if (Status S = D.finishCopies(); !S)
+          return Step(S, "copy-in");
+    }
+    if (Status S = D.finishCopies(); !S)
+      return Step(S, "copy-in");
+    if (faultInjected(Name, "copy-in"))
+      return Step(injected(Name, "copy-in"), "copy-in");
+    return Status::success();
+  }));
+
+  PS.Kernel = int(L.S.add(ScheduleNode::Kernel, Pc.Device, int(P), {unsigned(PS.CopyIn)},
+                          [&L, &PS, &D, Pc, Step, &Name] {
+    if (faultInjected(Name, "kernel"))
+      return Step(injected(Name, "kernel"), "kernel");
+    return Step(D.run(*L.Kernel.OnDevice[Pc.Device], PS.Args, L.Range, Pc.First, Pc.Count),
+                "kernel");
+  }));
+
+  // Copy out what comes back. A buffer the kernel also reads goes into
+  // staging, which reaches the user's buffer only if the whole device
+  // succeeded: its old contents are inputs of the CPU's re-run should the
+  // device fail. A buffer it only writes goes straight to the user's: a
+  // re-run rewrites the same bytes.
+  PS.CopyOut = int(L.S.add(ScheduleNode::CopyOut, Pc.Device, int(P), {unsigned(PS.Kernel)},
+                           [&L, &PS, &D, P, Step, &Name] {
+    const auto &Moves = L.Moves[P];
+    for (size_t I = 0; I < Moves.size(); ++I) {
+      const BufferMove &M = Moves[I];
+      BufferObject::DeviceCopy &C = *PS.Copy[I];
+      if (!L.back(M))
+        continue;
+      uint64_t From = C.At + uint64_t(M.Lo - C.Lo); // M.Lo in the allocation.
+      if (M.Merge) {
+        PS.Staging[I].resize(uint64_t(M.Hi - M.Lo));
+        if (Status S = D.copyOut(PS.Staging[I].data(), C.Memory, From, uint64_t(M.Hi - M.Lo));
+            !S)
+          return Step(S, "copy-out");
+        PS.Report.BytesOut += uint64_t(M.Hi - M.Lo);
+        continue;
+      }
+      if (M.Out.empty())
+        continue;
+      bool Direct = !M.Combine && !L.K.Args[M.Arg].Read;
+      if (!Direct)
+        PS.Staging[I].resize(uint64_t(M.Hi - M.Lo));
+      auto *Into = Direct ? static_cast<char *>(L.Args[M.Arg].Data) + M.Lo
+                          : reinterpret_cast<char *>(PS.Staging[I].data());
+      for (const Rect &R : toRects(M.Out, M.Lo)) {
+        if (Status S = D.copyOutRect(Into, C.Memory, From, R); !S)
+          return Step(S, "copy-out");
+        PS.Report.BytesOut += R.RowBytes * R.Rows;
+      }
+    }
+    if (faultInjected(Name, "copy-out"))
+      return Step(injected(Name, "copy-out"), "copy-out");
+    return Status::success();
+  }));
+}
+
+void Launcher::buildSchedule(LaunchState &L) {
+  std::vector<unsigned> Fetches;
+  for (const auto &F : L.Fetches)
+    Fetches.push_back(F.Node);
+  // The CPU computes after the copies in that its cores make.
+  std::vector<unsigned> CpuBehind;
+  for (size_t P = 0; P < L.Pieces.size(); ++P) {
+    if (L.Shares[P] || L.P[P].Early)
+      continue;
+    addDevicePiece(L, P, Fetches);
+    if (copiesUseHostCores(*Devices[L.Pieces[P].Device], L.Args))
+      CpuBehind.push_back(unsigned(L.P[P].CopyIn));
+  }
+  L.HostArgs = hostDeviceArgs(L.Args);
+  for (size_t P = 0; P < L.Pieces.size(); ++P) {
+    if (!L.Shares[P])
+      continue;
+    const Piece Pc = L.Pieces[P];
+    L.P[P].Kernel = int(L.S.add(ScheduleNode::Kernel, Schedule::HostLane, int(P), Fetches,
+                                [this, &L, Pc] {
+      return Devices[Pc.Device]->run(*L.Kernel.OnDevice[Pc.Device], L.HostArgs, L.Range,
+                                     Pc.First, Pc.Count);
+    }));
+    for (unsigned C : CpuBehind)
+      L.S.startBehind(unsigned(L.P[P].Kernel), C);
+  }
+  // Results into the user's buffers, each device's as soon as it is done
+  // (after the CPU's own pieces, which share the host's lane).
+  const std::string CpuName = Cpu.info().Name;
+  for (size_t P = 0; P < L.Pieces.size(); ++P) {
+    auto &PS = L.P[P];
+    if (L.Shares[P] || PS.Early)
+      continue;
+    PS.Merge = int(L.S.add(ScheduleNode::Merge, Schedule::HostLane, int(P),
+                           {unsigned(PS.CopyOut)}, [this, &L, &PS, P, CpuName] {
+      const auto &Moves = L.Moves[P];
+      bool Merge = false;
+      for (size_t I = 0; I < Moves.size(); ++I) {
+        const BufferMove &M = Moves[I];
+        auto *Host = static_cast<char *>(L.Args[M.Arg].Data);
+        if (!PS.Staging[I].empty() && M.Combine)
+          combineInto(Host + M.Lo, PS.Staging[I].data(), uint64_t(M.Hi - M.Lo), *M.Combine);
+        else if (!PS.Staging[I].empty() && !M.Merge)
+          for (auto [Lo, Hi] : M.Out.intervals())
+            std::memcpy(Host + Lo, PS.Staging[I].data() + (Lo - M.Lo), uint64_t(Hi - Lo));
+        Merge |= M.Merge;
+      }
+      if (!Merge)
+        return Status::success();
+      // One copy per written buffer, in argument order; a copy indexes
+      // like the buffer.
+      std::vector<uint64_t> Copies;
+      for (unsigned A = 0; A < L.K.Args.size(); ++A) {
+        if (!L.K.Args[A].Written || !isBufferArg(L.K.Args[A].Kind))
+          continue;
+        uint64_t Address = 0;
+        for (size_t I = 0; I < Moves.size(); ++I)
+          if (Moves[I].Arg == A)
+            Address = Moves[I].Merge
+                          ? reinterpret_cast<uint64_t>(PS.Staging[I].data()) -
+                                uint64_t(Moves[I].Lo)
+                          // On the host already (or staying on the device):
+                          // the merge rewrites the host's values in place.
+                          : reinterpret_cast<uint64_t>(L.Args[A].Data);
+        Copies.push_back(Address);
+      }
+      const Piece &Pc = L.Pieces[P];
+      Status S = faultInjected(CpuName, "merge")
+                     ? injected(CpuName, "merge")
+                     : Cpu.merge(*L.Kernel.OnDevice[CpuIndex], L.HostArgs, Copies, L.Range,
+                                 Pc.First, Pc.Count);
+      if (!S)
+        return Status(Failure(ErrorCode::DeviceFailed,
+                              "merging " + PS.Report.Device + "'s results failed: " +
+                                  S.error().message() +
+                                  ". The written buffers are incomplete."));
+      return Status::success();
+    }));
+  }
+}
+
+/// The bytes of \p M that a failed kernel may have half written.
+static IntervalSet garbled(const BufferMove &M) {
+  IntervalSet G = M.Out;
+  if (M.Merge || M.Combine)
+    G.add(M.Lo, M.Hi);
+  return G;
+}
+
+void Launcher::commitResidency(LaunchState &L) {
+  for (const auto &F : L.Fetches)
+    if (L.S.nodes()[F.Node].Outcome == ScheduleNode::Done)
+      F.B->nowValid(nullptr, F.Take);
+  auto Done = [&](size_t P) {
+    const auto &PS = L.P[P];
+    return !PS.Early && L.S.nodes()[unsigned(PS.Kernel)].Outcome == ScheduleNode::Done &&
+           (L.Shares[P] || L.S.nodes()[unsigned(PS.CopyOut)].Outcome == ScheduleNode::Done);
+  };
+  // Pieces on host memory that were not planned write an unknown part of
+  // each buffer they may write: first, so the others' writes stay.
+  for (size_t P = 0; P < L.Pieces.size(); ++P)
+    if (L.Shares[P] && L.Moves[P].empty())
+      for (unsigned A = 0; A < L.K.Args.size(); ++A)
+        if (L.Object[A] && L.K.Args[A].Written && !L.Merged.count(L.Object[A]))
+          L.Object[A]->wroteAt(nullptr, L.Object[A]->all());
+  for (size_t P = 0; P < L.Pieces.size(); ++P) {
+    if (L.Shares[P] || !Done(P))
+      continue;
+    const Device *D = Devices[L.Pieces[P].Device];
+    for (size_t I = 0; I < L.Moves[P].size(); ++I)
+      if (!L.Moves[P][I].Combine)
+        L.Object[L.Moves[P][I].Arg]->nowValid(D, L.P[P].ToCopy[I]);
+  }
+  for (size_t P = 0; P < L.Pieces.size(); ++P) {
+    if (!Done(P))
+      continue;
+    const Device *D = L.Shares[P] ? nullptr : Devices[L.Pieces[P].Device];
+    for (const BufferMove &M : L.Moves[P]) {
+      BufferObject *B = L.Object[M.Arg];
+      if (L.Merged.count(B))
+        continue;
+      B->wroteAt(D, M.Out);
+      if (D && L.back(M))
+        B->nowValid(nullptr, M.Out);
+    }
+  }
+}
+
+Status Launcher::recover(LaunchState &L, std::string &Failed) {
+  const std::string CpuName = Cpu.info().Name;
+  for (size_t P = 0; P < L.Pieces.size(); ++P) {
+    auto &PS = L.P[P];
+    if (L.Shares[P])
+      continue;
+    std::optional<Failure> Why = PS.Early;
+    for (int N : {PS.CopyIn, PS.Kernel, PS.CopyOut})
+      if (!Why && N >= 0 && L.S.nodes()[unsigned(N)].Outcome == ScheduleNode::Failed)
+        Why = L.S.nodes()[unsigned(N)].Error.error();
+    if (!Why)
+      continue;
+    PS.ReRun = true;
+    PS.Report.Failure = Why->message();
+    // The failed device's copies go; what only it held comes back where
+    // it can, from what its kernel did not write.
+    const Device &D = *Devices[L.Pieces[P].Device];
+    std::map<BufferObject *, IntervalSet> Garbled;
+    for (const BufferMove &M : L.Moves[P])
+      Garbled[L.Object[M.Arg]].add(garbled(M));
+    for (BufferObject *B : L.Distinct)
+      B->dropAfterFailure(D, Garbled[B]);
+    // Its groups run again on the CPU, from the newest copy of what they
+    // read.
+    auto T = Clock::now();
+    PS.Report.MergeAt = std::chrono::duration<double, std::milli>(T - L.Start).count();
+    Status S = Status::success();
+    for (const BufferMove &M : L.Moves[P])
+      if (S)
+        if (auto Moved = L.Object[M.Arg]->bringToHost(M.In); !Moved)
+          S = Moved.error();
+    if (S)
+      S = faultInjected(CpuName, "re-run")
+              ? injected(CpuName, "re-run")
+              : Cpu.run(*L.Kernel.OnDevice[CpuIndex], L.HostArgs, L.Range, L.Pieces[P].First,
+                        L.Pieces[P].Count);
+    PS.Report.MergeMs = msSince(T);
+    if (!S)
+      return Failure(ErrorCode::DeviceFailed,
+                     PS.Report.Failure + "; re-running its groups on the CPU failed too: " +
+                         S.error().message() + ". The written buffers are incomplete.");
+    for (const BufferMove &M : L.Moves[P])
+      if (!L.Merged.count(L.Object[M.Arg]))
+        L.Object[M.Arg]->wroteAt(nullptr, M.Combine ? IntervalSet() : M.Out);
+    Failed += (Failed.empty() ? "" : "; ") + PS.Report.Failure + "; its groups [" +
+              std::to_string(L.Pieces[P].First) + ", " +
+              std::to_string(L.Pieces[P].First + L.Pieces[P].Count) +
+              ") were re-run on the CPU";
+  }
+  return Status::success();
+}
+
+void Launcher::fillReport(LaunchState &L, LaunchReport &Report) {
+  const auto &Nodes = L.S.nodes();
+  double ToHostFrom = 0, ToHostTo = 0;
+  for (const auto &F : L.Fetches) {
+    const ScheduleNode &N = Nodes[F.Node];
+    ToHostFrom = Report.BytesToHost ? std::min(ToHostFrom, N.StartMs) : N.StartMs;
+    ToHostTo = std::max(ToHostTo, N.EndMs);
+    Report.BytesToHost += uint64_t(F.Take.bytes());
+  }
+  Report.ToHostMs = ToHostTo - ToHostFrom;
+  for (size_t P = 0; P < L.Pieces.size(); ++P) {
+    auto &PS = L.P[P];
+    PieceReport &R = PS.Report;
+    auto Put = [&](int Node, double &At, double &Ms) {
+      if (Node < 0 || Nodes[unsigned(Node)].Outcome == ScheduleNode::Skipped)
+        return;
+      At = Nodes[unsigned(Node)].StartMs;
+      Ms = Nodes[unsigned(Node)].EndMs - At;
+    };
+    Put(PS.CopyIn, R.InputAt, R.InputMs);
+    Put(PS.Kernel, R.KernelAt, R.KernelMs);
+    Put(PS.CopyOut, R.OutputAt, R.OutputMs);
+    if (!PS.ReRun)
+      Put(PS.Merge, R.MergeAt, R.MergeMs);
+    Report.Pieces.push_back(std::move(R));
+  }
+}
+
+Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                           const NDRange &Range, const std::vector<Piece> &Pieces,
+                           bool CoverAll, LaunchReport &Report) {
+  LaunchState L(Kernel, Args, Range);
+  L.Start = Clock::now();
+  L.Pieces = Pieces;
+  Report = LaunchReport();
+  const KernelInfo &K = L.K;
+  if (Status S = checkArgs(K, Args); !S)
+    return S;
+  if (Range.totalGroups() == 0)
+    return Failure(ErrorCode::InvalidArgument, "the launch has no work-groups");
+  if (Status S = checkBufferSizes(K, Args, Range); !S)
+    return S;
+  if (Status S = checkPieces(K, Range, Pieces, CoverAll); !S)
+    return S;
 
   // Everything the plan runs on must be loaded before anything runs.
-  std::vector<bool> Shares;
   bool Others = false;
   for (const Piece &P : Pieces) {
-    Shares.push_back(Devices[P.Device]->info().SharesHostMemory);
-    Others |= !Shares.back();
+    L.Shares.push_back(Devices[P.Device]->info().SharesHostMemory);
+    Others |= !L.Shares.back();
     if (Status S = load(Kernel, P.Device); !S)
       return S;
   }
   if (Status S = load(Kernel, CpuIndex); !S)
     return S;
   bool HasMerge = Kernel.OnDevice[CpuIndex]->hasMerge();
+
+  // The buffers' objects: the caller's, or the launch's own for memory
+  // given as a pointer (one per distinct buffer, so that an argument
+  // passed twice is one buffer on each device too).
+  Buffers.tick();
+  L.Object.assign(Args.size(), nullptr);
+  for (unsigned A = 0; A < Args.size(); ++A) {
+    if (Args[A].K != HostArg::Buffer)
+      continue;
+    BufferObject *B = Args[A].Object;
+    for (unsigned E = 0; !B && E < A; ++E)
+      if (L.Object[E] && Args[E].Data == Args[A].Data && Args[E].Bytes == Args[A].Bytes &&
+          !Args[E].Object)
+        B = L.Object[E];
+    if (!B) {
+      L.Own.push_back(std::make_unique<BufferObject>(Buffers, Args[A].Data, Args[A].Bytes,
+                                                     BufferObject::Coherence::HostCoherent));
+      B = L.Own.back().get();
+    }
+    L.Object[A] = B;
+    if (std::find(L.Distinct.begin(), L.Distinct.end(), B) == L.Distinct.end())
+      L.Distinct.push_back(B);
+  }
+  // The user's own memory is the newest copy of itself.
+  for (BufferObject *B : L.Distinct)
+    if (B->coherence() == BufferObject::Coherence::HostCoherent)
+      B->hostWrote(B->all());
+  L.HostPieces = std::any_of(L.Distinct.begin(), L.Distinct.end(), [](BufferObject *B) {
+    return !B->hostValid().contains(B->all());
+  });
+
   auto Moves = this->Moves.plan(K, Kernel.Source->metadata().SourceHash, Args, Range, Pieces,
-                                Shares, HasMerge);
+                                L.Shares, HasMerge, L.HostPieces);
   if (!Moves)
     return Moves.error();
-  Report.PlanMs = msSince(Start);
+  L.Moves = std::move(*Moves);
+  for (const auto &PieceMoves : L.Moves)
+    for (const BufferMove &M : PieceMoves)
+      if (M.Merge || M.Combine)
+        L.Merged.insert(L.Object[M.Arg]);
+  L.P.resize(Pieces.size());
+  for (size_t P = 0; P < Pieces.size(); ++P) {
+    L.P[P].Report.Device = Devices[Pieces[P].Device]->info().Name;
+    L.P[P].Report.First = Pieces[P].First;
+    L.P[P].Report.Count = Pieces[P].Count;
+  }
+  prepareResidency(L);
+  buildSchedule(L);
+  Report.PlanMs = msSince(L.Start);
 
-  // The devices with their own memory start first, each on a thread; the
-  // CPU's pieces run here meanwhile, with a core left to those threads.
-  std::vector<PieceRun> Runs;
-  Runs.reserve(Pieces.size());
-  for (size_t I = 0; I < Pieces.size(); ++I) {
-    PieceRun R;
-    R.Start = Start;
-    R.P = Pieces[I];
-    R.Moves = std::move((*Moves)[I]);
-    R.Report.Device = Devices[Pieces[I].Device]->info().Name;
-    R.Report.First = Pieces[I].First;
-    R.Report.Count = Pieces[I].Count;
-    Runs.push_back(std::move(R));
-  }
-  // The CPU computes after the copies in that its cores make.
-  std::vector<PieceRun *> HostCopies;
-  bool CpuPieces = false;
-  for (size_t I = 0; I < Runs.size(); ++I) {
-    CpuPieces |= Shares[I];
-    if (!Shares[I] && copiesUseHostCores(*Devices[Runs[I].P.Device], Args))
-      HostCopies.push_back(&Runs[I]);
-  }
-  InputLatch InputsDone(CpuPieces ? unsigned(HostCopies.size()) : 0);
-  if (CpuPieces)
-    for (PieceRun *R : HostCopies)
-      R->InputsDone = &InputsDone;
-  // Each device's thread runs that device's pieces in turn.
-  for (unsigned D = 0; D < Devices.size(); ++D) {
-    std::vector<PieceRun *> Mine;
-    for (size_t I = 0; I < Runs.size(); ++I)
-      if (!Shares[I] && Runs[I].P.Device == D)
-        Mine.push_back(&Runs[I]);
-    if (!Mine.empty())
-      Workers.post(D, [&, Mine] {
-        for (PieceRun *R : Mine)
-          runOnDevice(Kernel, Args, Range, *R);
-      });
-  }
+  // The CPU's pieces run with a core left to the devices' threads.
   Cpu.limitThreads(Others ? ThreadPool::computeThreads(Cpu.threads(), true) : 0);
-  std::vector<DeviceArg> HostArgs = hostDeviceArgs(Args);
-  Status CpuOutcome;
-  InputsDone.wait();
-  for (PieceRun &R : Runs) {
-    if (!Devices[R.P.Device]->info().SharesHostMemory)
-      continue;
-    auto T = Clock::now();
-    R.Report.KernelAt = std::chrono::duration<double, std::milli>(T - Start).count();
-    Device &D = *Devices[R.P.Device];
-    if (Status S = D.run(*Kernel.OnDevice[R.P.Device], HostArgs, Range,
-                         R.P.First, R.P.Count);
-        !S && CpuOutcome)
-      CpuOutcome = S;
-    R.Report.KernelMs = msSince(T);
-  }
-  Workers.wait();
+  L.S.run(Workers, L.Start);
   Cpu.limitThreads(0);
 
-  // Device memory goes back before anything below can fail: the results
-  // are in host staging by now.
-  for (size_t I = 0; I < Runs.size(); ++I)
-    if (!Shares[I])
-      for (DeviceMemory M : Runs[I].Memory)
-        if (M.Address)
-          Devices[Runs[I].P.Device]->release(M);
-
-  // Results into the user's buffers: copies, merges, and re-runs of the
-  // groups of devices that failed. A step that fails ends the merging, but
-  // the report is still filled.
-  std::string Failed;
-  Status MergeOutcome = Status::success();
-  const std::string CpuName = Cpu.info().Name;
-  for (PieceRun &R : Runs) {
-    if (Shares[&R - Runs.data()])
+  Status CpuOutcome = Status::success(), MergeOutcome = Status::success();
+  for (const ScheduleNode &N : L.S.nodes()) {
+    if (N.Outcome != ScheduleNode::Failed || N.Lane != Schedule::HostLane)
       continue;
-    auto T = Clock::now();
-    R.Report.MergeAt = std::chrono::duration<double, std::milli>(T - Start).count();
-    if (!R.Outcome) {
-      R.Report.Failure = R.Outcome.error().message();
-      Status S = faultInjected(CpuName, "re-run")
-                     ? injected(CpuName, "re-run")
-                     : Cpu.run(*Kernel.OnDevice[CpuIndex], HostArgs, Range, R.P.First,
-                               R.P.Count);
-      R.Report.MergeMs = msSince(T);
-      if (!S) {
-        MergeOutcome = Failure(ErrorCode::DeviceFailed,
-                               R.Report.Failure + "; re-running its groups on the CPU "
-                               "failed too: " + S.error().message() +
-                                   ". The written buffers are incomplete.");
-        break;
-      }
-      Failed += (Failed.empty() ? "" : "; ") + R.Report.Failure +
-                "; its groups [" + std::to_string(R.P.First) + ", " +
-                std::to_string(R.P.First + R.P.Count) + ") were re-run on the CPU";
-      continue;
-    }
-    std::vector<uint64_t> Copies;
-    bool Merge = false;
-    for (size_t I = 0; I < R.Moves.size(); ++I) {
-      const BufferMove &M = R.Moves[I];
-      auto *Host = static_cast<char *>(Args[M.Arg].Data);
-      if (!R.Staging[I].empty() && M.Combine)
-        combineInto(Host + M.Lo, R.Staging[I].data(), uint64_t(M.Hi - M.Lo), *M.Combine);
-      else if (!R.Staging[I].empty() && !M.Merge)
-        for (auto [Lo, Hi] : M.Out.intervals())
-          std::memcpy(Host + Lo, R.Staging[I].data() + (Lo - M.Lo), uint64_t(Hi - Lo));
-      Merge |= M.Merge;
-    }
-    if (Merge) {
-      // One copy per written buffer, in argument order; a copy indexes
-      // like the buffer.
-      for (unsigned A = 0; A < K.Args.size(); ++A) {
-        if (!K.Args[A].Written || !isBufferArg(K.Args[A].Kind))
-          continue;
-        uint64_t Address = 0;
-        for (size_t I = 0; I < R.Moves.size(); ++I)
-          if (R.Moves[I].Arg == A) {
-            const BufferMove &M = R.Moves[I];
-            Address = M.Merge ? reinterpret_cast<uint64_t>(R.Staging[I].data()) -
-                                    uint64_t(M.Lo)
-                              // Copied back already: the merge rewrites the
-                              // same values from the user's buffer.
-                              : reinterpret_cast<uint64_t>(Args[A].Data);
-          }
-        Copies.push_back(Address);
-      }
-      Status S = faultInjected(CpuName, "merge")
-                     ? injected(CpuName, "merge")
-                     : Cpu.merge(*Kernel.OnDevice[CpuIndex], HostArgs, Copies, Range,
-                                 R.P.First, R.P.Count);
-      if (!S) {
-        R.Report.MergeMs = msSince(T);
-        MergeOutcome = Failure(ErrorCode::DeviceFailed,
-                               "merging " + R.Report.Device + "'s results failed: " +
-                                   S.error().message() +
-                                   ". The written buffers are incomplete.");
-        break;
-      }
-    }
-    R.Report.MergeMs = msSince(T);
+    if (N.What == ScheduleNode::Kernel && CpuOutcome)
+      CpuOutcome = N.Error;
+    if (N.What == ScheduleNode::Merge && MergeOutcome)
+      MergeOutcome = N.Error;
   }
-
-  for (PieceRun &R : Runs)
-    Report.Pieces.push_back(std::move(R.Report));
-  Report.TotalMs = msSince(Start);
-  if (!MergeOutcome)
-    return MergeOutcome;
-  if (!CpuOutcome)
-    return CpuOutcome;
+  commitResidency(L);
+  std::string Failed;
+  Status ReRun = recover(L, Failed);
+  for (BufferObject *B : L.Merged)
+    B->onlyOnHost();
+  fillReport(L, Report);
+  Report.TotalMs = msSince(L.Start);
+  for (const Status &S : {ReRun, MergeOutcome, CpuOutcome})
+    if (!S)
+      return S;
   if (!Failed.empty())
-    return Failure(ErrorCode::DeviceFailed,
-                   Failed + "; every output is complete");
+    return Failure(ErrorCode::DeviceFailed, Failed + "; every output is complete");
   return Status::success();
 }
 

@@ -2,25 +2,28 @@
 //
 // Runs a launch given as pieces (a device and its range of groups):
 //
-//   1. checks the arguments and buffer sizes against the kernel;
-//   2. plans the bytes each piece moves (buffers/Transfers.h);
-//   3. every device that does not share host memory runs on a thread of
-//      its own (started once, launch/DeviceWorkers.h): allocate, copy in,
-//      run its groups, copy out into host staging; meanwhile the CPU runs its piece on the user's buffers,
-//      once the copies in that need the host's cores (pageable memory
-//      staged for a GPU, a HostDiscrete device's copies) are done: run
-//      against them, both the copies and the CPU's kernel slowed down
-//      several times (measured on an H100 host);
-//   4. as each device finishes, its results reach the user's buffers: a
-//      copy of the bytes it wrote, or the merge kernel run on the CPU over
-//      its groups.
+//   1. checks the arguments, buffer sizes and pieces against the kernel;
+//   2. plans the bytes each piece reads and writes (buffers/Transfers.h)
+//      and, from each buffer's residency (buffers/BufferObject.h), the
+//      bytes that move: only those whose newest copy is elsewhere;
+//   3. builds the launch's schedule (launch/Schedule.h) and runs it: per
+//      device piece, copy in, kernel, copy out (of what must come back),
+//      merge on the host; per CPU piece, the kernel on the user's memory,
+//      after the copies that need the host's cores (pageable memory
+//      staged for a GPU, a HostDiscrete device's copies): run against
+//      them, both the copies and the CPU's kernel slowed down several
+//      times (measured on an H100 host); and first, the copies to the host
+//      of bytes that pieces read but only another device holds;
+//   4. records where each byte now is.
 //
 // Device failures: a device that fails (in a copy or the kernel) has
 // written nothing to the user's buffers (its results go through staging,
-// which only a successful device's are copied from). Its groups are then
-// run again on the CPU, so when launch() returns, every output is complete
-// and correct; the launch still reports ErrorCode::DeviceFailed, naming the
-// device, the step and the groups re-run.
+// which only a successful device's are copied from). Its copies of the
+// launch's buffers are released, what only it held brought back where it
+// can be, and its groups run again on the CPU from the newest valid copy
+// of their inputs; so when launch() returns, every output is complete and
+// correct, and the launch still reports ErrorCode::DeviceFailed, naming
+// the device, the step and the groups re-run.
 //
 // SKMD_INJECT_FAULT=<device>:<step> (step: copy-in, kernel, copy-out)
 // makes that device fail at that step, to test this path.
@@ -29,6 +32,7 @@
 #ifndef SKMD_LAUNCH_LAUNCHER_H
 #define SKMD_LAUNCH_LAUNCHER_H
 
+#include "buffers/BufferObject.h"
 #include "buffers/Transfers.h"
 #include "devices/Device.h"
 #include "devices/cpu/CpuDevice.h"
@@ -58,6 +62,10 @@ struct LaunchReport {
   /// (a GPU's JIT on its first launch) and planning the bytes moved.
   double PlanMs = 0;
   double TotalMs = 0;
+  /// Bytes brought to the host before the pieces ran, because a piece
+  /// read them and only a device held them (resident buffers).
+  uint64_t BytesToHost = 0;
+  double ToHostMs = 0;
 };
 
 /// A kernel loaded on the devices a launch may use.
@@ -89,19 +97,30 @@ public:
                  const NDRange &Range, unsigned Device, uint64_t Count,
                  PieceReport &Report);
 
+  /// Every buffer object of this launcher's devices.
+  Residency &residency() { return Buffers; }
+
 private:
-  struct PieceRun;
+  struct LaunchState;
   Status runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
                    const NDRange &Range, const std::vector<Piece> &Pieces,
                    bool CoverAll, LaunchReport &Report);
-  void runOnDevice(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
-                   const NDRange &Range, PieceRun &Run);
+  Status checkPieces(const KernelInfo &K, const NDRange &Range,
+                     const std::vector<Piece> &Pieces, bool CoverAll) const;
   Status load(LoadedKernel &Kernel, unsigned Device);
+  void prepareResidency(LaunchState &L);
+  void buildSchedule(LaunchState &L);
+  void addDevicePiece(LaunchState &L, size_t P, const std::vector<unsigned> &Fetches);
+  Status recover(LaunchState &L, std::string &Failed);
+  void commitResidency(LaunchState &L);
+  void fillReport(LaunchState &L, LaunchReport &Report);
 
   std::vector<Device *> Devices;
   CpuDevice &Cpu;
   unsigned CpuIndex = 0;
   MovesCache Moves;
+  /// Declared before the workers: objects outlive no launch.
+  Residency Buffers;
   /// Declared last: destroyed first, its threads idle, before the rest.
   DeviceWorkers Workers;
 };

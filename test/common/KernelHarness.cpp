@@ -446,9 +446,9 @@ VectorAddLaunch::VectorAddLaunch(uint32_t Groups) {
   B.assign(N, 2.0f);
   C.assign(N, 0.0f);
   Args.resize(4);
-  Args[0] = {HostArg::Buffer, A.data(), N * 4, {}, 0};
-  Args[1] = {HostArg::Buffer, B.data(), N * 4, {}, 0};
-  Args[2] = {HostArg::Buffer, C.data(), N * 4, {}, 0};
+  Args[0] = {HostArg::Buffer, A.data(), N * 4, nullptr, {}, 0};
+  Args[1] = {HostArg::Buffer, B.data(), N * 4, nullptr, {}, 0};
+  Args[2] = {HostArg::Buffer, C.data(), N * 4, nullptr, {}, 0};
   Args[3].K = HostArg::Scalar;
   Args[3].Value.resize(4);
   std::memcpy(Args[3].Value.data(), &N, 4);

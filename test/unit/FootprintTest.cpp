@@ -80,6 +80,42 @@ TEST(IntervalSet, MergesTouchingAndOverlapping) {
   EXPECT_EQ(S.intervals(), (Intervals{{5, 12}}));
 }
 
+// Subtract and intersect against a byte-by-byte model, on random sets.
+TEST(IntervalSet, SubtractAndIntersectAgreeWithBytes) {
+  std::mt19937 Rng(7);
+  auto Random = [&](std::vector<bool> &Bits) {
+    IntervalSet S;
+    for (int I = 0; I < 6; ++I) {
+      int64_t Lo = Rng() % 100, Len = Rng() % 20;
+      S.add(Lo, Lo + Len);
+      for (int64_t B = Lo; B < Lo + Len && B < 128; ++B)
+        Bits[B] = true;
+    }
+    return S;
+  };
+  auto FromBits = [](const std::vector<bool> &Bits) {
+    IntervalSet S;
+    for (int64_t B = 0; B < int64_t(Bits.size()); ++B)
+      if (Bits[B])
+        S.add(B, B + 1);
+    return S;
+  };
+  for (int Trial = 0; Trial < 200; ++Trial) {
+    std::vector<bool> A(128), B(128), Minus(128), Both(128);
+    IntervalSet SA = Random(A), SB = Random(B);
+    for (int I = 0; I < 128; ++I) {
+      Minus[I] = A[I] && !B[I];
+      Both[I] = A[I] && B[I];
+    }
+    IntervalSet D = SA;
+    D.subtract(SB);
+    EXPECT_EQ(D, FromBits(Minus));
+    EXPECT_EQ(IntervalSet::intersect(SA, SB), FromBits(Both));
+    EXPECT_TRUE(SA.contains(IntervalSet::intersect(SA, SB)));
+    EXPECT_EQ(SA.contains(SB), FromBits(Both) == SB);
+  }
+}
+
 // A box's rows, folded where a stride is at most the row (rows that
 // touch) and enumerated otherwise, give the same bytes as row by row.
 TEST(IntervalSet, BoxesAddTheirRows) {
