@@ -157,8 +157,29 @@ skmd_status skmd_get_kernel_arg_layout(skmd_kernel k, unsigned index,
 
 /* Host memory the caller owns, as a buffer; it must stay valid while a
    launch uses it. */
+/* A buffer over the caller's own memory, which the caller may read and
+   write between launches: each launch reads it and, when it returns (or
+   skmd_wait does), every byte the kernel wrote is back in it. Device
+   copies are kept between launches as allocations to reuse. */
 skmd_status skmd_wrap_buffer(skmd_context ctx, void *host, size_t bytes,
                              skmd_buffer *out);
+/* A buffer in memory of SKMD's own (page-locked where a GPU is present),
+   filled from init (zeros when NULL). Its bytes stay on the devices that
+   wrote them between launches, and move only when another piece or the
+   host needs them: a second launch on unchanged data moves nothing but
+   what changed. Reach it with skmd_read_buffer and skmd_write_buffer. */
+skmd_status skmd_create_buffer(skmd_context ctx, size_t bytes, const void *init,
+                               skmd_buffer *out);
+/* Bytes [offset, offset + bytes) of a buffer, after every launch made
+   before (as a blocking read on an in-order queue): exactly the stale
+   ranges come back from the devices. */
+skmd_status skmd_read_buffer(skmd_buffer buf, size_t offset, size_t bytes,
+                             void *dst);
+/* Writes them, after every launch made before; devices' copies of those
+   bytes become stale. */
+skmd_status skmd_write_buffer(skmd_buffer buf, size_t offset, size_t bytes,
+                              const void *src);
+/* After every launch made before; device memory goes with it. */
 void skmd_release_buffer(skmd_buffer buf);
 /* Page-locked host memory, which GPUs copy at full speed; NULL on failure.
    Free with skmd_free_host. */
@@ -200,6 +221,10 @@ typedef struct skmd_launch_report {
   char plan[256];
   /* The launch's predicted time; 0 when the model had too few profiles. */
   double predicted_ms;
+  /* Bytes copied to the host before the pieces ran: read by a piece, held
+     only by a device (buffers from skmd_create_buffer). */
+  uint64_t bytes_to_host;
+  double to_host_ms;
 } skmd_launch_report;
 
 /* Runs the kernel over an N-D range (global sizes must be multiples of

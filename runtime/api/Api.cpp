@@ -39,8 +39,8 @@ struct skmd_kernel_s {
 
 struct skmd_buffer_s {
   skmd_context Ctx;
-  void *Host;
-  size_t Bytes;
+  /// The session's: released through it, after the launches using it.
+  BufferObject *Object;
 };
 
 struct skmd_event_s {
@@ -116,6 +116,8 @@ void fillReport(const LaunchRecord &L, uint64_t Total, skmd_launch_report *Out) 
   Out->plan_ms = R.PlanMs;
   copyName(Out->plan, sizeof Out->plan, L.Plan);
   Out->predicted_ms = L.Model ? L.Model->PredictedMs : 0;
+  Out->bytes_to_host = R.BytesToHost;
+  Out->to_host_ms = R.ToHostMs;
   size_t N = std::min<size_t>(R.Pieces.size(), sizeof Out->pieces / sizeof Out->pieces[0]);
   Out->piece_count = N;
   for (size_t I = 0; I < N; ++I) {
@@ -251,8 +253,10 @@ void skmd_release_context(skmd_context Ctx) {
   Ctx->S->drain();
   for (skmd_program P : std::set<skmd_program>(Ctx->Programs))
     skmd_release_program(P);
-  for (skmd_buffer B : Ctx->Buffers)
+  for (skmd_buffer B : Ctx->Buffers) {
+    Ctx->S->releaseBuffer(B->Object);
     delete B;
+  }
   delete Ctx;
 }
 
@@ -406,13 +410,54 @@ skmd_status skmd_get_kernel_arg_layout(skmd_kernel K, unsigned Index,
   return ok();
 }
 
+namespace {
+skmd_status newBuffer(skmd_context Ctx, void *Host, size_t Bytes, const void *Init,
+                      skmd_buffer *Out) {
+  auto Object = Ctx->S->createBuffer(Host, Bytes, Init);
+  if (!Object)
+    return fail(Object.error());
+  *Out = new skmd_buffer_s{Ctx, *Object};
+  Ctx->Buffers.insert(*Out);
+  return ok();
+}
+} // namespace
+
 skmd_status skmd_wrap_buffer(skmd_context Ctx, void *Host, size_t Bytes,
                              skmd_buffer *Out) {
   return guarded([&] {
     if (!Ctx || !Out || (!Host && Bytes))
       return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_wrap_buffer: NULL argument");
-    *Out = new skmd_buffer_s{Ctx, Host, Bytes};
-    Ctx->Buffers.insert(*Out);
+    // A null pointer of no bytes is still the user's (empty) memory.
+    static char Empty;
+    return newBuffer(Ctx, Host ? Host : &Empty, Bytes, nullptr, Out);
+  });
+}
+
+skmd_status skmd_create_buffer(skmd_context Ctx, size_t Bytes, const void *Init,
+                               skmd_buffer *Out) {
+  return guarded([&] {
+    if (!Ctx || !Out)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_create_buffer: NULL argument");
+    return newBuffer(Ctx, nullptr, Bytes, Init, Out);
+  });
+}
+
+skmd_status skmd_read_buffer(skmd_buffer B, size_t Offset, size_t Bytes, void *Dst) {
+  return guarded([&] {
+    if (!B)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_read_buffer: buffer is NULL");
+    if (Status S = B->Ctx->S->readBuffer(*B->Object, Offset, Bytes, Dst); !S)
+      return fail(S.error());
+    return ok();
+  });
+}
+
+skmd_status skmd_write_buffer(skmd_buffer B, size_t Offset, size_t Bytes, const void *Src) {
+  return guarded([&] {
+    if (!B)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_write_buffer: buffer is NULL");
+    if (Status S = B->Ctx->S->writeBuffer(*B->Object, Offset, Bytes, Src); !S)
+      return fail(S.error());
     return ok();
   });
 }
@@ -421,6 +466,7 @@ void skmd_release_buffer(skmd_buffer B) {
   if (!B)
     return;
   B->Ctx->Buffers.erase(B);
+  B->Ctx->S->releaseBuffer(B->Object);
   delete B;
 }
 
@@ -447,8 +493,9 @@ skmd_status skmd_set_arg_buffer(skmd_kernel K, unsigned Index, skmd_buffer B) {
   HostArg &A = K->Args[Index];
   A = HostArg();
   A.K = HostArg::Buffer;
-  A.Data = B->Host;
-  A.Bytes = B->Bytes;
+  A.Data = B->Object->host();
+  A.Bytes = B->Object->bytes();
+  A.Object = B->Object;
   return ok();
 }
 

@@ -195,8 +195,14 @@ Status Launcher::run(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
 Status Launcher::profile(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
                          const NDRange &Range, unsigned Device, uint64_t Count,
                          PieceReport &Report) {
+  // A dry run on the host's memory as it is, which the profiler may have
+  // replaced with scratch copies: the buffers' residency is not its to
+  // change.
+  std::vector<HostArg> Plain = Args;
+  for (HostArg &A : Plain)
+    A.Object = nullptr;
   LaunchReport Launch;
-  Status S = runPieces(Kernel, Args, Range, {{Device, 0, Count}}, /*CoverAll=*/false,
+  Status S = runPieces(Kernel, Plain, Range, {{Device, 0, Count}}, /*CoverAll=*/false,
                        Launch);
   if (!Launch.Pieces.empty())
     Report = Launch.Pieces.front();

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace skmd {
 
@@ -60,6 +61,12 @@ Session::~Session() {
   QueueReady.notify_all();
   if (Worker.joinable())
     Worker.join();
+  for (auto &[Key, Object] : Objects) {
+    void *Owned = Object.second;
+    Object.first.reset();
+    freeHost(Owned);
+  }
+  Objects.clear();
   for (auto &[Ptr, Owner] : Pinned)
     Owner->freePinnedHost(Ptr);
 }
@@ -272,6 +279,81 @@ void Session::freeHost(void *Ptr) {
     }
   }
   std::free(Ptr);
+}
+
+Result<BufferObject *> Session::createBuffer(void *Host, uint64_t Bytes, const void *Init) {
+  void *Owned = nullptr;
+  if (!Host) {
+    Owned = allocHost(Bytes);
+    if (!Owned)
+      return Failure(ErrorCode::OutOfMemory,
+                     "cannot allocate " + std::to_string(Bytes) + " bytes of host memory");
+    if (Init)
+      std::memcpy(Owned, Init, Bytes);
+    else
+      std::memset(Owned, 0, Bytes);
+  }
+  return inTurn([&]() -> Result<BufferObject *> {
+    auto B = std::make_unique<BufferObject>(Run->residency(), Host ? Host : Owned, Bytes,
+                                            Host ? BufferObject::Coherence::HostCoherent
+                                                 : BufferObject::Coherence::Resident);
+    BufferObject *Raw = B.get();
+    Objects[Raw] = {std::move(B), Owned};
+    return Raw;
+  });
+}
+
+void Session::releaseBuffer(BufferObject *B) {
+  void *Owned = inTurn([&]() -> void * {
+    auto It = Objects.find(B);
+    if (It == Objects.end())
+      return nullptr;
+    void *Host = It->second.second;
+    Objects.erase(It);
+    return Host;
+  });
+  freeHost(Owned);
+}
+
+namespace {
+Status checkRange(const BufferObject &B, uint64_t Offset, uint64_t Bytes, const void *Ptr,
+                  const char *What) {
+  if (Bytes && !Ptr)
+    return Failure(ErrorCode::InvalidArgument, std::string(What) + ": the host pointer is null");
+  if (Offset > B.bytes() || Bytes > B.bytes() - Offset)
+    return Failure(ErrorCode::InvalidArgument,
+                   std::string(What) + ": bytes [" + std::to_string(Offset) + ", " +
+                       std::to_string(Offset + Bytes) + ") of a buffer of " +
+                       std::to_string(B.bytes()) + " bytes");
+  return Status::success();
+}
+} // namespace
+
+Status Session::readBuffer(BufferObject &B, uint64_t Offset, uint64_t Bytes, void *Dst) {
+  if (Status S = checkRange(B, Offset, Bytes, Dst, "reading a buffer"); !S)
+    return S;
+  return inTurn([&]() -> Status {
+    IntervalSet Want;
+    Want.add(int64_t(Offset), int64_t(Offset + Bytes));
+    if (auto Moved = B.bringToHost(Want); !Moved)
+      return Moved.error();
+    if (Bytes)
+      std::memcpy(Dst, static_cast<const char *>(B.host()) + Offset, Bytes);
+    return Status::success();
+  });
+}
+
+Status Session::writeBuffer(BufferObject &B, uint64_t Offset, uint64_t Bytes, const void *Src) {
+  if (Status S = checkRange(B, Offset, Bytes, Src, "writing a buffer"); !S)
+    return S;
+  return inTurn([&]() -> Status {
+    if (Bytes)
+      std::memcpy(static_cast<char *>(B.host()) + Offset, Src, Bytes);
+    IntervalSet Set;
+    Set.add(int64_t(Offset), int64_t(Offset + Bytes));
+    B.hostWrote(Set);
+    return Status::success();
+  });
 }
 
 } // namespace skmd

@@ -22,6 +22,7 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <map>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -103,6 +104,21 @@ public:
   void *allocHost(size_t Bytes);
   void freeHost(void *Ptr);
 
+  /// A buffer object over the user's memory \p Host (HostCoherent: each
+  /// launch reads it and writes its results back), or, with \p Host null,
+  /// over memory of the session's own (allocHost), Resident: reached
+  /// through readBuffer and writeBuffer, its bytes staying where launches
+  /// wrote them; \p Init, if given, is copied in. Device copies are kept
+  /// across launches until releaseBuffer or memory pressure.
+  Result<BufferObject *> createBuffer(void *Host, uint64_t Bytes, const void *Init = nullptr);
+  /// After the launches submitted before it.
+  void releaseBuffer(BufferObject *B);
+  /// Bytes [Offset, Offset + Bytes) of \p B after the launches submitted
+  /// before: exactly the stale ranges come back from the devices.
+  Status readBuffer(BufferObject &B, uint64_t Offset, uint64_t Bytes, void *Dst);
+  /// Writes them; device copies of those bytes become stale.
+  Status writeBuffer(BufferObject &B, uint64_t Offset, uint64_t Bytes, const void *Src);
+
 private:
   Session() = default;
   /// Queues \p Job behind everything submitted before.
@@ -127,6 +143,9 @@ private:
   CpuDevice *Cpu = nullptr;
   std::unique_ptr<Launcher> Run;
   std::unique_ptr<ModelPlanner> Planner;
+  /// Buffer objects (destroyed before the launcher, whose residency they
+  /// are part of), and the host memory of those the session allocated.
+  std::map<BufferObject *, std::pair<std::unique_ptr<BufferObject>, void *>> Objects;
   bool Explain = false;
 
   std::mutex QueueLock;

@@ -269,6 +269,46 @@ TEST_F(Api, AFailingDeviceIsNamedAndTheOutputIsComplete) {
   }
 }
 
+// Buffers of SKMD's own: filled at creation, results read back after
+// launches split over every device, a write between launches taken by the
+// next one, and reads outside the buffer refused.
+TEST_F(Api, CreatedBuffersAreReadAndWrittenThroughTheApi) {
+  skmd_buffer BA, BB, BC;
+  ASSERT_EQ(skmd_create_buffer(Ctx, N * 4, A.data(), &BA), SKMD_SUCCESS) << skmd_last_error();
+  ASSERT_EQ(skmd_create_buffer(Ctx, N * 4, B.data(), &BB), SKMD_SUCCESS);
+  ASSERT_EQ(skmd_create_buffer(Ctx, N * 4, nullptr, &BC), SKMD_SUCCESS);
+  ASSERT_EQ(skmd_set_arg_buffer(K, 0, BA), SKMD_SUCCESS);
+  ASSERT_EQ(skmd_set_arg_buffer(K, 1, BB), SKMD_SUCCESS);
+  ASSERT_EQ(skmd_set_arg_buffer(K, 2, BC), SKMD_SUCCESS);
+  ASSERT_EQ(skmd_set_arg_scalar(K, 3, &N, sizeof N), SKMD_SUCCESS);
+  skmd_launch_report R;
+  ASSERT_EQ(launch("even", &R), SKMD_SUCCESS) << skmd_last_error();
+  C.assign(N, -1.0f);
+  ASSERT_EQ(skmd_read_buffer(BC, 0, N * 4, C.data()), SKMD_SUCCESS) << skmd_last_error();
+  expectSums();
+
+  // The host changes a's last quarter; the next launch sees it.
+  for (uint32_t I = 3 * N / 4; I < N; ++I)
+    A[I] = 2.0f;
+  ASSERT_EQ(skmd_write_buffer(BA, 3 * N / 4 * 4, (N - 3 * N / 4) * 4, A.data() + 3 * N / 4),
+            SKMD_SUCCESS);
+  ASSERT_EQ(launch("even", &R), SKMD_SUCCESS) << skmd_last_error();
+  // Only the changed bytes went in, all to the last device.
+  ASSERT_LE(R.pieces[2].first_group * 64, 3 * N / 4);
+  EXPECT_EQ(R.pieces[2].bytes_in, (N - 3 * N / 4) * 4);
+  EXPECT_EQ(R.pieces[1].bytes_in, 0u);
+  ASSERT_EQ(skmd_read_buffer(BC, 0, N * 4, C.data()), SKMD_SUCCESS);
+  expectSums();
+
+  EXPECT_EQ(skmd_read_buffer(BC, 4, N * 4, C.data()), SKMD_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(skmd_last_error()).find("of a buffer of"), std::string::npos)
+      << skmd_last_error();
+  EXPECT_EQ(skmd_write_buffer(BC, 0, 4, nullptr), SKMD_ERROR_INVALID_ARGUMENT);
+  skmd_release_buffer(BA);
+  skmd_release_buffer(BB);
+  skmd_release_buffer(BC);
+}
+
 // Two launches alike but for their global offset are two launches: the
 // second gets its own moves (the moves cache's key left the offset out, and
 // the second launch's HostDiscrete piece wrote nothing back: a quarter of
