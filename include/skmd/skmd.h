@@ -186,6 +186,7 @@ void skmd_release_buffer(skmd_buffer buf);
 void *skmd_alloc_host(skmd_context ctx, size_t bytes);
 void skmd_free_host(skmd_context ctx, void *ptr);
 
+/* The buffer and the kernel must be of one context. */
 skmd_status skmd_set_arg_buffer(skmd_kernel k, unsigned index, skmd_buffer buf);
 /* A value argument: size must be the argument's size in the kernel. */
 skmd_status skmd_set_arg_scalar(skmd_kernel k, unsigned index,

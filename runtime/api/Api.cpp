@@ -490,6 +490,9 @@ skmd_status skmd_set_arg_buffer(skmd_kernel K, unsigned Index, skmd_buffer B) {
     return S;
   if (!B)
     return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_set_arg_buffer: buffer is NULL");
+  if (B->Ctx != K->Program->Ctx)
+    return fail(SKMD_ERROR_INVALID_ARGUMENT,
+                "skmd_set_arg_buffer: the buffer belongs to another context than the kernel");
   HostArg &A = K->Args[Index];
   A = HostArg();
   A.K = HostArg::Buffer;

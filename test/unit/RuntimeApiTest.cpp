@@ -90,13 +90,14 @@ protected:
     skmd_release_context(Ctx);
   }
 
-  /// Sets vector_add's arguments, C zeroed.
+  /// Sets vector_add's arguments, C zeroed, in the context of K.
   void setArgs() {
     C.assign(N, 0.0f);
     skmd_buffer BA, BB, BC;
-    ASSERT_EQ(skmd_wrap_buffer(Ctx, A.data(), N * 4, &BA), SKMD_SUCCESS);
-    ASSERT_EQ(skmd_wrap_buffer(Ctx, B.data(), N * 4, &BB), SKMD_SUCCESS);
-    ASSERT_EQ(skmd_wrap_buffer(Ctx, C.data(), N * 4, &BC), SKMD_SUCCESS);
+    skmd_context Of = KernelCtx ? KernelCtx : Ctx;
+    ASSERT_EQ(skmd_wrap_buffer(Of, A.data(), N * 4, &BA), SKMD_SUCCESS);
+    ASSERT_EQ(skmd_wrap_buffer(Of, B.data(), N * 4, &BB), SKMD_SUCCESS);
+    ASSERT_EQ(skmd_wrap_buffer(Of, C.data(), N * 4, &BC), SKMD_SUCCESS);
     ASSERT_EQ(skmd_set_arg_buffer(K, 0, BA), SKMD_SUCCESS);
     ASSERT_EQ(skmd_set_arg_buffer(K, 1, BB), SKMD_SUCCESS);
     ASSERT_EQ(skmd_set_arg_buffer(K, 2, BC), SKMD_SUCCESS);
@@ -110,6 +111,12 @@ protected:
     ASSERT_EQ(skmd_load_bundle(Other, corpus("vector_add").c_str(), &P), SKMD_SUCCESS);
     ASSERT_EQ(skmd_get_kernel(P, "vector_add", &Saved), SKMD_SUCCESS);
     std::swap(K, Saved);
+    KernelCtx = Other;
+  }
+  /// Back to the fixture's kernel.
+  void restoreKernel(skmd_kernel &Saved) {
+    std::swap(K, Saved);
+    KernelCtx = nullptr;
   }
 
   skmd_status launch(const char *Plan, skmd_launch_report *R = nullptr) {
@@ -125,6 +132,8 @@ protected:
   const uint32_t N = 100003;
   std::vector<float> A, B, C;
   skmd_context Ctx = nullptr;
+  /// The context of K when useKernelOf switched it.
+  skmd_context KernelCtx = nullptr;
   skmd_program Prog = nullptr;
   skmd_kernel K = nullptr;
 };
@@ -304,6 +313,16 @@ TEST_F(Api, CreatedBuffersAreReadAndWrittenThroughTheApi) {
   EXPECT_NE(std::string(skmd_last_error()).find("of a buffer of"), std::string::npos)
       << skmd_last_error();
   EXPECT_EQ(skmd_write_buffer(BC, 0, 4, nullptr), SKMD_ERROR_INVALID_ARGUMENT);
+  // A buffer of another context is refused (its copies live on that
+  // context's devices).
+  skmd_context Other;
+  ASSERT_EQ(skmd_init("cpu", &Other), SKMD_SUCCESS);
+  skmd_buffer Foreign;
+  ASSERT_EQ(skmd_create_buffer(Other, N * 4, nullptr, &Foreign), SKMD_SUCCESS);
+  EXPECT_EQ(skmd_set_arg_buffer(K, 0, Foreign), SKMD_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(skmd_last_error()).find("another context"), std::string::npos)
+      << skmd_last_error();
+  skmd_release_context(Other);
   skmd_release_buffer(BA);
   skmd_release_buffer(BB);
   skmd_release_buffer(BC);
@@ -585,7 +604,7 @@ TEST_F(Api, BadProfilesGiveDefinedAnswers) {
             std::string::npos)
       << skmd_last_error();
   ASSERT_EQ(launch(nullptr, &Report), SKMD_SUCCESS);
-  std::swap(K, VA);
+  restoreKernel(VA);
   skmd_release_context(Fresh);
 }
 
@@ -613,7 +632,7 @@ TEST_F(Api, AutomaticProfilingRunsBeforeTheFirstLaunch) {
   setArgs();
   skmd_launch_report R;
   ASSERT_EQ(launch(nullptr, &R), SKMD_SUCCESS) << skmd_last_error();
-  std::swap(K, VA);
+  restoreKernel(VA);
   expectSums();
   EXPECT_STREQ(R.plan, "auto");
   ASSERT_FALSE(Lines.empty());
@@ -649,7 +668,7 @@ TEST_F(Api, LaunchesOfFewGroupsArePlannedToo) {
       EXPECT_EQ(C[Global], 0.0f) << "written past the range";
     }
   }
-  std::swap(K, VA);
+  restoreKernel(VA);
   skmd_release_context(Auto);
 }
 
