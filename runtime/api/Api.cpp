@@ -28,6 +28,8 @@ struct skmd_context_s {
 struct skmd_program_s {
   skmd_context Ctx;
   std::unique_ptr<Bundle> Source;
+  /// Each device's module, loaded once for all the program's kernels.
+  LoadedProgram Loaded;
   std::set<skmd_kernel> Kernels;
 };
 
@@ -191,6 +193,7 @@ skmd_status adoptBundle(skmd_context Ctx, Result<Bundle> B,
   auto P = std::make_unique<skmd_program_s>();
   P->Ctx = Ctx;
   P->Source = std::make_unique<Bundle>(std::move(*B));
+  P->Loaded.Source = P->Source.get();
   *Out = P.release();
   Ctx->Programs.insert(*Out);
   return ok();
@@ -318,6 +321,7 @@ skmd_status skmd_load_bundle_bytes(skmd_context Ctx, const void *Bytes,
 void skmd_release_program(skmd_program P) {
   if (!P)
     return;
+  P->Ctx->S->drain();
   for (skmd_kernel K : P->Kernels)
     delete K;
   P->Ctx->Programs.erase(P);
@@ -342,6 +346,7 @@ skmd_status skmd_get_kernel(skmd_program P, const char *Name, skmd_kernel *Out) 
     K->Program = P;
     K->Loaded.Source = P->Source.get();
     K->Loaded.Info = Info;
+    K->Loaded.Program = &P->Loaded;
     K->Args.resize(Info->Args.size());
     *Out = K.release();
     P->Kernels.insert(*Out);
@@ -352,6 +357,8 @@ skmd_status skmd_get_kernel(skmd_program P, const char *Name, skmd_kernel *Out) 
 void skmd_release_kernel(skmd_kernel K) {
   if (!K)
     return;
+  // Launches not waited for may still run it.
+  K->Program->Ctx->S->drain();
   K->Program->Kernels.erase(K);
   delete K;
 }

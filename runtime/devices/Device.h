@@ -66,6 +66,15 @@ struct DeviceArg {
   uint64_t LocalBytes = 0;
 };
 
+/// A bundle's variant loaded on one device: the x86 shared object, the
+/// CUDA module, the OpenCL program. Kernels are taken from it and keep it
+/// loaded; a program loads it once per device, however many kernel
+/// handles it gives out.
+class DeviceModule {
+public:
+  virtual ~DeviceModule() = default;
+};
+
 /// A kernel's entry points, loaded on one device.
 class DeviceKernel {
 public:
@@ -103,10 +112,13 @@ public:
   /// Records a measured host-to-device bandwidth (skmd_measure_link).
   void setLinkGBps(double GBps) { Info.LinkGBps = GBps; }
 
-  /// Loads \p Kernel of \p B (its partition-ready form and merge kernel)
-  /// from the variant this device runs.
+  /// Loads the variant of \p B this device runs (a JIT, a dlopen, a
+  /// program build).
+  virtual Result<std::shared_ptr<DeviceModule>> loadModule(const Bundle &B) = 0;
+  /// Takes \p Kernel (its partition-ready form and merge kernel) from
+  /// \p Module, which this device loaded.
   virtual Result<std::unique_ptr<DeviceKernel>>
-  loadKernel(const Bundle &B, const KernelInfo &Kernel) = 0;
+  loadKernel(const std::shared_ptr<DeviceModule> &Module, const KernelInfo &Kernel) = 0;
 
   virtual Result<DeviceMemory> allocate(uint64_t Bytes) = 0;
   virtual void release(DeviceMemory Memory) = 0;

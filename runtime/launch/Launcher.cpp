@@ -89,7 +89,21 @@ Status Launcher::load(LoadedKernel &Kernel, unsigned Device) {
     Kernel.OnDevice.resize(Devices.size());
   if (Kernel.OnDevice[Device])
     return Status::success();
-  auto K = Devices[Device]->loadKernel(*Kernel.Source, *Kernel.Info);
+  std::shared_ptr<DeviceModule> Module;
+  if (LoadedProgram *P = Kernel.Program) {
+    if (P->OnDevice.size() < Devices.size())
+      P->OnDevice.resize(Devices.size());
+    Module = P->OnDevice[Device];
+  }
+  if (!Module) {
+    auto M = Devices[Device]->loadModule(*Kernel.Source);
+    if (!M)
+      return M.error();
+    Module = std::move(*M);
+    if (Kernel.Program)
+      Kernel.Program->OnDevice[Device] = Module;
+  }
+  auto K = Devices[Device]->loadKernel(Module, *Kernel.Info);
   if (!K)
     return K.error();
   Kernel.OnDevice[Device] = std::move(*K);

@@ -68,10 +68,20 @@ struct LaunchReport {
   double ToHostMs = 0;
 };
 
+/// A bundle loaded on the devices: per device (the launcher's order) its
+/// module, loaded with the first kernel that runs there, shared by every
+/// kernel of the bundle.
+struct LoadedProgram {
+  const Bundle *Source = nullptr;
+  std::vector<std::shared_ptr<DeviceModule>> OnDevice;
+};
+
 /// A kernel loaded on the devices a launch may use.
 struct LoadedKernel {
   const Bundle *Source = nullptr;
   const KernelInfo *Info = nullptr;
+  /// Its program, whose modules it takes; null: a module of its own.
+  LoadedProgram *Program = nullptr;
   /// Per device (same order as the launcher's devices); null where the
   /// kernel is not loaded yet. Launcher::run loads what a plan needs.
   std::vector<std::unique_ptr<DeviceKernel>> OnDevice;

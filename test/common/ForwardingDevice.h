@@ -15,9 +15,12 @@ namespace skmd::test {
 class ForwardingDevice : public Device {
 public:
   explicit ForwardingDevice(Device &Real) : Device(Real.info()), Real(Real) {}
-  Result<std::unique_ptr<DeviceKernel>> loadKernel(const Bundle &B,
+  Result<std::shared_ptr<DeviceModule>> loadModule(const Bundle &B) override {
+    return Real.loadModule(B);
+  }
+  Result<std::unique_ptr<DeviceKernel>> loadKernel(const std::shared_ptr<DeviceModule> &M,
                                                    const KernelInfo &K) override {
-    return Real.loadKernel(B, K);
+    return Real.loadKernel(M, K);
   }
   Result<DeviceMemory> allocate(uint64_t Bytes) override { return Real.allocate(Bytes); }
   void release(DeviceMemory M) override { Real.release(M); }

@@ -106,4 +106,48 @@ TEST(Launcher, ADevicesPartOfABufferKeepsTheBaseAligned) {
     ASSERT_EQ(Z, 3.0f);
 }
 
+/// Forwards to a real device and counts the modules it loads.
+class ModuleCountingDevice : public test::ForwardingDevice {
+public:
+  using ForwardingDevice::ForwardingDevice;
+  Result<std::shared_ptr<DeviceModule>> loadModule(const Bundle &B) override {
+    ++Modules;
+    return Real.loadModule(B);
+  }
+  int Modules = 0;
+};
+
+// A program loads its module once per device, however many kernel handles
+// it gives out: 100 handles of one kernel, each launched, JIT or dlopen
+// the variant once.
+TEST(Launcher, AKernelHandleCreated100TimesLoadsItsModuleOnce) {
+  auto Opened = openDevices("cpu,discrete");
+  ASSERT_TRUE(Opened.ok()) << Opened.error().message();
+  ModuleCountingDevice D(*Opened->Devices[1]);
+  Launcher Run({Opened->Devices[0].get(), &D}, *Opened->Cpu);
+  test::VectorAddLaunch V(4);
+  ASSERT_TRUE(V.Error.empty()) << V.Error;
+  LoadedProgram Program;
+  Program.Source = V.Kernel.Source;
+  for (int I = 0; I < 100; ++I) {
+    LoadedKernel Handle;
+    Handle.Source = V.Kernel.Source;
+    Handle.Info = V.Kernel.Info;
+    Handle.Program = &Program;
+    LaunchReport Report;
+    Status S = Run.run(Handle, V.Args, V.Range, {{1, 0, 4}}, Report);
+    ASSERT_TRUE(S.ok()) << S.error().message();
+  }
+  EXPECT_EQ(D.Modules, 1);
+  for (float Z : V.C)
+    ASSERT_EQ(Z, 3.0f);
+  // A kernel without a program loads a module of its own.
+  LoadedKernel Alone;
+  Alone.Source = V.Kernel.Source;
+  Alone.Info = V.Kernel.Info;
+  LaunchReport Report;
+  ASSERT_TRUE(Run.run(Alone, V.Args, V.Range, {{1, 0, 4}}, Report).ok());
+  EXPECT_EQ(D.Modules, 2);
+}
+
 } // namespace

@@ -97,18 +97,33 @@ std::unique_ptr<CpuDevice> CpuDevice::create(unsigned Threads) {
   return std::unique_ptr<CpuDevice>(new CpuDevice(hostInfo(Threads), Threads));
 }
 
+namespace {
+/// The bundle's x86 variant, dlopened.
+struct CpuModule : DeviceModule {
+  explicit CpuModule(SharedObject Library)
+      : Library(std::make_shared<SharedObject>(std::move(Library))) {}
+  std::shared_ptr<SharedObject> Library;
+};
+} // namespace
+
+Result<std::shared_ptr<DeviceModule>> CpuDevice::loadModule(const Bundle &B) {
+  if (B.variant(TargetKind::X86).empty())
+    return Failure(ErrorCode::NotFound, Info.Name + ": the bundle has no x86 variant "
+                                                    "(rebuild it with skmd-cc --targets=x86,...)");
+  auto Library = loadX86Variant(B);
+  if (!Library)
+    return Failure(Library.error().code(), Info.Name + ": " + Library.error().message());
+  return std::shared_ptr<DeviceModule>(std::make_shared<CpuModule>(std::move(*Library)));
+}
+
 Result<std::unique_ptr<DeviceKernel>>
-CpuDevice::loadKernel(const Bundle &B, const KernelInfo &Kernel) {
+CpuDevice::loadKernel(const std::shared_ptr<DeviceModule> &Module, const KernelInfo &Kernel) {
   auto Symbols = Kernel.Symbols.find(TargetKind::X86);
-  if (Symbols == Kernel.Symbols.end() || B.variant(TargetKind::X86).empty())
+  if (Symbols == Kernel.Symbols.end())
     return Failure(ErrorCode::NotFound,
                    Info.Name + ": the bundle has no x86 variant of kernel '" +
                        Kernel.Name + "' (rebuild it with skmd-cc --targets=x86,...)");
-  auto Library = loadX86Variant(B);
-  if (!Library)
-    return Failure(Library.error().code(),
-                   Info.Name + ": " + Library.error().message());
-  auto Shared = std::make_shared<SharedObject>(std::move(*Library));
+  const std::shared_ptr<SharedObject> &Shared = static_cast<CpuModule &>(*Module).Library;
   auto Fn = Shared->symbol(Symbols->second.Range);
   if (!Fn)
     return Failure(ErrorCode::CorruptBundle, Info.Name + ": " + Fn.error().message());
@@ -119,8 +134,8 @@ CpuDevice::loadKernel(const Bundle &B, const KernelInfo &Kernel) {
       return Failure(ErrorCode::CorruptBundle, Info.Name + ": " + M.error().message());
     Merge = reinterpret_cast<skmd_wg_fn>(*M);
   }
-  return std::unique_ptr<DeviceKernel>(new CpuKernel(
-      std::move(Shared), reinterpret_cast<skmd_wg_fn>(*Fn), Merge, Kernel));
+  return std::unique_ptr<DeviceKernel>(
+      new CpuKernel(Shared, reinterpret_cast<skmd_wg_fn>(*Fn), Merge, Kernel));
 }
 
 Result<DeviceMemory> CpuDevice::allocate(uint64_t Bytes) {

@@ -21,7 +21,9 @@ public:
   static std::unique_ptr<CpuDevice> create(unsigned Threads = 0);
 
   Result<std::unique_ptr<DeviceKernel>>
-  loadKernel(const Bundle &B, const KernelInfo &Kernel) override;
+  loadKernel(const std::shared_ptr<DeviceModule> &Module,
+             const KernelInfo &Kernel) override;
+  Result<std::shared_ptr<DeviceModule>> loadModule(const Bundle &B) override;
   Result<DeviceMemory> allocate(uint64_t Bytes) override;
   void release(DeviceMemory Memory) override;
   Status copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,

@@ -19,15 +19,22 @@ unsigned envOr(const char *Name, unsigned Default) {
   return Default;
 }
 
-class CudaKernel : public DeviceKernel {
+/// The bundle's PTX, JIT-compiled and loaded in the device's context.
+class CudaModule : public DeviceModule {
 public:
-  CudaKernel(const CudaDriver &D, CUmodule Module, CUfunction Range)
-      : D(D), Module(Module), Range(Range) {}
-  ~CudaKernel() override { D.cuModuleUnload(Module); }
-  bool hasMerge() const override { return false; }
-
+  CudaModule(const CudaDriver &D, CUmodule Module) : D(D), Module(Module) {}
+  ~CudaModule() override { D.cuModuleUnload(Module); }
   const CudaDriver &D;
   CUmodule Module;
+};
+
+class CudaKernel : public DeviceKernel {
+public:
+  CudaKernel(std::shared_ptr<DeviceModule> Module, CUfunction Range)
+      : Module(std::move(Module)), Range(Range) {}
+  bool hasMerge() const override { return false; }
+
+  std::shared_ptr<DeviceModule> Module;
   CUfunction Range;
 };
 
@@ -120,14 +127,11 @@ CudaDevice::open(const std::vector<int> &Ordinals) {
   return Out;
 }
 
-Result<std::unique_ptr<DeviceKernel>>
-CudaDevice::loadKernel(const Bundle &B, const KernelInfo &Kernel) {
-  auto Symbols = Kernel.Symbols.find(TargetKind::PTX);
+Result<std::shared_ptr<DeviceModule>> CudaDevice::loadModule(const Bundle &B) {
   std::string_view PTX = B.variant(TargetKind::PTX);
-  if (Symbols == Kernel.Symbols.end() || PTX.empty() || PTX.back() != '\0')
-    return Failure(ErrorCode::NotFound,
-                   Info.Name + ": the bundle has no PTX variant of kernel '" +
-                       Kernel.Name + "' (rebuild it with skmd-cc --targets=...,ptx)");
+  if (PTX.empty() || PTX.back() != '\0')
+    return Failure(ErrorCode::NotFound, Info.Name + ": the bundle has no PTX variant "
+                                                    "(rebuild it with skmd-cc --targets=...,ptx)");
   if (Status S = enter(); !S)
     return S.error();
   // The JIT's own words on failure (an architecture newer than the GPU, a
@@ -138,16 +142,27 @@ CudaDevice::loadKernel(const Bundle &B, const KernelInfo &Kernel) {
   CUmodule Module;
   if (CUresult R = D.cuModuleLoadDataEx(&Module, PTX.data(), 2, Options, Values))
     return Failure(ErrorCode::UnsupportedHost,
-                   Info.Name + ": the PTX of '" + Kernel.Name + "' does not load (" +
-                       D.describe(R) + ")" + (Log[0] ? std::string(": ") + Log : ""));
+                   Info.Name + ": the bundle's PTX does not load (" + D.describe(R) + ")" +
+                       (Log[0] ? std::string(": ") + Log : ""));
+  return std::shared_ptr<DeviceModule>(std::make_shared<CudaModule>(D, Module));
+}
+
+Result<std::unique_ptr<DeviceKernel>>
+CudaDevice::loadKernel(const std::shared_ptr<DeviceModule> &Module, const KernelInfo &Kernel) {
+  auto Symbols = Kernel.Symbols.find(TargetKind::PTX);
+  if (Symbols == Kernel.Symbols.end())
+    return Failure(ErrorCode::NotFound,
+                   Info.Name + ": the bundle has no PTX variant of kernel '" +
+                       Kernel.Name + "' (rebuild it with skmd-cc --targets=...,ptx)");
+  if (Status S = enter(); !S)
+    return S.error();
   CUfunction Range;
-  if (CUresult R = D.cuModuleGetFunction(&Range, Module, Symbols->second.Range.c_str())) {
-    D.cuModuleUnload(Module);
+  if (CUresult R = D.cuModuleGetFunction(&Range, static_cast<CudaModule &>(*Module).Module,
+                                         Symbols->second.Range.c_str()))
     return Failure(ErrorCode::CorruptBundle, Info.Name + ": the PTX has no " +
                                                  Symbols->second.Range + ": " +
                                                  D.describe(R));
-  }
-  return std::unique_ptr<DeviceKernel>(new CudaKernel(D, Module, Range));
+  return std::unique_ptr<DeviceKernel>(new CudaKernel(Module, Range));
 }
 
 Result<DeviceMemory> CudaDevice::allocate(uint64_t Bytes) {

@@ -12,18 +12,24 @@ namespace {
 /// The SPIR-V version skmd-cc writes (lib/CodeGen: SPIR-V 1.2).
 constexpr int BundleSpirvMinor = 2;
 
+/// The bundle's SPIR-V, built for the device.
+class OpenCLModule : public DeviceModule {
+public:
+  OpenCLModule(const OpenCLDriver &D, cl_program Program) : D(D), Program(Program) {}
+  ~OpenCLModule() override { D.clReleaseProgram(Program); }
+  const OpenCLDriver &D;
+  cl_program Program;
+};
+
 class OpenCLKernel : public DeviceKernel {
 public:
-  OpenCLKernel(const OpenCLDriver &D, cl_program Program, cl_kernel Range)
-      : D(D), Program(Program), Range(Range) {}
-  ~OpenCLKernel() override {
-    D.clReleaseKernel(Range);
-    D.clReleaseProgram(Program);
-  }
+  OpenCLKernel(const OpenCLDriver &D, std::shared_ptr<DeviceModule> Module, cl_kernel Range)
+      : D(D), Module(std::move(Module)), Range(Range) {}
+  ~OpenCLKernel() override { D.clReleaseKernel(Range); }
   bool hasMerge() const override { return false; }
 
   const OpenCLDriver &D;
-  cl_program Program;
+  std::shared_ptr<DeviceModule> Module;
   cl_kernel Range;
   /// clSetKernelArg is not thread-safe on one cl_kernel.
   std::mutex Lock;
@@ -143,20 +149,16 @@ OpenCLDevice::open(Selection S, unsigned Index, unsigned NameFrom) {
   return Out;
 }
 
-Result<std::unique_ptr<DeviceKernel>>
-OpenCLDevice::loadKernel(const Bundle &B, const KernelInfo &Kernel) {
-  auto Symbols = Kernel.Symbols.find(TargetKind::SPIRV);
+Result<std::shared_ptr<DeviceModule>> OpenCLDevice::loadModule(const Bundle &B) {
   std::string_view Spirv = B.variant(TargetKind::SPIRV);
-  if (Symbols == Kernel.Symbols.end() || Spirv.empty())
-    return Failure(ErrorCode::NotFound,
-                   Info.Name + ": the bundle has no SPIR-V variant of kernel '" +
-                       Kernel.Name + "' (rebuild it with skmd-cc --targets=...,spirv)");
+  if (Spirv.empty())
+    return Failure(ErrorCode::NotFound, Info.Name + ": the bundle has no SPIR-V variant "
+                                                    "(rebuild it with skmd-cc --targets=...,spirv)");
   cl_int E = CL_SUCCESS;
   cl_program Program = D.clCreateProgramWithIL(Ctx, Spirv.data(), Spirv.size(), &E);
   if (E != CL_SUCCESS)
-    return Failure(ErrorCode::UnsupportedHost, Info.Name + ": the SPIR-V of '" + Kernel.Name +
-                                                   "' is refused: " +
-                                                   OpenCLDriver::describe(E));
+    return Failure(ErrorCode::UnsupportedHost,
+                   Info.Name + ": the bundle's SPIR-V is refused: " + OpenCLDriver::describe(E));
   if (cl_int B = D.clBuildProgram(Program, 1, &Dev, "", nullptr, nullptr); B != CL_SUCCESS) {
     // The driver's own words (an unsupported capability, a resource limit).
     std::string Log(16384, '\0');
@@ -165,17 +167,28 @@ OpenCLDevice::loadKernel(const Bundle &B, const KernelInfo &Kernel) {
     Log.resize(Size ? Size - 1 : 0);
     D.clReleaseProgram(Program);
     return Failure(ErrorCode::UnsupportedHost,
-                   Info.Name + ": the SPIR-V of '" + Kernel.Name + "' does not build (" +
+                   Info.Name + ": the bundle's SPIR-V does not build (" +
                        OpenCLDriver::describe(B) + ")" + (Log.empty() ? "" : ": " + Log));
   }
-  cl_kernel Range = D.clCreateKernel(Program, Symbols->second.Range.c_str(), &E);
-  if (E != CL_SUCCESS) {
-    D.clReleaseProgram(Program);
+  return std::shared_ptr<DeviceModule>(std::make_shared<OpenCLModule>(D, Program));
+}
+
+Result<std::unique_ptr<DeviceKernel>>
+OpenCLDevice::loadKernel(const std::shared_ptr<DeviceModule> &Module,
+                         const KernelInfo &Kernel) {
+  auto Symbols = Kernel.Symbols.find(TargetKind::SPIRV);
+  if (Symbols == Kernel.Symbols.end())
+    return Failure(ErrorCode::NotFound,
+                   Info.Name + ": the bundle has no SPIR-V variant of kernel '" +
+                       Kernel.Name + "' (rebuild it with skmd-cc --targets=...,spirv)");
+  cl_int E = CL_SUCCESS;
+  cl_kernel Range = D.clCreateKernel(static_cast<OpenCLModule &>(*Module).Program,
+                                     Symbols->second.Range.c_str(), &E);
+  if (E != CL_SUCCESS)
     return Failure(ErrorCode::CorruptBundle, Info.Name + ": the SPIR-V has no " +
                                                  Symbols->second.Range + ": " +
                                                  OpenCLDriver::describe(E));
-  }
-  return std::unique_ptr<DeviceKernel>(new OpenCLKernel(D, Program, Range));
+  return std::unique_ptr<DeviceKernel>(new OpenCLKernel(D, Module, Range));
 }
 
 Status OpenCLDevice::outside() const {
