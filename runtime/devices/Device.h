@@ -45,6 +45,15 @@ struct DeviceInfo {
   /// Computes on the host's memory: no copies, the user's buffers are its
   /// buffers.
   bool SharesHostMemory = false;
+  /// Its kernels run on the host's cores (a HostDiscrete device, an
+  /// OpenCL CPU device), which a split shares with the CPU device.
+  bool UsesHostCores = false;
+  /// Work-items a compute unit runs for one of a CPU thread, for plans
+  /// without profiles (a GPU's multiprocessor: a warp's 32 lanes).
+  unsigned LanesPerUnit = 1;
+  /// Copies it runs while it computes (DMA engines); 0 where its copies
+  /// take the host's cores.
+  unsigned CopyEngines = 0;
   /// Its buffers are handles (OpenCL's cl_mem), not addresses: a kernel
   /// argument must be an allocation itself, never an address before one,
   /// so the launcher allocates each buffer from its byte 0 (the bytes

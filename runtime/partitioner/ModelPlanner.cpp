@@ -344,9 +344,9 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
   // CPU alone.) Counted for every such device of the context, used or
   // not: a split over some of them is estimated pessimistically.
   std::vector<unsigned> HostDeviceThreads;
-  for (Device *D : Devices)
-    if (D->info().Kind == DeviceKind::HostDiscrete)
-      HostDeviceThreads.push_back(D->info().ComputeUnits);
+  for (unsigned D = 0; D < Devices.size(); ++D)
+    if (D != CpuIndex && Devices[D]->info().UsesHostCores)
+      HostDeviceThreads.push_back(Devices[D]->info().ComputeUnits);
   const double HostShare =
       hostCoreShare(ThreadPool::computeThreads(CpuThreads, true), HostDeviceThreads,
                     std::thread::hardware_concurrency());
@@ -360,7 +360,7 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
     E.KernelMs = [Model = Pr->Models[D].ofGroups(Pr->Vars)](uint64_t N) {
       return Model(double(N));
     };
-    if (Dev.info().Kind == DeviceKind::HostDiscrete)
+    if (Dev.info().UsesHostCores)
       E.SplitSlowdown = HostShare;
     if (D == CpuIndex) {
       E.SplitSlowdown = HostShare * double(CpuThreads) /

@@ -10,9 +10,7 @@ namespace skmd {
 namespace {
 
 double throughputWeight(const DeviceInfo &D) {
-  double Units = std::max(1u, D.ComputeUnits);
-  return D.Kind == DeviceKind::Cuda || D.Kind == DeviceKind::OpenCL ? 32 * Units
-                                                                      : Units;
+  return double(std::max(1u, D.ComputeUnits)) * std::max(1u, D.LanesPerUnit);
 }
 
 std::string deviceNames(const std::vector<const DeviceInfo *> &Devices) {

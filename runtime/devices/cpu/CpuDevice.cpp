@@ -88,6 +88,7 @@ DeviceInfo CpuDevice::hostInfo(unsigned Threads) {
   I.MemoryBytes = hostMemoryBytes();
   I.ComputeUnits = Threads;
   I.SharesHostMemory = true;
+  I.UsesHostCores = true;
   return I;
 }
 

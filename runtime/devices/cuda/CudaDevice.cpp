@@ -102,6 +102,8 @@ CudaDevice::open(const std::vector<int> &Ordinals) {
       return Fail(R, "cuDeviceGet");
     D->cuDeviceGetName(Name, sizeof Name - 1, Dev);
     D->cuDeviceGetAttribute(&SMs, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, Dev);
+    int Engines = 1;
+    D->cuDeviceGetAttribute(&Engines, CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT, Dev);
     D->cuDeviceTotalMem(&Memory, Dev);
     if (CUresult R = D->cuDevicePrimaryCtxRetain(&Ctx, Dev))
       return Fail(R, "cuDevicePrimaryCtxRetain");
@@ -120,6 +122,8 @@ CudaDevice::open(const std::vector<int> &Ordinals) {
     I.Variant = TargetKind::PTX;
     I.MemoryBytes = Memory;
     I.ComputeUnits = unsigned(SMs);
+    I.LanesPerUnit = 32;
+    I.CopyEngines = unsigned(std::max(Engines, 1));
     I.SharesHostMemory = false;
     Out.push_back(std::unique_ptr<CudaDevice>(
         new CudaDevice(std::move(I), *D, Dev, Ctx, Stream)));

@@ -13,6 +13,7 @@ std::unique_ptr<HostDiscreteDevice> HostDiscreteDevice::create(unsigned Index,
                   (Threads == 1 ? ")" : "s)");
   I.Kind = DeviceKind::HostDiscrete;
   I.SharesHostMemory = false;
+  I.UsesHostCores = true;
   return std::unique_ptr<HostDiscreteDevice>(
       new HostDiscreteDevice(std::move(I), Threads));
 }

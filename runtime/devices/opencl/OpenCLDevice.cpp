@@ -143,6 +143,12 @@ OpenCLDevice::open(Selection S, unsigned Index, unsigned NameFrom) {
     I.MemoryBytes = Memory;
     I.ComputeUnits = Units;
     I.BuffersAreHandles = true;
+    // A CPU driver computes on the host's cores; a GPU's units run warps.
+    cl_bitfield Type = 0;
+    D->clGetDeviceInfo(Dev, CL_DEVICE_TYPE, sizeof Type, &Type, nullptr);
+    I.UsesHostCores = (Type & CL_DEVICE_TYPE_CPU) != 0;
+    I.LanesPerUnit = I.UsesHostCores ? 1 : 32;
+    I.CopyEngines = I.UsesHostCores ? 0 : 1;
     Out.push_back(std::unique_ptr<OpenCLDevice>(
         new OpenCLDevice(std::move(I), *D, Dev, Ctx, Queue)));
   }
