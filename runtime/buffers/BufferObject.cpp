@@ -156,11 +156,32 @@ void BufferObject::dropAfterFailure(const Device &D, const IntervalSet &Garbled)
   Copies.erase(It);
 }
 
-Result<BufferObject::DeviceCopy *> BufferObject::copyFor(Device &D, int64_t Lo, int64_t Hi) {
+Result<BufferObject::DeviceCopy> BufferObject::allocateRegion(Device &D, int64_t Lo,
+                                                              int64_t Hi) {
   // A device whose buffers are handles takes the allocation itself as the
-  // kernel's argument: it holds the buffer from byte 0.
+  // kernel's argument: it holds the buffer from byte 0. Elsewhere the
+  // allocation holds [Lo, Hi) alone, the kernel indexing from an address Lo
+  // bytes before it: at Lo modulo the base alignment, so that that address
+  // is aligned as a whole buffer's would be (at 0, a region starting 8
+  // bytes into double4s faulted on the first aligned access).
   bool Handles = D.info().BuffersAreHandles;
   if (Handles)
+    Lo = 0;
+  Hi = std::max(Hi, Lo + 1);
+  DeviceCopy C;
+  C.On = &D;
+  C.Lo = Lo;
+  C.Hi = Hi;
+  C.At = Handles ? uint64_t(Lo) : uint64_t(Lo) % BufferBaseAlign;
+  auto Mem = D.allocate(C.At + uint64_t(Hi - Lo));
+  if (!Mem)
+    return Mem.error();
+  C.Memory = *Mem;
+  return C;
+}
+
+Result<BufferObject::DeviceCopy *> BufferObject::copyFor(Device &D, int64_t Lo, int64_t Hi) {
+  if (D.info().BuffersAreHandles)
     Lo = 0;
   Hi = std::max(Hi, Lo + 1);
   if (DeviceCopy *C = copyOn(D)) {
@@ -175,26 +196,13 @@ Result<BufferObject::DeviceCopy *> BufferObject::copyFor(Device &D, int64_t Lo, 
     if (Status S = evict(D); !S)
       return S.error();
   }
-  // Elsewhere the allocation holds [Lo, Hi) alone, the kernel indexing
-  // from an address Lo bytes before it: at Lo modulo the base alignment,
-  // so that that address is aligned as a whole buffer's would be (at 0, a
-  // region starting 8 bytes into double4s faulted on the first aligned
-  // access).
-  uint64_t At = Handles ? uint64_t(Lo) : uint64_t(Lo) % BufferBaseAlign;
-  uint64_t Need = At + uint64_t(Hi - Lo);
-  auto Mem = D.allocate(Need);
-  while (!Mem && Mem.error().code() == ErrorCode::OutOfMemory && Owner.evictOne(D, this))
-    Mem = D.allocate(Need);
-  if (!Mem)
-    return Mem.error();
-  auto C = std::make_unique<DeviceCopy>();
-  C->On = &D;
-  C->Memory = *Mem;
-  C->Lo = Lo;
-  C->Hi = Hi;
-  C->At = At;
+  auto C = allocateRegion(D, Lo, Hi);
+  while (!C && C.error().code() == ErrorCode::OutOfMemory && Owner.evictOne(D, this))
+    C = allocateRegion(D, Lo, Hi);
+  if (!C)
+    return C.error();
   C->LastUse = Owner.now();
-  Copies.push_back(std::move(C));
+  Copies.push_back(std::make_unique<DeviceCopy>(std::move(*C)));
   return Copies.back().get();
 }
 

@@ -56,6 +56,11 @@ public:
     uint64_t base() const { return Memory.Address + At - uint64_t(Lo); }
   };
 
+  /// An allocation on \p D for bytes [Lo, Hi) of a buffer, laid out as a
+  /// copy's (a handle device's from byte 0; elsewhere at Lo modulo the
+  /// base alignment), valid nowhere yet.
+  static Result<DeviceCopy> allocateRegion(Device &D, int64_t Lo, int64_t Hi);
+
   /// \p Host: \p Bytes of host memory that the object does not own.
   /// Registered with \p R, which may evict its copies under pressure.
   BufferObject(Residency &R, void *Host, uint64_t Bytes, Coherence C);

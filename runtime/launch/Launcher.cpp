@@ -78,7 +78,8 @@ std::vector<DeviceArg> hostDeviceArgs(const std::vector<HostArg> &Args) {
 }
 
 Launcher::Launcher(std::vector<Device *> Devices, CpuDevice &Cpu)
-    : Devices(std::move(Devices)), Cpu(Cpu), Workers(this->Devices.size()) {
+    : Devices(std::move(Devices)), Cpu(Cpu),
+      Workers(this->Devices.size() * Schedule::StreamsPerDevice) {
   for (unsigned I = 0; I < this->Devices.size(); ++I)
     if (this->Devices[I] == &Cpu)
       CpuIndex = I;
@@ -138,6 +139,9 @@ struct Launcher::LaunchState {
     /// and host staging for the results that come back through it
     /// (holding bytes [Lo, Hi) of the move).
     std::vector<BufferObject::DeviceCopy *> Copy;
+    /// Copies of the piece's own: a combined buffer's, which starts from
+    /// the identity on each piece (other pieces of the device included).
+    std::vector<std::unique_ptr<BufferObject::DeviceCopy>> Scratch;
     std::vector<IntervalSet> ToCopy;
     std::vector<std::vector<uint8_t>> Staging;
     std::vector<DeviceArg> Args;
@@ -158,6 +162,9 @@ struct Launcher::LaunchState {
     unsigned Node;
   };
   std::deque<Fetch> Fetches; ///< Nodes hold their addresses.
+  /// Per device, its last piece's copy-in node: a piece may rely on bytes
+  /// an earlier piece of the device copied in.
+  std::map<unsigned, unsigned> LastCopyIn;
   Schedule S;
   std::vector<DeviceArg> HostArgs;
 
@@ -231,6 +238,8 @@ void Launcher::prepareResidency(LaunchState &L) {
     if (L.Shares[P])
       continue;
     for (const BufferMove &M : L.Moves[P]) {
+      if (M.Combine)
+        continue;
       auto Key = std::make_pair(L.Object[M.Arg], L.Pieces[P].Device);
       auto [It, New] = Hulls.insert({Key, {M.Lo, M.Hi}});
       if (!New && M.Hi > M.Lo) {
@@ -260,6 +269,21 @@ void Launcher::prepareResidency(LaunchState &L) {
     }
     for (const BufferMove &M : L.Moves[P]) {
       BufferObject *B = L.Object[M.Arg];
+      if (M.Combine) {
+        auto S = BufferObject::allocateRegion(*Devices[D], M.Lo, M.Hi);
+        if (!S) {
+          if (!PS.Early)
+            PS.Early = Failure(S.error().code(), Devices[D]->info().Name +
+                                                     " failed in copy-in: " +
+                                                     S.error().message());
+          PS.Copy.push_back(nullptr);
+        } else {
+          PS.Scratch.push_back(std::make_unique<BufferObject::DeviceCopy>(std::move(*S)));
+          PS.Copy.push_back(PS.Scratch.back().get());
+        }
+        PS.ToCopy.push_back(M.In);
+        continue;
+      }
       auto &C = Copies.at({B, D});
       if (!C) {
         if (!PS.Early)
@@ -272,12 +296,10 @@ void Launcher::prepareResidency(LaunchState &L) {
       }
       PS.Copy.push_back(*C);
       IntervalSet In = M.In;
-      if (!M.Combine) {
-        In.subtract((*C)->Valid);
-        In.subtract(Coming[{B, D}]);
-        Coming[{B, D}].add(In);
-        Need[B].add(In);
-      }
+      In.subtract((*C)->Valid);
+      In.subtract(Coming[{B, D}]);
+      Coming[{B, D}].add(In);
+      Need[B].add(In);
       PS.ToCopy.push_back(std::move(In));
     }
   }
@@ -293,8 +315,9 @@ void Launcher::prepareResidency(LaunchState &L) {
       if (Take.empty())
         continue;
       Want.subtract(Take);
-      unsigned Lane = unsigned(std::find(Devices.begin(), Devices.end(), C->On) -
-                               Devices.begin());
+      unsigned Lane = Schedule::lane(
+          unsigned(std::find(Devices.begin(), Devices.end(), C->On) - Devices.begin()),
+          Schedule::ToHost);
       L.Fetches.push_back({B, C.get(), std::move(Take), 0});
       LaunchState::Fetch &F = L.Fetches.back();
       F.Node = L.S.add(ScheduleNode::HostCopy, Lane, -1, {}, [&F] {
@@ -308,7 +331,7 @@ void Launcher::prepareResidency(LaunchState &L) {
   }
 }
 
-void Launcher::addDevicePiece(LaunchState &L, size_t P, const std::vector<unsigned> &Fetches) {
+void Launcher::addDevicePiece(LaunchState &L, size_t P) {
   auto &PS = L.P[P];
   const Piece &Pc = L.Pieces[P];
   Device &D = *Devices[Pc.Device];
@@ -324,8 +347,20 @@ void Launcher::addDevicePiece(LaunchState &L, size_t P, const std::vector<unsign
     PS.Args[L.Moves[P][I].Arg].Address = PS.Copy[I]->base();
   PS.Staging.resize(L.Moves[P].size());
 
-  PS.CopyIn = int(L.S.add(ScheduleNode::CopyIn, Pc.Device, int(P), Fetches, [&L, &PS, &D, P,
-                                                                           Step, &Name] {
+  // The copies in wait for the bytes they take that come to the host
+  // first (a combined buffer's, all of them).
+  std::vector<unsigned> After;
+  for (const auto &F : L.Fetches)
+    for (size_t I = 0; I < L.Moves[P].size(); ++I)
+      if (L.Object[L.Moves[P][I].Arg] == F.B &&
+          (L.Moves[P][I].Combine || !IntervalSet::intersect(F.Take, PS.ToCopy[I]).empty())) {
+        After.push_back(F.Node);
+        break;
+      }
+  if (auto It = L.LastCopyIn.find(Pc.Device); It != L.LastCopyIn.end())
+    After.push_back(It->second);
+  PS.CopyIn = int(L.S.add(ScheduleNode::CopyIn, Schedule::lane(Pc.Device, Schedule::ToDevice),
+                          int(P), After, [&L, &PS, &D, P, Step, &Name] {
     const auto &Moves = L.Moves[P];
     for (size_t I = 0; I < Moves.size(); ++I) {
       const BufferMove &M = Moves[I];
@@ -355,7 +390,9 @@ void Launcher::addDevicePiece(LaunchState &L, size_t P, const std::vector<unsign
     return Status::success();
   }));
 
-  PS.Kernel = int(L.S.add(ScheduleNode::Kernel, Pc.Device, int(P), {unsigned(PS.CopyIn)},
+  L.LastCopyIn[Pc.Device] = unsigned(PS.CopyIn);
+  PS.Kernel = int(L.S.add(ScheduleNode::Kernel, Schedule::lane(Pc.Device, Schedule::Compute),
+                          int(P), {unsigned(PS.CopyIn)},
                           [&L, &PS, &D, Pc, Step, &Name] {
     if (faultInjected(Name, "kernel"))
       return Step(injected(Name, "kernel"), "kernel");
@@ -368,7 +405,8 @@ void Launcher::addDevicePiece(LaunchState &L, size_t P, const std::vector<unsign
   // succeeded: its old contents are inputs of the CPU's re-run should the
   // device fail. A buffer it only writes goes straight to the user's: a
   // re-run rewrites the same bytes.
-  PS.CopyOut = int(L.S.add(ScheduleNode::CopyOut, Pc.Device, int(P), {unsigned(PS.Kernel)},
+  PS.CopyOut = int(L.S.add(ScheduleNode::CopyOut, Schedule::lane(Pc.Device, Schedule::ToHost),
+                           int(P), {unsigned(PS.Kernel)},
                            [&L, &PS, &D, P, Step, &Name] {
     const auto &Moves = L.Moves[P];
     for (size_t I = 0; I < Moves.size(); ++I) {
@@ -413,7 +451,7 @@ void Launcher::buildSchedule(LaunchState &L) {
   for (size_t P = 0; P < L.Pieces.size(); ++P) {
     if (L.Shares[P] || L.P[P].Early)
       continue;
-    addDevicePiece(L, P, Fetches);
+    addDevicePiece(L, P);
     if (copiesUseHostCores(*Devices[L.Pieces[P].Device], L.Args))
       CpuBehind.push_back(unsigned(L.P[P].CopyIn));
   }
@@ -710,6 +748,9 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
   for (BufferObject *B : L.Merged)
     B->onlyOnHost();
   fillReport(L, Report);
+  for (auto &PS : L.P)
+    for (auto &C : PS.Scratch)
+      C->On->release(C->Memory);
   Report.TotalMs = msSince(L.Start);
   for (const Status &S : {ReRun, MergeOutcome, CpuOutcome})
     if (!S)

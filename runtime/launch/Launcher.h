@@ -120,7 +120,7 @@ private:
   Status load(LoadedKernel &Kernel, unsigned Device);
   void prepareResidency(LaunchState &L);
   void buildSchedule(LaunchState &L);
-  void addDevicePiece(LaunchState &L, size_t P, const std::vector<unsigned> &Fetches);
+  void addDevicePiece(LaunchState &L, size_t P);
   Status recover(LaunchState &L, std::string &Failed);
   void commitResidency(LaunchState &L);
   void fillReport(LaunchState &L, LaunchReport &Report);

@@ -57,6 +57,11 @@ struct ScheduleNode {
 class Schedule {
 public:
   static constexpr unsigned HostLane = ~0u;
+  /// A device's lanes, one per stream: copies to it, its kernels, copies
+  /// from it. Both copy directions and the kernels run at once where the
+  /// device allows (a GPU's copy engines).
+  enum Stream : unsigned { ToDevice, Compute, ToHost, StreamsPerDevice };
+  static unsigned lane(unsigned Device, Stream S) { return Device * StreamsPerDevice + S; }
 
   /// Adds a node after \p After (nodes added before it) and returns its
   /// index.

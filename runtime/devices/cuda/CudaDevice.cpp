@@ -41,20 +41,24 @@ public:
 } // namespace
 
 CudaDevice::CudaDevice(DeviceInfo Info, const CudaDriver &D, CUdevice Dev,
-                       CUcontext Ctx, CUstream Stream)
-    : Device(std::move(Info)), D(D), Dev(Dev), Ctx(Ctx), Stream(Stream),
-      Staging(std::make_unique<StagingPool>(
-          D, uint64_t(envOr("SKMD_STAGING_CHUNK_MB", 2)) << 20,
-          envOr("SKMD_STAGING_THREADS", 8))) {}
+                       CUcontext Ctx, std::array<CUstream, 3> Streams)
+    : Device(std::move(Info)), D(D), Dev(Dev), Ctx(Ctx), ToDevice(Streams[0]),
+      Compute(Streams[1]), ToHost(Streams[2]) {
+  for (auto *Pool : {&StagingIn, &StagingOut})
+    *Pool = std::make_unique<StagingPool>(D, uint64_t(envOr("SKMD_STAGING_CHUNK_MB", 2)) << 20,
+                                          envOr("SKMD_STAGING_THREADS", 8));
+}
 
 CudaDevice::~CudaDevice() {
   if (D.cuCtxSetCurrent(Ctx) == 0) {
-    Staging.reset();
+    StagingIn.reset();
+    StagingOut.reset();
     std::lock_guard<std::mutex> Hold(AllocLock);
     freeCached();
     for (auto [P, Size] : Live)
       D.cuMemFree(P);
-    D.cuStreamDestroy(Stream);
+    for (CUstream S : {ToDevice, Compute, ToHost})
+      D.cuStreamDestroy(S);
   }
   D.cuDevicePrimaryCtxRelease(Dev);
 }
@@ -90,7 +94,7 @@ CudaDevice::open(const std::vector<int> &Ordinals) {
                                               std::to_string(Count) + " GPU(s)");
     CUdevice Dev;
     CUcontext Ctx;
-    CUstream Stream;
+    std::array<CUstream, 3> Streams{};
     char Name[256] = {0};
     int SMs = 0;
     size_t Memory = 0;
@@ -111,10 +115,13 @@ CudaDevice::open(const std::vector<int> &Ordinals) {
       D->cuDevicePrimaryCtxRelease(Dev);
       return Fail(R, "cuCtxSetCurrent");
     }
-    if (CUresult R = D->cuStreamCreate(&Stream, CU_STREAM_NON_BLOCKING)) {
-      D->cuDevicePrimaryCtxRelease(Dev);
-      return Fail(R, "cuStreamCreate");
-    }
+    for (size_t S = 0; S < Streams.size(); ++S)
+      if (CUresult R = D->cuStreamCreate(&Streams[S], CU_STREAM_NON_BLOCKING)) {
+        for (size_t Made = 0; Made < S; ++Made)
+          D->cuStreamDestroy(Streams[Made]);
+        D->cuDevicePrimaryCtxRelease(Dev);
+        return Fail(R, "cuStreamCreate");
+      }
     DeviceInfo I;
     I.Name = "gpu" + std::to_string(Out.size());
     I.Description = Name;
@@ -126,7 +133,7 @@ CudaDevice::open(const std::vector<int> &Ordinals) {
     I.CopyEngines = unsigned(std::max(Engines, 1));
     I.SharesHostMemory = false;
     Out.push_back(std::unique_ptr<CudaDevice>(
-        new CudaDevice(std::move(I), *D, Dev, Ctx, Stream)));
+        new CudaDevice(std::move(I), *D, Dev, Ctx, Streams)));
   }
   return Out;
 }
@@ -237,14 +244,14 @@ Status CudaDevice::staged(const DeviceMemory &Memory, uint64_t End,
 Status CudaDevice::copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
                           uint64_t Bytes) {
   return staged(Dst, DstOffset + Bytes, [&] {
-    return Staging->toDevice(Dst.Address + DstOffset, Src, Bytes, Stream, Ctx);
+    return StagingIn->toDevice(Dst.Address + DstOffset, Src, Bytes, ToDevice, Ctx);
   });
 }
 
 Status CudaDevice::copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
                            uint64_t Bytes) {
   return staged(Src, SrcOffset + Bytes, [&] {
-    return Staging->toHost(Dst, Src.Address + SrcOffset, Bytes, Stream, Ctx);
+    return StagingOut->toHost(Dst, Src.Address + SrcOffset, Bytes, ToHost, Ctx);
   });
 }
 
@@ -253,7 +260,7 @@ Status CudaDevice::copyInRect(DeviceMemory Dst, uint64_t DstOffset, const void *
   if (R.Rows == 0)
     return Status::success();
   return staged(Dst, DstOffset + R.end(), [&] {
-    return Staging->toDeviceRect(Dst.Address + DstOffset, Src, R, Stream, Ctx);
+    return StagingIn->toDeviceRect(Dst.Address + DstOffset, Src, R, ToDevice, Ctx);
   });
 }
 
@@ -262,7 +269,7 @@ Status CudaDevice::copyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
   if (R.Rows == 0)
     return Status::success();
   return staged(Src, SrcOffset + R.end(), [&] {
-    return Staging->toHostRect(Dst, Src.Address + SrcOffset, R, Stream, Ctx);
+    return StagingOut->toHostRect(Dst, Src.Address + SrcOffset, R, ToHost, Ctx);
   });
 }
 
@@ -273,7 +280,7 @@ bool CudaDevice::isPinnedHost(const void *Host, uint64_t Bytes) const {
 Status CudaDevice::finishCopies() {
   if (Status S = enter(); !S)
     return S;
-  return check(D.cuStreamSynchronize(Stream), "copies to the device");
+  return check(D.cuStreamSynchronize(ToDevice), "copies to the device");
 }
 
 Status CudaDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
@@ -319,11 +326,11 @@ Status CudaDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
                                         unsigned(Range.LocalSize[0]),
                                         unsigned(Range.LocalSize[1]),
                                         unsigned(Range.LocalSize[2]), unsigned(Dynamic),
-                                        Stream, Params.data(), nullptr),
+                                        Compute, Params.data(), nullptr),
                        "cuLaunchKernel");
       !S)
     return S;
-  return check(D.cuStreamSynchronize(Stream), "the kernel");
+  return check(D.cuStreamSynchronize(Compute), "the kernel");
 }
 
 } // namespace skmd

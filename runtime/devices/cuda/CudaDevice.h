@@ -18,6 +18,8 @@
 #include "devices/cuda/CudaDriver.h"
 #include "devices/cuda/StagingPool.h"
 
+#include <array>
+
 #include <functional>
 #include <map>
 #include <mutex>
@@ -59,8 +61,9 @@ public:
              const NDRange &Range, uint64_t First, uint64_t Count) override;
 
 private:
+  /// \p Streams: copies to the device, kernels, copies to the host.
   CudaDevice(DeviceInfo Info, const CudaDriver &D, CUdevice Dev, CUcontext Ctx,
-             CUstream Stream);
+             std::array<CUstream, 3> Streams);
   /// Makes this GPU's context current on the calling thread.
   Status enter();
   /// Runs \p Copy, which reaches byte \p End of \p Memory, in this GPU's
@@ -75,9 +78,13 @@ private:
   const CudaDriver &D;
   CUdevice Dev;
   CUcontext Ctx;
-  CUstream Stream;
-  /// Pinned memory belongs to the context: freed before it is released.
-  std::unique_ptr<StagingPool> Staging;
+  /// A stream and a staging pool per copy direction, and a stream for the
+  /// kernels: a launch's schedule runs copies in, kernels and copies out
+  /// from threads of their own (launch/Schedule.h), so that both copy
+  /// engines work at once. Pinned memory belongs to the context: the pools
+  /// are freed before it is released.
+  CUstream ToDevice, Compute, ToHost;
+  std::unique_ptr<StagingPool> StagingIn, StagingOut;
   /// Freed allocations kept for the next launches (cuMemAlloc and
   /// cuMemFree of hundreds of MB take milliseconds each): block size to
   /// address, at most a quarter of the GPU's memory. Live maps an address

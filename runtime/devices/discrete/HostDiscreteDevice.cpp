@@ -1,6 +1,10 @@
 //===- HostDiscreteDevice.cpp - A discrete device made of the host --------===//
 #include "devices/discrete/HostDiscreteDevice.h"
 
+#include <algorithm>
+#include <cstdlib>
+#include <thread>
+
 namespace skmd {
 
 std::unique_ptr<HostDiscreteDevice> HostDiscreteDevice::create(unsigned Index,
@@ -14,8 +18,33 @@ std::unique_ptr<HostDiscreteDevice> HostDiscreteDevice::create(unsigned Index,
   I.Kind = DeviceKind::HostDiscrete;
   I.SharesHostMemory = false;
   I.UsesHostCores = true;
-  return std::unique_ptr<HostDiscreteDevice>(
-      new HostDiscreteDevice(std::move(I), Threads));
+  std::unique_ptr<HostDiscreteDevice> D(new HostDiscreteDevice(std::move(I), Threads));
+  if (const char *Env = std::getenv("SKMD_DISCRETE_GBPS"))
+    D->LinkGBps = std::max(0.0, std::atof(Env));
+  return D;
+}
+
+void HostDiscreteDevice::throttle(std::chrono::steady_clock::time_point Start,
+                                  uint64_t Bytes) const {
+  if (LinkGBps > 0)
+    std::this_thread::sleep_until(
+        Start + std::chrono::duration<double>(double(Bytes) / (LinkGBps * 1e9)));
+}
+
+Status HostDiscreteDevice::copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
+                                  uint64_t Bytes) {
+  auto Start = std::chrono::steady_clock::now();
+  Status S = CpuDevice::copyIn(Dst, DstOffset, Src, Bytes);
+  throttle(Start, Bytes);
+  return S;
+}
+
+Status HostDiscreteDevice::copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
+                                   uint64_t Bytes) {
+  auto Start = std::chrono::steady_clock::now();
+  Status S = CpuDevice::copyOut(Dst, Src, SrcOffset, Bytes);
+  throttle(Start, Bytes);
+  return S;
 }
 
 namespace {

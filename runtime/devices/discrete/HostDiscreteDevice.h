@@ -6,6 +6,9 @@
 // that machines without a GPU (CI) test the launcher's transfer and merge
 // paths; SKMD_DEVICES=cpu,discrete,discrete gives two.
 //
+// SKMD_DISCRETE_GBPS=N makes each copy to or from it take at least its
+// bytes at N GB/s: a slow link, for tests of what overlaps what.
+//
 // Like a GPU's allocator (the CUDA device caches its allocations), it keeps
 // released memory for the next launch: fresh host memory would be faulted
 // in page by page inside the timed copies and kernels, which made its
@@ -17,6 +20,7 @@
 
 #include "devices/cpu/CpuDevice.h"
 
+#include <chrono>
 #include <map>
 #include <mutex>
 
@@ -31,9 +35,17 @@ public:
   ~HostDiscreteDevice() override;
   Result<DeviceMemory> allocate(uint64_t Bytes) override;
   void release(DeviceMemory Memory) override;
+  Status copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
+                uint64_t Bytes) override;
+  Status copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffset, uint64_t Bytes) override;
 
 private:
   using CpuDevice::CpuDevice;
+  /// Waits until a copy of \p Bytes begun at \p Start has taken as long as
+  /// the slowed link would.
+  void throttle(std::chrono::steady_clock::time_point Start, uint64_t Bytes) const;
+  /// SKMD_DISCRETE_GBPS, or 0: as fast as memcpy.
+  double LinkGBps = 0;
   /// Released blocks by their (rounded) size.
   std::multimap<uint64_t, uint64_t> Free;
   /// Blocks handed out: address to block size.
