@@ -9,10 +9,10 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$root/gpu-run/runtime}
 build=$root/build
 cmake --build "$build" --target skmd-corpus-tests skmd-run skmd-prof transfer-bandwidth \
-  range-kernel-check partitioner-time skmd-cc
+  range-kernel-check partitioner-time skmd-cc resident-loop
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib" "$out/corpus" "$out/examples" "$out/bench"
-cp "$build"/bin/{skmd-corpus-tests,skmd-run,skmd-prof,transfer-bandwidth,range-kernel-check,partitioner-time} \
+cp "$build"/bin/{skmd-corpus-tests,skmd-run,skmd-prof,transfer-bandwidth,range-kernel-check,partitioner-time,resident-loop} \
   "$out/bin/"
 cp "$build/lib/libskmd.so" "$out/lib/"
 cp "$build"/test/corpus/*.skmd "$out/corpus/"

@@ -23,6 +23,12 @@ fi
 [ "$what" = model ] && exit 0
 echo "== differential: every corpus kernel, random pieces over the CPU and every GPU"
 SKMD_TEST_DEVICES=cpu,cuda bin/skmd-corpus-tests --gtest_brief=1 2>&1 | tee "$OUT/differential.txt" | tail -15
+echo "== resident buffers: 100 Jacobi launches split over the CPU and every GPU"
+for plan in even auto; do
+  SKMD_PROFILE=auto SKMD_PROFILE_DB=$PWD/resident-profiles.sqlite \
+    bin/resident-loop --bundle=bench/jacobi2d.skmd --devices=cpu,cuda --plan=$plan 2>&1 |
+    grep -v "^skmd: " | tee "$OUT/resident-loop-$plan.md"
+done
 echo "== transfer bandwidth (three runs of the benchmark)"
 for run in 1 2 3; do
   bin/transfer-bandwidth --mb=256 --runs=5 2>&1 | tee "$OUT/transfer-bandwidth-$run.md"
