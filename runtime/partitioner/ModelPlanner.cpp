@@ -212,6 +212,49 @@ Result<RegressionModel> ModelPlanner::kernelModel(const std::string &Kernel, uns
   return Model;
 }
 
+Result<std::vector<ModelPlanner::MovedBytes>>
+ModelPlanner::bytesMovedAt(const KernelInfo &K, const std::vector<HostArg> &Args,
+                           const NDRange &Range, const std::vector<uint64_t> &Counts) const {
+  const uint64_t Total = Range.totalGroups();
+  bool HasMerge = K.Symbols.count(TargetKind::X86) &&
+                  !K.Symbols.at(TargetKind::X86).Merge.empty();
+  std::vector<MovedBytes> AtCount;
+  for (uint64_t C : Counts) {
+    std::vector<Piece> Pieces{{0, 0, C}};
+    std::vector<bool> Shares{false};
+    if (C < Total) {
+      Pieces.push_back({CpuIndex, C, Total - C});
+      Shares.push_back(true);
+    }
+    auto Moves = planMoves(K, Args, Range, Pieces, Shares, HasMerge);
+    if (!Moves)
+      return Moves.error();
+    MovedBytes M;
+    M.InBytes.assign(Args.size(), 0);
+    M.InRects = M.OutBytes = M.OutRects = M.InBytes;
+    for (const BufferMove &B : (*Moves)[0]) {
+      for (const Rect &R : toRects(B.In, B.Lo)) {
+        M.InBytes[B.Arg] += R.RowBytes * R.Rows;
+        ++M.InRects[B.Arg];
+      }
+      bool Staged = B.Merge || K.Args[B.Arg].Read;
+      if (B.Merge) {
+        M.OutBytes[B.Arg] += uint64_t(B.Hi - B.Lo);
+        ++M.OutRects[B.Arg];
+      } else {
+        for (const Rect &R : toRects(B.Out, B.Lo)) {
+          M.OutBytes[B.Arg] += R.RowBytes * R.Rows;
+          ++M.OutRects[B.Arg];
+        }
+      }
+      if (Staged)
+        M.HostBytes += B.Merge ? uint64_t(B.Hi - B.Lo) : uint64_t(B.Out.bytes());
+    }
+    AtCount.push_back(std::move(M));
+  }
+  return AtCount;
+}
+
 Result<std::shared_ptr<ModelPlanner::Problem>>
 ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
                       const NDRange &Range, bool MayProfile) {
@@ -248,10 +291,41 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
                          "'; it takes a number of levels (0: one walk at the fine granule)");
     Pr->P.CoarseLevels = Levels;
   }
-
-  // Kernel models, profiling first where allowed and needed.
-  std::vector<std::optional<RegressionModel>> Models(Devices.size());
   std::vector<std::vector<ProfileRow>> Profiles(Devices.size());
+  if (Status S = fitModels(Kernel, Args, Range, Shape, Key, MayProfile, *Pr, Profiles); !S)
+    return S.error();
+
+  // Bytes a piece of n groups moves, planned at a few n. A kernel that
+  // cannot be split runs whole on one device.
+  std::vector<uint64_t> Counts =
+      K.Partitionable ? sampleCounts(Total) : std::vector<uint64_t>{Total};
+  bool Offloads = std::any_of(Devices.begin(), Devices.end(),
+                              [](Device *D) { return !D->info().SharesHostMemory; });
+  std::vector<MovedBytes> AtCount;
+  if (Offloads) {
+    auto Moved = bytesMovedAt(K, Args, Range, Counts);
+    if (!Moved)
+      return Moved.error();
+    AtCount = std::move(*Moved);
+  }
+  auto Db = database();
+  if (!Db)
+    return Db.error();
+  if (Status S = addDeviceEstimates(*Pr, Args, Shape, Profiles, Counts, AtCount, **Db); !S)
+    return S.error();
+  if (Status S = addHostCosts(*Pr, Counts, AtCount, Offloads, **Db); !S)
+    return S.error();
+  Pr->BuildMs = msSince(Start);
+  Problems[Key] = Pr;
+  return Pr;
+}
+
+Status ModelPlanner::fitModels(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                               const NDRange &Range, const LaunchShape &Shape,
+                               const std::string &Key, bool MayProfile, Problem &Pr,
+                               std::vector<std::vector<ProfileRow>> &Profiles) {
+  std::string KernelId = kernelKey(Kernel.Source->metadata(), *Kernel.Info);
+  std::vector<std::optional<RegressionModel>> Models(Devices.size());
   std::vector<unsigned> Missing;
   for (unsigned D = 0; D < Devices.size(); ++D) {
     bool Enough;
@@ -269,7 +343,7 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
   }
   if (!Missing.empty()) {
     if (Status S = profile(Kernel, Args, Range, Missing); !S)
-      return S.error();
+      return S;
     for (unsigned D : Missing) {
       bool Enough;
       auto M = kernelModel(KernelId, D, Shape, Enough, /*Required=*/true, &Profiles[D]);
@@ -279,61 +353,16 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
     }
   }
   for (std::optional<RegressionModel> &M : Models)
-    Pr->Models.push_back(std::move(*M));
+    Pr.Models.push_back(std::move(*M));
+  return Status::success();
+}
 
-  // Bytes a piece of n groups moves, planned at a few n: the piece first,
-  // the CPU taking the rest.
-  auto Db = database();
-  if (!Db)
-    return Db.error();
-  bool HasMerge = K.Symbols.count(TargetKind::X86) &&
-                  !K.Symbols.at(TargetKind::X86).Merge.empty();
-  // A kernel that cannot be split runs whole on one device.
-  std::vector<uint64_t> Counts =
-      K.Partitionable ? sampleCounts(Total) : std::vector<uint64_t>{Total};
-  struct Moved {
-    std::vector<uint64_t> InBytes, InRects, OutBytes, OutRects; ///< Per argument.
-    uint64_t HostBytes = 0; ///< Copied or merged on the host afterwards.
-  };
-  std::vector<Moved> AtCount;
-  bool Offloads = std::any_of(Devices.begin(), Devices.end(),
-                              [](Device *D) { return !D->info().SharesHostMemory; });
-  for (uint64_t C : Counts) {
-    if (!Offloads)
-      break;
-    std::vector<Piece> Pieces{{0, 0, C}};
-    std::vector<bool> Shares{false};
-    if (C < Total) {
-      Pieces.push_back({CpuIndex, C, Total - C});
-      Shares.push_back(true);
-    }
-    auto Moves = planMoves(K, Args, Range, Pieces, Shares, HasMerge);
-    if (!Moves)
-      return Moves.error();
-    Moved M;
-    M.InBytes.assign(Args.size(), 0);
-    M.InRects = M.OutBytes = M.OutRects = M.InBytes;
-    for (const BufferMove &B : (*Moves)[0]) {
-      for (const Rect &R : toRects(B.In, B.Lo)) {
-        M.InBytes[B.Arg] += R.RowBytes * R.Rows;
-        ++M.InRects[B.Arg];
-      }
-      bool Staged = B.Merge || K.Args[B.Arg].Read;
-      if (B.Merge) {
-        M.OutBytes[B.Arg] += uint64_t(B.Hi - B.Lo);
-        ++M.OutRects[B.Arg];
-      } else {
-        for (const Rect &R : toRects(B.Out, B.Lo)) {
-          M.OutBytes[B.Arg] += R.RowBytes * R.Rows;
-          ++M.OutRects[B.Arg];
-        }
-      }
-      if (Staged)
-        M.HostBytes += B.Merge ? uint64_t(B.Hi - B.Lo) : uint64_t(B.Out.bytes());
-    }
-    AtCount.push_back(std::move(M));
-  }
-
+Status ModelPlanner::addDeviceEstimates(Problem &Pr, const std::vector<HostArg> &Args,
+                                        const LaunchShape &Shape,
+                                        const std::vector<std::vector<ProfileRow>> &Profiles,
+                                        const std::vector<uint64_t> &Counts,
+                                        const std::vector<MovedBytes> &AtCount,
+                                        ProfileDatabase &Db) {
   const unsigned CpuThreads = Devices[CpuIndex]->info().ComputeUnits;
   // Devices that compute on the host's own cores (HostDiscrete) share them
   // with the CPU device: their profiles, taken alone, each had cores to
@@ -351,13 +380,13 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
       hostCoreShare(ThreadPool::computeThreads(CpuThreads, true), HostDeviceThreads,
                     std::thread::hardware_concurrency());
   // The estimates point into these: no reallocation once they are taken.
-  Pr->In.resize(Devices.size());
-  Pr->Out.resize(Devices.size());
+  Pr.In.resize(Devices.size());
+  Pr.Out.resize(Devices.size());
   for (unsigned D = 0; D < Devices.size(); ++D) {
     Device &Dev = *Devices[D];
     DeviceEstimate E;
     E.Name = Dev.info().Name;
-    E.KernelMs = [Model = Pr->Models[D].ofGroups(Pr->Vars)](uint64_t N) {
+    E.KernelMs = [Model = Pr.Models[D].ofGroups(Pr.Vars)](uint64_t N) {
       return Model(double(N));
     };
     if (Dev.info().UsesHostCores)
@@ -371,12 +400,12 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
     if (!Dev.info().SharesHostMemory) {
       auto Link = Links.find(deviceKey(Dev.info()));
       if (Link == Links.end()) {
-        auto L = linkModel(Dev, **Db);
+        auto L = linkModel(Dev, Db);
         if (!L)
           return L.error();
         Link = Links.emplace(deviceKey(Dev.info()), *L).first;
       }
-      Curve &In = Pr->In[D], &Out = Pr->Out[D];
+      Curve &In = Pr.In[D], &Out = Pr.Out[D];
       // Staged copies as the profiles of this kernel saw them (the
       // profiles copy pageable memory; DMA from pinned is taken as
       // measured).
@@ -423,22 +452,28 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
       // the latter.
       E.StagedByHost = Staged;
     }
-    Pr->P.Devices.push_back(std::move(E));
+    Pr.P.Devices.push_back(std::move(E));
   }
+  return Status::success();
+}
+
+Status ModelPlanner::addHostCosts(Problem &Pr, const std::vector<uint64_t> &Counts,
+                                  const std::vector<MovedBytes> &AtCount, bool Offloads,
+                                  ProfileDatabase &Db) {
   // Staged copies of several devices share the host's cores and memory:
   // each device's were profiled alone (on the 4xH200 host, four GPUs'
   // staged copies took 1.6-1.8x their predicted times, and splits that
   // looked twice as fast as the CPU ran slower than it).
   std::vector<Device *> Staged;
   for (unsigned D = 0; D < Devices.size(); ++D)
-    if (Pr->P.Devices[D].StagedByHost)
+    if (Pr.P.Devices[D].StagedByHost)
       Staged.push_back(Devices[D]);
   if (Staged.size() > 1) {
-    auto Capacity = stagingCapacity(Staged, **Db, Progress);
+    auto Capacity = stagingCapacity(Staged, Db, Progress);
     if (!Capacity)
       return Capacity.error();
-    Pr->P.StagedInCapacity = Capacity->In;
-    Pr->P.StagedOutCapacity = Capacity->Out;
+    Pr.P.StagedInCapacity = Capacity->In;
+    Pr.P.StagedOutCapacity = Capacity->Out;
   }
   if (Offloads) {
     auto HostCopy = hostCopy();
@@ -446,17 +481,15 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
       return HostCopy.error();
     bool AnyHostWork = false;
     for (size_t I = 0; I < Counts.size(); ++I) {
-      Pr->Merge.X.push_back(double(Counts[I]));
-      Pr->Merge.Y.push_back(HostCopy->ms(AtCount[I].HostBytes));
+      Pr.Merge.X.push_back(double(Counts[I]));
+      Pr.Merge.Y.push_back(HostCopy->ms(AtCount[I].HostBytes));
       AnyHostWork |= AtCount[I].HostBytes > 0;
     }
-    const Curve *MergeC = &Pr->Merge;
+    const Curve *MergeC = &Pr.Merge;
     if (AnyHostWork)
-      Pr->P.MergeMs = [MergeC](uint64_t N) { return (*MergeC)(double(N)); };
+      Pr.P.MergeMs = [MergeC](uint64_t N) { return (*MergeC)(double(N)); };
   }
-  Pr->BuildMs = msSince(Start);
-  Problems[Key] = Pr;
-  return Pr;
+  return Status::success();
 }
 
 Result<LinkCost> ModelPlanner::hostCopy() {

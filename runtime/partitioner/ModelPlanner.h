@@ -135,9 +135,40 @@ public:
 
 private:
   struct Problem;
+  /// The bytes a device's piece of some groups moves, the CPU taking the
+  /// rest.
+  struct MovedBytes {
+    std::vector<uint64_t> InBytes, InRects, OutBytes, OutRects; ///< Per argument.
+    uint64_t HostBytes = 0; ///< Copied or merged on the host afterwards.
+  };
+  /// MovedBytes for a device's piece of each of \p Counts groups.
+  Result<std::vector<MovedBytes>> bytesMovedAt(const KernelInfo &K,
+                                               const std::vector<HostArg> &Args,
+                                               const NDRange &Range,
+                                               const std::vector<uint64_t> &Counts) const;
+  /// The model's problem for a launch (models, copy and merge curves),
+  /// built once per kernel, launch shape and host memory kinds.
   Result<std::shared_ptr<Problem>> problem(LoadedKernel &Kernel,
                                            const std::vector<HostArg> &Args,
                                            const NDRange &Range, bool MayProfile);
+  /// Each device's kernel model into \p Pr, profiling the devices that
+  /// lack profiles first where allowed; \p Profiles gets the rows used.
+  Status fitModels(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                   const NDRange &Range, const LaunchShape &Shape, const std::string &Key,
+                   bool MayProfile, Problem &Pr,
+                   std::vector<std::vector<ProfileRow>> &Profiles);
+  /// Each device's estimate: its kernel model, slowdowns where it shares
+  /// the host's cores, copy curves from the bytes moved at \p Counts.
+  Status addDeviceEstimates(Problem &Pr, const std::vector<HostArg> &Args,
+                            const LaunchShape &Shape,
+                            const std::vector<std::vector<ProfileRow>> &Profiles,
+                            const std::vector<uint64_t> &Counts,
+                            const std::vector<MovedBytes> &AtCount,
+                            ProfileDatabase &Db);
+  /// What devices share: the host's staging capacity and the merge curve.
+  Status addHostCosts(Problem &Pr, const std::vector<uint64_t> &Counts,
+                      const std::vector<MovedBytes> &AtCount, bool Offloads,
+                      ProfileDatabase &Db);
   /// The model of \p Kernel on \p Device; \p Enough tells whether the
   /// profiles cover \p Shape, and without them it is an error unless not
   /// \p Required.
