@@ -43,7 +43,8 @@ public:
 CudaDevice::CudaDevice(DeviceInfo Info, const CudaDriver &D, CUdevice Dev,
                        CUcontext Ctx, std::array<CUstream, 3> Streams)
     : Device(std::move(Info)), D(D), Dev(Dev), Ctx(Ctx), ToDevice(Streams[0]),
-      Compute(Streams[1]), ToHost(Streams[2]) {
+      Compute(Streams[1]), ToHost(Streams[2]),
+      Blocks(2ull << 20, this->Info.MemoryBytes / 4) {
   for (auto *Pool : {&StagingIn, &StagingOut})
     *Pool = std::make_unique<StagingPool>(D, uint64_t(envOr("SKMD_STAGING_CHUNK_MB", 2)) << 20,
                                           envOr("SKMD_STAGING_THREADS", 8));
@@ -53,9 +54,7 @@ CudaDevice::~CudaDevice() {
   if (D.cuCtxSetCurrent(Ctx) == 0) {
     StagingIn.reset();
     StagingOut.reset();
-    std::lock_guard<std::mutex> Hold(AllocLock);
-    freeCached();
-    for (auto [P, Size] : Live)
+    for (auto [P, Size] : Blocks.drainAll())
       D.cuMemFree(P);
     for (CUstream S : {ToDevice, Compute, ToHost})
       D.cuStreamDestroy(S);
@@ -179,55 +178,29 @@ CudaDevice::loadKernel(const std::shared_ptr<DeviceModule> &Module, const Kernel
 Result<DeviceMemory> CudaDevice::allocate(uint64_t Bytes) {
   if (Status S = enter(); !S)
     return S.error();
-  // Blocks of whole 2 MiB, so that launches whose pieces differ a little
-  // reuse each other's; a cached block up to twice the size will do.
-  const uint64_t Granule = 2ull << 20;
-  uint64_t Block = std::max<uint64_t>((Bytes + Granule - 1) / Granule, 1) * Granule;
-  std::lock_guard<std::mutex> Hold(AllocLock);
-  auto Hit = Cached.lower_bound(Block);
-  if (Hit != Cached.end() && Hit->first <= 2 * Block) {
-    CUdeviceptr P = Hit->second;
-    Live[P] = Hit->first;
-    CachedBytes -= Hit->first;
-    Cached.erase(Hit);
-    return DeviceMemory{P, Bytes};
-  }
+  uint64_t Block = Blocks.blockFor(Bytes);
+  if (auto Hit = Blocks.take(Block))
+    return DeviceMemory{*Hit, Bytes};
   CUdeviceptr P = 0;
   CUresult R = D.cuMemAlloc(&P, Block);
-  if (R == 2 && !Cached.empty()) { // Out of memory: give the cache back first.
-    freeCached();
+  if (R == 2 && Blocks.anyCached()) { // Out of memory: give the cache back first.
+    for (auto [Cached, Size] : Blocks.drainCached())
+      D.cuMemFree(Cached);
     R = D.cuMemAlloc(&P, Block);
   }
   if (R)
     return Failure(R == 2 ? ErrorCode::OutOfMemory : ErrorCode::DeviceFailed,
                    Info.Name + ": cannot allocate " + std::to_string(Bytes) +
                        " bytes: " + D.describe(R));
-  Live[P] = Block;
+  Blocks.adopt(P, Block);
   return DeviceMemory{P, Bytes};
 }
 
 void CudaDevice::release(DeviceMemory Memory) {
-  std::lock_guard<std::mutex> Hold(AllocLock);
-  auto It = Live.find(Memory.Address);
-  if (It == Live.end() || !enter())
+  if (!enter())
     return;
-  Cached.insert({It->second, It->first});
-  CachedBytes += It->second;
-  Live.erase(It);
-  // Over the limit: the largest blocks go first.
-  while (CachedBytes > Info.MemoryBytes / 4 && !Cached.empty()) {
-    auto Largest = std::prev(Cached.end());
-    D.cuMemFree(Largest->second);
-    CachedBytes -= Largest->first;
-    Cached.erase(Largest);
-  }
-}
-
-void CudaDevice::freeCached() {
-  for (auto [Size, P] : Cached)
+  for (auto [P, Size] : Blocks.give(Memory.Address))
     D.cuMemFree(P);
-  Cached.clear();
-  CachedBytes = 0;
 }
 
 Status CudaDevice::staged(const DeviceMemory &Memory, uint64_t End,

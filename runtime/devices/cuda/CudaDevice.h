@@ -14,6 +14,7 @@
 #ifndef SKMD_DEVICES_CUDA_CUDADEVICE_H
 #define SKMD_DEVICES_CUDA_CUDADEVICE_H
 
+#include "devices/BlockCache.h"
 #include "devices/Device.h"
 #include "devices/cuda/CudaDriver.h"
 #include "devices/cuda/StagingPool.h"
@@ -72,8 +73,6 @@ private:
                 const std::function<Status()> &Copy);
   Status check(CUresult R, const std::string &What) const;
 
-  /// With AllocLock held.
-  void freeCached();
 
   const CudaDriver &D;
   CUdevice Dev;
@@ -86,14 +85,9 @@ private:
   CUstream ToDevice, Compute, ToHost;
   std::unique_ptr<StagingPool> StagingIn, StagingOut;
   /// Freed allocations kept for the next launches (cuMemAlloc and
-  /// cuMemFree of hundreds of MB take milliseconds each): block size to
-  /// address, at most a quarter of the GPU's memory. Live maps an address
-  /// in use to its block size. AllocLock guards both: a launch's copies
-  /// and a profiling run may allocate from different threads.
-  std::mutex AllocLock;
-  std::multimap<uint64_t, CUdeviceptr> Cached;
-  std::map<CUdeviceptr, uint64_t> Live;
-  uint64_t CachedBytes = 0;
+  /// cuMemFree of hundreds of MB take milliseconds each), 2 MiB blocks, at
+  /// most a quarter of the GPU's memory.
+  BlockCache Blocks;
 };
 
 } // namespace skmd

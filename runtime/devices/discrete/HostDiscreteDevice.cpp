@@ -47,59 +47,26 @@ Status HostDiscreteDevice::copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffs
   return S;
 }
 
-namespace {
-/// Blocks are 2 MiB multiples (huge-page sized), so sizes that differ a
-/// little reuse one another.
-constexpr uint64_t BlockBytes = 2ull << 20;
-/// Kept at most, released memory beyond it goes back to the system.
-constexpr uint64_t MaxFreeBytes = 1ull << 30;
-} // namespace
-
 HostDiscreteDevice::~HostDiscreteDevice() {
-  for (auto [Bytes, Address] : Free)
-    std::free(reinterpret_cast<void *>(Address));
-  for (auto [Address, Bytes] : Live)
+  for (auto [Address, Size] : Blocks.drainAll())
     std::free(reinterpret_cast<void *>(Address));
 }
 
 Result<DeviceMemory> HostDiscreteDevice::allocate(uint64_t Bytes) {
-  uint64_t Rounded = (std::max<uint64_t>(Bytes, 1) + BlockBytes - 1) / BlockBytes * BlockBytes;
-  {
-    std::lock_guard<std::mutex> Hold(Lock);
-    // The smallest block that fits, unless it would waste half of itself.
-    auto It = Free.lower_bound(Rounded);
-    if (It != Free.end() && It->first <= 2 * Rounded) {
-      DeviceMemory M{It->second, Bytes};
-      FreeBytes -= It->first;
-      Live[It->second] = It->first;
-      Free.erase(It);
-      return M;
-    }
-  }
-  void *P = std::aligned_alloc(BlockBytes, Rounded);
+  uint64_t Block = Blocks.blockFor(Bytes);
+  if (auto Hit = Blocks.take(Block))
+    return DeviceMemory{*Hit, Bytes};
+  void *P = std::aligned_alloc(2ull << 20, Block);
   if (!P)
     return Failure(ErrorCode::OutOfMemory,
                    Info.Name + ": cannot allocate " + std::to_string(Bytes) + " bytes");
-  std::lock_guard<std::mutex> Hold(Lock);
-  Live[reinterpret_cast<uint64_t>(P)] = Rounded;
+  Blocks.adopt(reinterpret_cast<uint64_t>(P), Block);
   return DeviceMemory{reinterpret_cast<uint64_t>(P), Bytes};
 }
 
 void HostDiscreteDevice::release(DeviceMemory Memory) {
-  std::lock_guard<std::mutex> Hold(Lock);
-  // The block's own size: a reused one may be larger than the request.
-  auto It = Live.find(Memory.Address);
-  if (It == Live.end())
-    return;
-  Free.emplace(It->second, Memory.Address);
-  FreeBytes += It->second;
-  Live.erase(It);
-  while (FreeBytes > MaxFreeBytes && !Free.empty()) {
-    auto Largest = std::prev(Free.end());
-    FreeBytes -= Largest->first;
-    std::free(reinterpret_cast<void *>(Largest->second));
-    Free.erase(Largest);
-  }
+  for (auto [Address, Size] : Blocks.give(Memory.Address))
+    std::free(reinterpret_cast<void *>(Address));
 }
 
 } // namespace skmd

@@ -18,11 +18,10 @@
 #ifndef SKMD_DEVICES_DISCRETE_HOSTDISCRETEDEVICE_H
 #define SKMD_DEVICES_DISCRETE_HOSTDISCRETEDEVICE_H
 
+#include "devices/BlockCache.h"
 #include "devices/cpu/CpuDevice.h"
 
 #include <chrono>
-#include <map>
-#include <mutex>
 
 namespace skmd {
 
@@ -46,12 +45,8 @@ private:
   void throttle(std::chrono::steady_clock::time_point Start, uint64_t Bytes) const;
   /// SKMD_DISCRETE_GBPS, or 0: as fast as memcpy.
   double LinkGBps = 0;
-  /// Released blocks by their (rounded) size.
-  std::multimap<uint64_t, uint64_t> Free;
-  /// Blocks handed out: address to block size.
-  std::map<uint64_t, uint64_t> Live;
-  uint64_t FreeBytes = 0;
-  std::mutex Lock;
+  /// 2 MiB blocks (huge-page sized), at most 1 GiB kept.
+  BlockCache Blocks{2ull << 20, 1ull << 30};
 };
 
 } // namespace skmd
