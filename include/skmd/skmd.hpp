@@ -65,7 +65,19 @@ private:
 } // namespace detail
 
 class Buffer : public detail::Handle<skmd_buffer, skmd_release_buffer> {
+public:
   using Handle::Handle;
+  /// A buffer of SKMD's own (Context::create): its bytes, after the
+  /// launches made before, brought back from where they are current.
+  void read(size_t Offset, size_t Bytes, void *Dst) const {
+    detail::check(skmd_read_buffer(get(), Offset, Bytes, Dst));
+  }
+  template <typename T> void read(std::vector<T> &Into) const {
+    read(0, Into.size() * sizeof(T), Into.data());
+  }
+  void write(size_t Offset, size_t Bytes, const void *Src) const {
+    detail::check(skmd_write_buffer(get(), Offset, Bytes, Src));
+  }
 };
 
 class Kernel : public detail::Handle<skmd_kernel, skmd_release_kernel> {
@@ -134,6 +146,16 @@ public:
   }
   template <typename T> Buffer wrap(std::vector<T> &V) const {
     return wrap(V.data(), V.size() * sizeof(T));
+  }
+  /// A buffer of SKMD's own, its bytes staying on the devices between
+  /// launches (skmd_create_buffer); filled from \p Init, zeros when null.
+  Buffer create(size_t Bytes, const void *Init = nullptr) const {
+    skmd_buffer B;
+    detail::check(skmd_create_buffer(get(), Bytes, Init, &B));
+    return Buffer(B);
+  }
+  template <typename T> Buffer create(const std::vector<T> &Init) const {
+    return create(Init.size() * sizeof(T), Init.data());
   }
   std::vector<skmd_device_info> devices() const {
     std::vector<skmd_device_info> Out(skmd_device_count(get()));

@@ -729,6 +729,13 @@ TEST(CppLayer, LaunchesAndThrowsWithTheMessage) {
   skmd_launch_report R = K.launch({1024}, {64}, "even");
   EXPECT_EQ(R.piece_count, 2u);
   EXPECT_TRUE(std::all_of(C.begin(), C.end(), [](float F) { return F == 3.5f; }));
+  // Buffers of SKMD's own, read back through the layer.
+  skmd::Buffer RA = Ctx.create(A), RB = Ctx.create(B), RC = Ctx.create(N * sizeof(float));
+  K.arg(0, RA).arg(1, RB).arg(2, RC);
+  K.launch({1024}, {64}, "even");
+  std::vector<float> Back(N);
+  RC.read(Back);
+  EXPECT_TRUE(std::all_of(Back.begin(), Back.end(), [](float F) { return F == 3.5f; }));
   try {
     Prog.kernel("nope");
     FAIL() << "no exception";
