@@ -84,6 +84,24 @@ public:
   virtual ~DeviceModule() = default;
 };
 
+/// A partition-ready kernel's parameters in order, as every device passes
+/// them: \p Arg(Index, A) for each of the launch's arguments, then
+/// \p Word(Index, V) for each hidden word of partitionReadyArgs (the
+/// first group, the real grid, its offset, division magic). Stops at the
+/// first failure.
+template <typename ArgFn, typename WordFn>
+Status forEachParam(const std::vector<DeviceArg> &Args, const NDRange &Range, uint64_t First,
+                    ArgFn &&Arg, WordFn &&Word) {
+  unsigned Index = 0;
+  for (const DeviceArg &A : Args)
+    if (Status S = Arg(Index++, A); !S)
+      return S;
+  for (uint64_t V : partitionReadyArgs(Range, First))
+    if (Status S = Word(Index++, V); !S)
+      return S;
+  return Status::success();
+}
+
 /// A kernel's entry points, loaded on one device.
 class DeviceKernel {
 public:

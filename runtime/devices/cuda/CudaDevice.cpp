@@ -261,37 +261,37 @@ Status CudaDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
   auto &K = static_cast<CudaKernel &>(Kernel);
   if (Status S = enter(); !S)
     return S;
-  // Parameters: the kernel's, then partitionReadyArgs.
-  // At most one word per argument and the hidden words: reserved, so the
-  // pointers into it stay valid.
-  const auto Hidden = partitionReadyArgs(Range, First);
+  // At most one word per parameter: reserved, so the pointers into it
+  // stay valid.
   std::vector<uint64_t> Words;
-  Words.reserve(Args.size() + Hidden.size());
+  Words.reserve(Args.size() + partitionReadyArgs(Range, First).size());
   std::vector<void *> Params;
   uint64_t Dynamic = 0;
-  for (const DeviceArg &A : Args) {
-    switch (A.K) {
-    case DeviceArg::Buffer:
-      Words.push_back(A.Address);
-      Params.push_back(&Words.back());
-      break;
-    case DeviceArg::Scalar:
-      Params.push_back(const_cast<uint8_t *>(A.Bytes.data()));
-      break;
-    case DeviceArg::Local:
-      // An offset into the block's dynamic shared memory, which the
-      // kernel reaches through its extern array (NVPTXLocalArguments.h):
-      // where the driver puts that array is its own business.
-      Words.push_back(Dynamic);
-      Params.push_back(&Words.back());
-      Dynamic += (A.LocalBytes + 15) / 16 * 16;
-      break;
-    }
-  }
-  for (uint64_t V : Hidden) {
+  auto PutWord = [&](uint64_t V) {
     Words.push_back(V);
     Params.push_back(&Words.back());
-  }
+    return Status::success();
+  };
+  forEachParam(
+      Args, Range, First,
+      [&](unsigned, const DeviceArg &A) {
+        switch (A.K) {
+        case DeviceArg::Buffer:
+          return PutWord(A.Address);
+        case DeviceArg::Scalar:
+          Params.push_back(const_cast<uint8_t *>(A.Bytes.data()));
+          break;
+        case DeviceArg::Local:
+          // An offset into the block's dynamic shared memory, which the
+          // kernel reaches through its extern array (NVPTXLocalArguments.h):
+          // where the driver puts that array is its own business.
+          PutWord(Dynamic);
+          Dynamic += (A.LocalBytes + 15) / 16 * 16;
+          break;
+        }
+        return Status::success();
+      },
+      [&](unsigned, uint64_t V) { return PutWord(V); });
   if (Count > 0x7fffffffull)
     return Failure(ErrorCode::InvalidArgument,
                    Info.Name + ": more than 2^31-1 groups in one launch");

@@ -302,38 +302,32 @@ Status OpenCLDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Arg
                          const NDRange &Range, uint64_t First, uint64_t Count) {
   auto &K = static_cast<OpenCLKernel &>(Kernel);
   std::lock_guard<std::mutex> Hold(K.Lock);
-  // Arguments: the kernel's, then partitionReadyArgs.
-  cl_uint Index = 0;
-  for (const DeviceArg &A : Args) {
-    cl_int E = CL_SUCCESS;
-    switch (A.K) {
-    case DeviceArg::Buffer: {
-      cl_mem M = handle(A.Address);
-      if (!M)
-        return Failure(ErrorCode::InvalidArgument,
-                       Info.Name + ": argument " + std::to_string(Index) +
-                           " is not a buffer of this device");
-      E = D.clSetKernelArg(K.Range, Index, sizeof M, &M);
-      break;
-    }
-    case DeviceArg::Scalar:
-      E = D.clSetKernelArg(K.Range, Index, A.Bytes.size(), A.Bytes.data());
-      break;
-    case DeviceArg::Local:
-      E = D.clSetKernelArg(K.Range, Index, size_t(A.LocalBytes), nullptr);
-      break;
-    }
-    if (Status S = check(E, "clSetKernelArg " + std::to_string(Index)); !S)
-      return S;
-    ++Index;
-  }
-  for (uint64_t V : partitionReadyArgs(Range, First)) {
-    if (Status S = check(D.clSetKernelArg(K.Range, Index, sizeof V, &V),
-                         "clSetKernelArg " + std::to_string(Index));
-        !S)
-      return S;
-    ++Index;
-  }
+  auto Set = [&](unsigned Index, size_t Size, const void *Value) {
+    return check(D.clSetKernelArg(K.Range, Index, Size, Value),
+                 "clSetKernelArg " + std::to_string(Index));
+  };
+  Status Params = forEachParam(
+      Args, Range, First,
+      [&](unsigned Index, const DeviceArg &A) -> Status {
+        switch (A.K) {
+        case DeviceArg::Buffer: {
+          cl_mem M = handle(A.Address);
+          if (!M)
+            return Failure(ErrorCode::InvalidArgument,
+                           Info.Name + ": argument " + std::to_string(Index) +
+                               " is not a buffer of this device");
+          return Set(Index, sizeof M, &M);
+        }
+        case DeviceArg::Scalar:
+          return Set(Index, A.Bytes.size(), A.Bytes.data());
+        case DeviceArg::Local:
+          return Set(Index, size_t(A.LocalBytes), nullptr);
+        }
+        return Status::success();
+      },
+      [&](unsigned Index, uint64_t V) { return Set(Index, sizeof V, &V); });
+  if (!Params)
+    return Params;
   if (Count == 0)
     return Status::success();
   // Count groups along x with the kernel's local size; y and z hold one
