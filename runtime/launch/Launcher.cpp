@@ -276,16 +276,19 @@ void Launcher::prepareResidency(LaunchState &L) {
         Need[L.Object[M.Arg]].add(M.In);
       continue;
     }
+    // No memory for a copy: the piece fails before it runs.
+    auto NoCopy = [&](const Failure &Why) {
+      if (!PS.Early)
+        PS.Early = Failure(Why.code(),
+                           Devices[D]->info().Name + " failed in copy-in: " + Why.message());
+      PS.Copy.push_back(nullptr);
+    };
     for (const BufferMove &M : L.Moves[P]) {
       BufferObject *B = L.Object[M.Arg];
       if (M.Combine) {
         auto S = BufferObject::allocateRegion(*Devices[D], M.Lo, M.Hi);
         if (!S) {
-          if (!PS.Early)
-            PS.Early = Failure(S.error().code(), Devices[D]->info().Name +
-                                                     " failed in copy-in: " +
-                                                     S.error().message());
-          PS.Copy.push_back(nullptr);
+          NoCopy(S.error());
         } else {
           PS.Scratch.push_back(std::make_unique<BufferObject::DeviceCopy>(std::move(*S)));
           PS.Copy.push_back(PS.Scratch.back().get());
@@ -295,11 +298,7 @@ void Launcher::prepareResidency(LaunchState &L) {
       }
       auto &C = Copies.at({B, D});
       if (!C) {
-        if (!PS.Early)
-          PS.Early = Failure(C.error().code(), Devices[D]->info().Name +
-                                                   " failed in copy-in: " +
-                                                   C.error().message());
-        PS.Copy.push_back(nullptr);
+        NoCopy(C.error());
         PS.ToCopy.emplace_back();
         continue;
       }
