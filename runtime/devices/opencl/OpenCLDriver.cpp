@@ -90,6 +90,11 @@ std::vector<std::pair<cl_platform_id, cl_device_id>> OpenCLDriver::allDevices() 
     clGetPlatformIDs(Platforms, Ids.data(), nullptr);
   std::vector<std::pair<cl_platform_id, cl_device_id>> Out;
   for (cl_platform_id P : Ids) {
+    // SKMD's own platform (opencl/, registered with the loader) is made of
+    // these devices: inside it, asking it for its devices would open it
+    // again.
+    if (platformText(P, CL_PLATFORM_NAME) == "SKMD")
+      continue;
     cl_uint N = 0;
     if (clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, 0, nullptr, &N) != CL_SUCCESS || N == 0)
       continue;

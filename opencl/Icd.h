@@ -1,0 +1,54 @@
+//===- Icd.h - The SKMD platform's entry points, for the dispatch table -*- C++ -*-===//
+#ifndef SKMD_OPENCL_ICD_H
+#define SKMD_OPENCL_ICD_H
+
+#include "Objects.h"
+
+#include <string>
+
+/// The symbols the ICD loader looks up by name (cl_khr_icd: the platforms,
+/// their names, extension functions); everything else is hidden.
+#define SKMD_ICD_EXPORT extern "C" __attribute__((visibility("default")))
+
+SKMD_ICD_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint, cl_platform_id *, cl_uint *);
+SKMD_ICD_EXPORT void *CL_API_CALL clGetExtensionFunctionAddress(const char *);
+SKMD_ICD_EXPORT cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id, cl_platform_info, size_t,
+                                                     void *, size_t *);
+
+namespace skmd::opencl {
+
+extern _cl_platform_id ThePlatform;
+extern _cl_device_id TheDevice;
+
+/// The platform's session, opened on first use; null (with \p Why) when no
+/// device opens.
+Session *platformSession(std::string *Why);
+
+/// Writes an info query's answer: CL_INVALID_VALUE when \p Size is too
+/// small for it.
+cl_int answerBytes(const void *Data, size_t N, size_t Size, void *Out, size_t *SizeRet);
+cl_int answerString(const std::string &S, size_t Size, void *Out, size_t *SizeRet);
+
+/// Whether clBuildProgram compiles source here (the compiler library is
+/// linked in).
+bool compilerAvailable();
+/// Compiles \p Source with the build options \p Options into a bundle's
+/// bytes for the variants the platform's devices run; \p Log gets the
+/// compiler's messages. Fails with the OpenCL error code and the log.
+cl_int compileSource(const std::string &Source, const std::string &Options,
+                     std::vector<uint8_t> &Bundle, std::string &Log);
+
+
+cl_int CL_API_CALL getPlatformIDs(cl_uint, cl_platform_id *, cl_uint *);
+cl_int CL_API_CALL getPlatformInfo(cl_platform_id, cl_platform_info, size_t, void *, size_t *);
+cl_int CL_API_CALL getDeviceIDs(cl_platform_id, cl_device_type, cl_uint, cl_device_id *,
+                                cl_uint *);
+cl_int CL_API_CALL getDeviceInfo(cl_device_id, cl_device_info, size_t, void *, size_t *);
+cl_int CL_API_CALL retainDevice(cl_device_id);
+
+/// Fills \p Table with the entry points of Api.cpp and Platform.cpp.
+void fillDispatch(cl_icd_dispatch &Table);
+
+} // namespace skmd::opencl
+
+#endif // SKMD_OPENCL_ICD_H

@@ -1,0 +1,114 @@
+//===- Objects.h - The OpenCL objects of the SKMD platform -------*- C++ -*-===//
+//
+// The ICD loader (ocl-icd, Khronos') finds a vendor's entry points through
+// the dispatch table each object starts with: every cl_* handle SKMD hands
+// out points to one of these structs, the table's address first. Each
+// object is reference-counted as the specification says (retain/release,
+// implicit retains of their parents), and wraps the runtime's own objects:
+// a context the platform's Session, a cl_mem a BufferObject, a cl_program a
+// bundle with its LoadedProgram, a cl_kernel a LoadedKernel and its
+// arguments. No launcher of its own: launches are the session's.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_OPENCL_OBJECTS_H
+#define SKMD_OPENCL_OBJECTS_H
+
+#define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+#include <CL/cl_icd.h>
+
+#include "session/Session.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace skmd::opencl {
+
+/// The one table every object points to.
+cl_icd_dispatch *dispatchTable();
+
+/// What every object starts with: the dispatch table, which the loader
+/// reads at offset 0 of each handle, then the reference count.
+struct Counted {
+  cl_icd_dispatch *Dispatch = dispatchTable();
+  std::atomic<cl_uint> Refs{1};
+  void retain() { ++Refs; }
+  /// True when this was the last reference.
+  bool release() { return --Refs == 0; }
+};
+
+} // namespace skmd::opencl
+
+struct _cl_platform_id {
+  cl_icd_dispatch *Dispatch = skmd::opencl::dispatchTable();
+};
+
+struct _cl_device_id {
+  cl_icd_dispatch *Dispatch = skmd::opencl::dispatchTable();
+};
+
+struct _cl_context : skmd::opencl::Counted {
+  std::vector<cl_context_properties> Properties;
+  void(CL_CALLBACK *Notify)(const char *, const void *, size_t, void *) = nullptr;
+  void *NotifyData = nullptr;
+};
+
+struct _cl_command_queue : skmd::opencl::Counted {
+  cl_context Context = nullptr;
+  cl_command_queue_properties Properties = 0;
+};
+
+struct _cl_mem : skmd::opencl::Counted {
+  cl_context Context = nullptr;
+  cl_mem_flags Flags = 0;
+  size_t Size = 0;
+  void *HostPtr = nullptr; ///< CL_MEM_USE_HOST_PTR's.
+  skmd::BufferObject *Object = nullptr;
+};
+
+struct _cl_program : skmd::opencl::Counted {
+  cl_context Context = nullptr;
+  std::string Source;          ///< From clCreateProgramWithSource.
+  std::unique_ptr<skmd::Bundle> Bundle; ///< Built, or given as the binary.
+  std::vector<uint8_t> Binary; ///< The bundle's bytes (CL_PROGRAM_BINARIES).
+  skmd::LoadedProgram Loaded;
+  cl_build_status Status = CL_BUILD_NONE;
+  std::string Options, Log;
+  std::atomic<cl_uint> Kernels{0}; ///< Attached kernels (no rebuild meanwhile).
+};
+
+struct _cl_kernel : skmd::opencl::Counted {
+  cl_program Program = nullptr;
+  skmd::LoadedKernel Loaded;
+  std::vector<skmd::HostArg> Args;
+  std::vector<bool> Set;
+  /// Launches not finished yet, with the records they fill (kept here when
+  /// the program asked for no event).
+  std::vector<std::pair<std::shared_future<skmd::Status>, std::shared_ptr<skmd::LaunchRecord>>>
+      InFlight;
+};
+
+struct _cl_event : skmd::opencl::Counted {
+  cl_context Context = nullptr;
+  cl_command_queue Queue = nullptr; ///< Null for a user event.
+  cl_command_type Type = 0;
+  /// A launch's outcome; invalid for a command that completed at once.
+  std::shared_future<skmd::Status> Done;
+  std::shared_ptr<skmd::LaunchRecord> Record;
+  /// A user event's status until it is set (CL_SUBMITTED), or a failed
+  /// command's negative code.
+  std::atomic<cl_int> UserStatus{CL_COMPLETE};
+  /// Profiling: nanoseconds on the steady clock.
+  cl_ulong Queued = 0, Start = 0, End = 0;
+  std::mutex Lock;
+  std::condition_variable Changed;
+};
+
+#endif // SKMD_OPENCL_OBJECTS_H

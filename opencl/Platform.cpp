@@ -1,0 +1,337 @@
+//===- Platform.cpp - The SKMD platform and its one device ----------------===//
+//
+// One platform, "SKMD", with one device made of every device the runtime
+// opens (SKMD_DEVICES chooses). Its answers hold for all of them: the
+// smallest memory, work-group limits every device takes, the extensions
+// all share, no images. The platform's Session is opened on the first
+// query that needs the devices, and every context uses it (one queue of
+// launches for the process: the devices are not shared between two).
+//
+//===----------------------------------------------------------------------===//
+#include "Icd.h"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+
+using namespace skmd;
+using namespace skmd::opencl;
+
+namespace skmd::opencl {
+
+_cl_platform_id ThePlatform;
+_cl_device_id TheDevice;
+
+Session *platformSession(std::string *Why) {
+  static std::once_flag Once;
+  static std::unique_ptr<Session> S;
+  static std::string Failed;
+  std::call_once(Once, [] {
+    auto Options = SessionOptions::fromEnvironment(nullptr);
+    if (!Options) {
+      Failed = Options.error().message();
+      return;
+    }
+    auto Opened = Session::open(*Options);
+    if (!Opened) {
+      Failed = Opened.error().message();
+      return;
+    }
+    S = std::move(*Opened);
+  });
+  if (!S && Why)
+    *Why = Failed;
+  return S.get();
+}
+
+cl_int answerBytes(const void *Data, size_t N, size_t Size, void *Out, size_t *SizeRet) {
+  if (Out && Size < N)
+    return CL_INVALID_VALUE;
+  if (Out && N)
+    std::memcpy(Out, Data, N);
+  if (SizeRet)
+    *SizeRet = N;
+  return CL_SUCCESS;
+}
+
+cl_int answerString(const std::string &S, size_t Size, void *Out, size_t *SizeRet) {
+  return answerBytes(S.c_str(), S.size() + 1, Size, Out, SizeRet);
+}
+
+} // namespace skmd::opencl
+
+namespace {
+
+const char *const Version = "OpenCL 1.2 SKMD";
+
+/// What every device of the session can do.
+struct Limits {
+  std::string Name;
+  cl_device_type Type = CL_DEVICE_TYPE_CPU;
+  cl_uint Units = 0;
+  cl_ulong GlobalMem = 0;
+  bool Doubles = true;
+};
+
+Limits limits(Session &S) {
+  Limits L;
+  L.GlobalMem = ~cl_ulong(0);
+  for (const DeviceInfo *I : S.deviceInfos()) {
+    L.Name += (L.Name.empty() ? "" : " + ") + I->Name;
+    L.Units += I->ComputeUnits;
+    if (I->MemoryBytes)
+      L.GlobalMem = std::min<cl_ulong>(L.GlobalMem, I->MemoryBytes);
+    if (!I->UsesHostCores)
+      L.Type = CL_DEVICE_TYPE_GPU;
+  }
+  if (L.GlobalMem == ~cl_ulong(0))
+    L.GlobalMem = cl_ulong(4) << 30;
+  L.Name = "SKMD (" + L.Name + ")";
+  return L;
+}
+
+} // namespace
+
+SKMD_ICD_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint NumEntries,
+                                                         cl_platform_id *Platforms,
+                                                         cl_uint *NumPlatforms) {
+  if ((NumEntries == 0 && Platforms) || (!Platforms && !NumPlatforms))
+    return CL_INVALID_VALUE;
+  if (Platforms)
+    Platforms[0] = &ThePlatform;
+  if (NumPlatforms)
+    *NumPlatforms = 1;
+  return CL_SUCCESS;
+}
+
+SKMD_ICD_EXPORT cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id Platform,
+                                                     cl_platform_info Param, size_t Size,
+                                                     void *Out, size_t *SizeRet) {
+  return skmd::opencl::getPlatformInfo(Platform, Param, Size, Out, SizeRet);
+}
+
+namespace skmd::opencl {
+
+cl_int CL_API_CALL getPlatformIDs(cl_uint NumEntries, cl_platform_id *Platforms,
+                                  cl_uint *NumPlatforms) {
+  return clIcdGetPlatformIDsKHR(NumEntries, Platforms, NumPlatforms);
+}
+
+cl_int CL_API_CALL getPlatformInfo(cl_platform_id Platform, cl_platform_info Param,
+                                   size_t Size, void *Out, size_t *SizeRet) {
+  if (Platform && Platform != &ThePlatform)
+    return CL_INVALID_PLATFORM;
+  switch (Param) {
+  case CL_PLATFORM_PROFILE:
+    return answerString("FULL_PROFILE", Size, Out, SizeRet);
+  case CL_PLATFORM_VERSION:
+    return answerString(Version, Size, Out, SizeRet);
+  case CL_PLATFORM_NAME:
+    return answerString("SKMD", Size, Out, SizeRet);
+  case CL_PLATFORM_VENDOR:
+    return answerString("SKMD", Size, Out, SizeRet);
+  case CL_PLATFORM_EXTENSIONS:
+    return answerString("cl_khr_icd", Size, Out, SizeRet);
+  case CL_PLATFORM_ICD_SUFFIX_KHR:
+    return answerString("SKMD", Size, Out, SizeRet);
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL getDeviceIDs(cl_platform_id Platform, cl_device_type Type,
+                                cl_uint NumEntries, cl_device_id *Devices,
+                                cl_uint *NumDevices) {
+  if (Platform && Platform != &ThePlatform)
+    return CL_INVALID_PLATFORM;
+  const cl_device_type Known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU |
+                               CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR |
+                               CL_DEVICE_TYPE_CUSTOM;
+  if (Type != CL_DEVICE_TYPE_ALL && (Type & ~Known || !Type))
+    return CL_INVALID_DEVICE_TYPE;
+  if ((NumEntries == 0 && Devices) || (!Devices && !NumDevices))
+    return CL_INVALID_VALUE;
+  // Found by programs that ask for a GPU, a CPU, the default or any.
+  bool Matches = Type & (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU);
+  if (!Matches || !platformSession(nullptr)) {
+    if (NumDevices)
+      *NumDevices = 0;
+    return CL_DEVICE_NOT_FOUND;
+  }
+  if (Devices)
+    Devices[0] = &TheDevice;
+  if (NumDevices)
+    *NumDevices = 1;
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL getDeviceInfo(cl_device_id Device, cl_device_info Param, size_t Size,
+                                 void *Out, size_t *SizeRet) {
+  if (Device != &TheDevice)
+    return CL_INVALID_DEVICE;
+  Session *S = platformSession(nullptr);
+  if (!S)
+    return CL_INVALID_DEVICE;
+  Limits L = limits(*S);
+  auto U = [&](cl_uint V) { return answerBytes(&V, sizeof V, Size, Out, SizeRet); };
+  auto UL = [&](cl_ulong V) { return answerBytes(&V, sizeof V, Size, Out, SizeRet); };
+  auto Z = [&](size_t V) { return answerBytes(&V, sizeof V, Size, Out, SizeRet); };
+  auto B = [&](cl_bool V) { return answerBytes(&V, sizeof V, Size, Out, SizeRet); };
+  auto Str = [&](const std::string &V) { return answerString(V, Size, Out, SizeRet); };
+  const cl_device_fp_config Fp = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
+                                 CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_FMA;
+  switch (Param) {
+  case CL_DEVICE_TYPE:
+    return answerBytes(&L.Type, sizeof L.Type, Size, Out, SizeRet);
+  case CL_DEVICE_VENDOR_ID:
+    return U(0);
+  case CL_DEVICE_MAX_COMPUTE_UNITS:
+    return U(std::max<cl_uint>(L.Units, 1));
+  case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS:
+    return U(3);
+  case CL_DEVICE_MAX_WORK_ITEM_SIZES: {
+    size_t Sizes[3] = {1024, 1024, 64};
+    return answerBytes(Sizes, sizeof Sizes, Size, Out, SizeRet);
+  }
+  case CL_DEVICE_MAX_WORK_GROUP_SIZE:
+    return Z(1024);
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
+    return U(1);
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
+    return U(L.Doubles ? 1 : 0);
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
+    return U(0);
+  case CL_DEVICE_MAX_CLOCK_FREQUENCY:
+    return U(1000);
+  case CL_DEVICE_ADDRESS_BITS:
+    return U(64);
+  case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
+    return UL(std::max<cl_ulong>(L.GlobalMem / 4, cl_ulong(128) << 20));
+  case CL_DEVICE_GLOBAL_MEM_SIZE:
+    return UL(L.GlobalMem);
+  case CL_DEVICE_IMAGE_SUPPORT:
+    return B(CL_FALSE);
+  case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+  case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+  case CL_DEVICE_MAX_SAMPLERS:
+    return U(0);
+  case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+  case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+  case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+  case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+  case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+  case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+  case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
+    return Z(0);
+  case CL_DEVICE_MAX_PARAMETER_SIZE:
+    return Z(1024);
+  case CL_DEVICE_MEM_BASE_ADDR_ALIGN:
+    return U(1024);
+  case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
+    return U(128);
+  case CL_DEVICE_SINGLE_FP_CONFIG:
+  case CL_DEVICE_DOUBLE_FP_CONFIG:
+    return answerBytes(&Fp, sizeof Fp, Size, Out, SizeRet);
+  case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE: {
+    cl_device_mem_cache_type T = CL_READ_WRITE_CACHE;
+    return answerBytes(&T, sizeof T, Size, Out, SizeRet);
+  }
+  case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:
+    return U(64);
+  case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE:
+    return UL(cl_ulong(1) << 20);
+  case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:
+    return UL(64 << 10);
+  case CL_DEVICE_MAX_CONSTANT_ARGS:
+    return U(8);
+  case CL_DEVICE_LOCAL_MEM_TYPE: {
+    cl_device_local_mem_type T = CL_LOCAL;
+    return answerBytes(&T, sizeof T, Size, Out, SizeRet);
+  }
+  case CL_DEVICE_LOCAL_MEM_SIZE:
+    return UL(48 << 10);
+  case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
+  case CL_DEVICE_HOST_UNIFIED_MEMORY:
+    return B(CL_FALSE);
+  case CL_DEVICE_PROFILING_TIMER_RESOLUTION:
+    return Z(1);
+  case CL_DEVICE_ENDIAN_LITTLE:
+  case CL_DEVICE_AVAILABLE:
+  case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
+    return B(CL_TRUE);
+  case CL_DEVICE_COMPILER_AVAILABLE:
+    return B(compilerAvailable() ? CL_TRUE : CL_FALSE);
+  case CL_DEVICE_LINKER_AVAILABLE:
+    return B(CL_FALSE);
+  case CL_DEVICE_EXECUTION_CAPABILITIES: {
+    cl_device_exec_capabilities C = CL_EXEC_KERNEL;
+    return answerBytes(&C, sizeof C, Size, Out, SizeRet);
+  }
+  case CL_DEVICE_QUEUE_PROPERTIES: {
+    cl_command_queue_properties P =
+        CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+    return answerBytes(&P, sizeof P, Size, Out, SizeRet);
+  }
+  case CL_DEVICE_PLATFORM: {
+    cl_platform_id P = &ThePlatform;
+    return answerBytes(&P, sizeof P, Size, Out, SizeRet);
+  }
+  case CL_DEVICE_NAME:
+    return Str(L.Name);
+  case CL_DEVICE_VENDOR:
+    return Str("SKMD");
+  case CL_DRIVER_VERSION:
+    return Str("1.0");
+  case CL_DEVICE_PROFILE:
+    return Str("FULL_PROFILE");
+  case CL_DEVICE_VERSION:
+    return Str(Version);
+  case CL_DEVICE_OPENCL_C_VERSION:
+    return Str("OpenCL C 1.2 ");
+  case CL_DEVICE_EXTENSIONS:
+    return Str(std::string("cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics "
+                           "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics "
+                           "cl_khr_byte_addressable_store") +
+               (L.Doubles ? " cl_khr_fp64" : ""));
+  case CL_DEVICE_PRINTF_BUFFER_SIZE:
+    return Z(0);
+  case CL_DEVICE_BUILT_IN_KERNELS:
+    return Str("");
+  case CL_DEVICE_PARENT_DEVICE: {
+    cl_device_id None = nullptr;
+    return answerBytes(&None, sizeof None, Size, Out, SizeRet);
+  }
+  case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
+    return U(0);
+  case CL_DEVICE_PARTITION_PROPERTIES:
+  case CL_DEVICE_PARTITION_TYPE: {
+    cl_device_partition_property None = 0;
+    return answerBytes(&None, sizeof None, Size, Out, SizeRet);
+  }
+  case CL_DEVICE_PARTITION_AFFINITY_DOMAIN: {
+    cl_device_affinity_domain None = 0;
+    return answerBytes(&None, sizeof None, Size, Out, SizeRet);
+  }
+  case CL_DEVICE_REFERENCE_COUNT:
+    return U(1);
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL retainDevice(cl_device_id Device) {
+  return Device == &TheDevice ? CL_SUCCESS : CL_INVALID_DEVICE;
+}
+
+} // namespace skmd::opencl
