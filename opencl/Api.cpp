@@ -38,22 +38,12 @@ cl_ulong nowNs() {
                       .count());
 }
 
-/// Waits for the events of a wait list; CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
-/// when one failed.
-cl_int waitFor(cl_uint N, const cl_event *List);
+/// What a command's job waits for: the futures of its wait list's events
+/// (copies: the events may be released before the job runs).
+using WaitList = std::vector<std::shared_future<Status>>;
 
-/// An event for a command done at once (Status: how it ended).
-cl_event completedEvent(cl_command_queue Q, cl_command_type Type, cl_int Status = CL_COMPLETE) {
-  auto *E = new _cl_event();
-  E->Context = Q->Context;
-  E->Queue = Q;
-  Q->retain();
-  E->Context->retain();
-  E->Type = Type;
-  E->UserStatus = Status;
-  E->Queued = E->Start = E->End = nowNs();
-  return E;
-}
+/// The failure of a command whose wait list held a failed event.
+const char *const WaitListFailed = "an event in the wait list failed";
 
 cl_int checkWaitList(cl_uint N, const cl_event *List) {
   if ((N == 0) != (List == nullptr))
@@ -64,35 +54,93 @@ cl_int checkWaitList(cl_uint N, const cl_event *List) {
   return CL_SUCCESS;
 }
 
-/// The event's status now.
-cl_int eventStatus(cl_event E) {
-  if (E->Done.valid()) {
-    if (E->Done.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
-      return CL_RUNNING;
-    Status S = E->Done.get();
-    // A device that failed had its groups re-run: every output is there.
-    return S || S.error().code() == ErrorCode::DeviceFailed ? CL_COMPLETE
-                                                            : CL_OUT_OF_RESOURCES;
-  }
-  return E->UserStatus;
+WaitList waitList(cl_uint N, const cl_event *List) {
+  WaitList W;
+  for (cl_uint I = 0; I < N; ++I)
+    W.push_back(List[I]->Done);
+  return W;
 }
 
-cl_int waitEvent(cl_event E) {
-  if (E->Done.valid()) {
-    E->Done.wait();
-    return eventStatus(E);
-  }
-  std::unique_lock<std::mutex> Hold(E->Lock);
-  E->Changed.wait(Hold, [&] { return E->UserStatus <= CL_COMPLETE; });
-  return E->UserStatus;
+/// Whether \p S is a command's success: a device that failed had its
+/// groups re-run, so every output is there.
+bool succeeded(const Status &S) { return S || S.error().code() == ErrorCode::DeviceFailed; }
+
+Status waitAll(const WaitList &W) {
+  bool Failed = false;
+  for (const auto &F : W)
+    Failed |= !succeeded(F.get());
+  return Failed ? Status(Failure(ErrorCode::InvalidArgument, WaitListFailed))
+                : Status::success();
+}
+
+/// The OpenCL status of a finished command.
+cl_int statusCode(const Status &S) {
+  if (succeeded(S))
+    return CL_COMPLETE;
+  return S.error().message() == WaitListFailed ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+                                               : CL_OUT_OF_RESOURCES;
+}
+
+/// The event's status now.
+cl_int eventStatus(cl_event E) {
+  if (E->User)
+    return E->UserStatus;
+  if (E->Done.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+    return E->Start && *E->Start ? CL_RUNNING : CL_QUEUED;
+  return statusCode(E->Done.get());
 }
 
 cl_int waitFor(cl_uint N, const cl_event *List) {
   cl_int Result = CL_SUCCESS;
-  for (cl_uint I = 0; I < N; ++I)
-    if (waitEvent(List[I]) < 0)
+  for (cl_uint I = 0; I < N; ++I) {
+    List[I]->Done.wait();
+    if (eventStatus(List[I]) < 0)
       Result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  }
   return Result;
+}
+
+/// Runs \p Job in the session's queue after the wait list \p W, and gives
+/// the command's event (when asked) and, for a blocking command, its
+/// outcome.
+cl_int enqueueJob(cl_command_queue Q, cl_command_type Type, WaitList W, bool Blocking,
+                  cl_event *Event, std::function<Status()> Job,
+                  std::shared_ptr<LaunchRecord> Record = nullptr) {
+  auto Start = std::make_shared<std::atomic<cl_ulong>>(0);
+  auto End = std::make_shared<std::atomic<cl_ulong>>(0);
+  cl_ulong Queued = nowNs();
+  std::shared_future<Status> Done =
+      platformSession(nullptr)
+          ->enqueue([W = std::move(W), Job = std::move(Job), Start, End]() -> Status {
+            Status S = waitAll(W);
+            *Start = nowNs();
+            if (S)
+              S = Job();
+            *End = nowNs();
+            return S;
+          })
+          .share();
+  if (Event) {
+    auto *E = new _cl_event();
+    E->Context = Q->Context;
+    E->Queue = Q;
+    Q->retain();
+    Q->Context->retain();
+    E->Type = Type;
+    E->Done = Done;
+    E->Record = std::move(Record);
+    E->Queued = Queued;
+    E->Start = Start;
+    E->End = End;
+    *Event = E;
+  }
+  if (!Blocking)
+    return CL_SUCCESS;
+  Status S = Done.get();
+  return statusCode(S) == CL_COMPLETE ? CL_SUCCESS
+         : statusCode(S) == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+             ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+             : CL_OUT_OF_RESOURCES;
 }
 
 void releaseContext(cl_context C) {
@@ -392,38 +440,31 @@ cl_int checkTransfer(cl_command_queue Q, cl_mem M, size_t Offset, size_t Size,
   return checkWaitList(NWait, Wait);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL enqueueReadBuffer(cl_command_queue Q, cl_mem M, cl_bool,
-                                                  size_t Offset, size_t Size, void *Ptr,
-                                                  cl_uint NWait, const cl_event *Wait,
-                                                  cl_event *Event) {
+CL_API_ENTRY cl_int CL_API_CALL enqueueReadBuffer(cl_command_queue Q, cl_mem M,
+                                                  cl_bool Blocking, size_t Offset, size_t Size,
+                                                  void *Ptr, cl_uint NWait,
+                                                  const cl_event *Wait, cl_event *Event) {
   if (cl_int E = checkTransfer(Q, M, Offset, Size, Ptr, NWait, Wait); E != CL_SUCCESS)
     return E;
-  if (cl_int E = waitFor(NWait, Wait); E != CL_SUCCESS)
-    return E;
-  // Carried out now, after the commands before it: a blocking read and a
-  // non-blocking one complete alike.
-  Status S = platformSession(nullptr)->readBuffer(*M->Object, Offset, Size, Ptr);
-  if (!S)
-    return CL_OUT_OF_RESOURCES;
-  if (Event)
-    *Event = completedEvent(Q, CL_COMMAND_READ_BUFFER);
-  return CL_SUCCESS;
+  BufferObject *B = M->Object;
+  return enqueueJob(Q, CL_COMMAND_READ_BUFFER, waitList(NWait, Wait), Blocking, Event,
+                    [B, Offset, Size, Ptr] {
+                      return platformSession(nullptr)->readNow(*B, Offset, Size, Ptr);
+                    });
 }
 
-CL_API_ENTRY cl_int CL_API_CALL enqueueWriteBuffer(cl_command_queue Q, cl_mem M, cl_bool,
-                                                   size_t Offset, size_t Size,
-                                                   const void *Ptr, cl_uint NWait,
-                                                   const cl_event *Wait, cl_event *Event) {
+CL_API_ENTRY cl_int CL_API_CALL enqueueWriteBuffer(cl_command_queue Q, cl_mem M,
+                                                   cl_bool Blocking, size_t Offset,
+                                                   size_t Size, const void *Ptr,
+                                                   cl_uint NWait, const cl_event *Wait,
+                                                   cl_event *Event) {
   if (cl_int E = checkTransfer(Q, M, Offset, Size, Ptr, NWait, Wait); E != CL_SUCCESS)
     return E;
-  if (cl_int E = waitFor(NWait, Wait); E != CL_SUCCESS)
-    return E;
-  Status S = platformSession(nullptr)->writeBuffer(*M->Object, Offset, Size, Ptr);
-  if (!S)
-    return CL_OUT_OF_RESOURCES;
-  if (Event)
-    *Event = completedEvent(Q, CL_COMMAND_WRITE_BUFFER);
-  return CL_SUCCESS;
+  BufferObject *B = M->Object;
+  return enqueueJob(Q, CL_COMMAND_WRITE_BUFFER, waitList(NWait, Wait), Blocking, Event,
+                    [B, Offset, Size, Ptr] {
+                      return platformSession(nullptr)->writeNow(*B, Offset, Size, Ptr);
+                    });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL enqueueCopyBuffer(cl_command_queue Q, cl_mem Src, cl_mem Dst,
@@ -443,17 +484,15 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueCopyBuffer(cl_command_queue Q, cl_mem Src
     return CL_MEM_COPY_OVERLAP;
   if (cl_int E = checkWaitList(NWait, Wait); E != CL_SUCCESS)
     return E;
-  if (cl_int E = waitFor(NWait, Wait); E != CL_SUCCESS)
-    return E;
+  BufferObject *From = Src->Object, *To = Dst->Object;
   // Through the host: the source's current bytes, then the destination's.
-  std::vector<uint8_t> Bytes(Size);
-  Session &S = *platformSession(nullptr);
-  if (!S.readBuffer(*Src->Object, SrcOffset, Size, Bytes.data()) ||
-      !S.writeBuffer(*Dst->Object, DstOffset, Size, Bytes.data()))
-    return CL_OUT_OF_RESOURCES;
-  if (Event)
-    *Event = completedEvent(Q, CL_COMMAND_COPY_BUFFER);
-  return CL_SUCCESS;
+  return enqueueJob(Q, CL_COMMAND_COPY_BUFFER, waitList(NWait, Wait), false, Event,
+                    [From, To, SrcOffset, DstOffset, Size] {
+                      std::vector<uint8_t> Bytes(Size);
+                      Session &S = *platformSession(nullptr);
+                      Status R = S.readNow(*From, SrcOffset, Size, Bytes.data());
+                      return R ? S.writeNow(*To, DstOffset, Size, Bytes.data()) : R;
+                    });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL enqueueFillBuffer(cl_command_queue Q, cl_mem M,
@@ -472,16 +511,15 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueFillBuffer(cl_command_queue Q, cl_mem M,
     return CL_INVALID_VALUE;
   if (cl_int E = checkWaitList(NWait, Wait); E != CL_SUCCESS)
     return E;
-  if (cl_int E = waitFor(NWait, Wait); E != CL_SUCCESS)
-    return E;
   std::vector<uint8_t> Bytes(Size);
   for (size_t I = 0; I < Size; I += PatternSize)
     std::memcpy(Bytes.data() + I, Pattern, PatternSize);
-  if (!platformSession(nullptr)->writeBuffer(*M->Object, Offset, Size, Bytes.data()))
-    return CL_OUT_OF_RESOURCES;
-  if (Event)
-    *Event = completedEvent(Q, CL_COMMAND_FILL_BUFFER);
-  return CL_SUCCESS;
+  BufferObject *B = M->Object;
+  return enqueueJob(Q, CL_COMMAND_FILL_BUFFER, waitList(NWait, Wait), false, Event,
+                    [B, Offset, Bytes = std::move(Bytes)] {
+                      return platformSession(nullptr)->writeNow(*B, Offset, Bytes.size(),
+                                                                Bytes.data());
+                    });
 }
 
 // ---- Programs ----------------------------------------------------------
@@ -927,34 +965,16 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueNDRangeKernel(cl_command_queue Q, cl_kern
   }
   if (Status S = checkArgs(*K->Loaded.Info, K->Args); !S)
     return CL_INVALID_KERNEL_ARGS;
-  if (cl_int E = waitFor(NWait, Wait); E != CL_SUCCESS)
-    return E;
-  auto *E = new _cl_event();
-  E->Context = Q->Context;
-  E->Queue = Q;
-  Q->retain();
-  Q->Context->retain();
-  E->Type = CL_COMMAND_NDRANGE_KERNEL;
-  E->Record = std::make_shared<LaunchRecord>();
-  E->Queued = nowNs();
-  // The record lives with the event; the launch keeps it (and the kernel's
-  // loaded forms, which release waits for) until it is done.
-  E->Done = platformSession(nullptr)
-                ->launchAsync(K->Loaded, K->Args, Range, "", *E->Record)
-                .share();
-  auto &Flight = K->InFlight;
-  Flight.erase(std::remove_if(Flight.begin(), Flight.end(),
-                              [](const auto &F) {
-                                return F.first.wait_for(std::chrono::seconds(0)) ==
-                                       std::future_status::ready;
-                              }),
-               Flight.end());
-  Flight.push_back({E->Done, E->Record});
-  if (Event)
-    *Event = E;
-  else
-    releaseEvent(E);
-  return CL_SUCCESS;
+  // The arguments as they are now; the kernel's loaded forms live until
+  // its release, which waits for the launches enqueued with it.
+  auto Record = std::make_shared<LaunchRecord>();
+  LoadedKernel *Loaded = &K->Loaded;
+  return enqueueJob(Q, CL_COMMAND_NDRANGE_KERNEL, waitList(NWait, Wait), false, Event,
+                    [Loaded, Args = K->Args, Range, Record] {
+                      return platformSession(nullptr)->launchNow(*Loaded, Args, Range, "",
+                                                                 *Record);
+                    },
+                    Record);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL enqueueTask(cl_command_queue Q, cl_kernel K, cl_uint NWait,
@@ -971,11 +991,8 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueMarkerWithWaitList(cl_command_queue Q, cl
   if (cl_int E = checkWaitList(NWait, Wait); E != CL_SUCCESS)
     return E;
   // In order: everything before it is done when it is.
-  cl_int Status = waitFor(NWait, Wait);
-  platformSession(nullptr)->drain();
-  if (Event)
-    *Event = completedEvent(Q, CL_COMMAND_MARKER, Status == CL_SUCCESS ? CL_COMPLETE : Status);
-  return CL_SUCCESS;
+  return enqueueJob(Q, CL_COMMAND_MARKER, waitList(NWait, Wait), false, Event,
+                    [] { return Status::success(); });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL enqueueBarrierWithWaitList(cl_command_queue Q, cl_uint NWait,
@@ -1000,8 +1017,10 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueWaitForEvents(cl_command_queue Q, cl_uint
     return CL_INVALID_COMMAND_QUEUE;
   if (N == 0 || !List)
     return CL_INVALID_VALUE;
-  return waitFor(N, List) == CL_SUCCESS ? CL_SUCCESS
-                                        : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  if (cl_int E = checkWaitList(N, List); E != CL_SUCCESS)
+    return CL_INVALID_EVENT;
+  return enqueueJob(Q, CL_COMMAND_MARKER, waitList(N, List), false, nullptr,
+                    [] { return Status::success(); });
 }
 
 // ---- Events ------------------------------------------------------------
@@ -1061,25 +1080,18 @@ CL_API_ENTRY cl_int CL_API_CALL getEventProfilingInfo(cl_event E, cl_profiling_i
                                                       size_t *SizeRet) {
   if (!E)
     return CL_INVALID_EVENT;
-  if (!E->Queue || !(E->Queue->Properties & CL_QUEUE_PROFILING_ENABLE))
+  if (!E->Queue || !(E->Queue->Properties & CL_QUEUE_PROFILING_ENABLE) ||
+      eventStatus(E) != CL_COMPLETE)
     return CL_PROFILING_INFO_NOT_AVAILABLE;
-  if (eventStatus(E) != CL_COMPLETE)
-    return CL_PROFILING_INFO_NOT_AVAILABLE;
-  cl_ulong Start = E->Start, End = E->End;
-  if (E->Record) {
-    // A launch: its measured span, ending when its future was ready.
-    Start = E->Queued;
-    End = Start + cl_ulong(E->Record->Report.TotalMs * 1e6);
-  }
   switch (Param) {
   case CL_PROFILING_COMMAND_QUEUED:
   case CL_PROFILING_COMMAND_SUBMIT:
     return put(E->Queued, Size, Out, SizeRet);
   case CL_PROFILING_COMMAND_START:
-    return put(Start, Size, Out, SizeRet);
+    return put(cl_ulong(*E->Start), Size, Out, SizeRet);
   case CL_PROFILING_COMMAND_END:
   case CL_PROFILING_COMMAND_COMPLETE:
-    return put(End, Size, Out, SizeRet);
+    return put(cl_ulong(*E->End), Size, Out, SizeRet);
   default:
     return CL_INVALID_VALUE;
   }
@@ -1094,25 +1106,26 @@ CL_API_ENTRY cl_event CL_API_CALL createUserEvent(cl_context C, cl_int *Err) {
   E->Context = C;
   C->retain();
   E->Type = CL_COMMAND_USER;
-  E->UserStatus = CL_SUBMITTED;
-  E->Queued = E->Start = nowNs();
+  E->User = std::make_shared<std::promise<Status>>();
+  E->Done = E->User->get_future().share();
+  E->Queued = nowNs();
   setError(Err, CL_SUCCESS);
   return E;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL setUserEventStatus(cl_event E, cl_int Status) {
-  if (!E || E->Type != CL_COMMAND_USER)
+  if (!E || !E->User)
     return CL_INVALID_EVENT;
   if (Status > CL_COMPLETE)
     return CL_INVALID_VALUE;
-  {
-    std::lock_guard<std::mutex> Hold(E->Lock);
-    if (E->UserStatus <= CL_COMPLETE)
-      return CL_INVALID_OPERATION;
-    E->UserStatus = Status;
-    E->End = nowNs();
-  }
-  E->Changed.notify_all();
+  cl_int Was = CL_SUBMITTED;
+  if (!E->UserStatus.compare_exchange_strong(Was, Status))
+    return CL_INVALID_OPERATION;
+  E->User->set_value(Status == CL_COMPLETE
+                         ? skmd::Status::success()
+                         : skmd::Status(Failure(ErrorCode::InvalidArgument,
+                                                "the user event's status is " +
+                                                    std::to_string(Status))));
   return CL_SUCCESS;
 }
 

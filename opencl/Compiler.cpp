@@ -15,6 +15,7 @@
 #include "Driver/BundleCompiler.h"
 
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -130,10 +131,16 @@ cl_int compileSource(const std::string &Source, const std::string &Options,
     Out << Source;
   }
   Opts.Frontend.InputPath = Path;
+  // The build log: clang's diagnostics (warnings too), as it prints them.
+  std::string Diagnostics;
+  llvm::raw_string_ostream DiagOut(Diagnostics);
+  Opts.Frontend.Diagnostics = &DiagOut;
   auto Writer = compileBundle(Opts, Targets);
   cl_int Result = CL_SUCCESS;
+  Log = Diagnostics;
   if (!Writer) {
-    Log = llvm::toString(Writer.takeError());
+    std::string Why = llvm::toString(Writer.takeError());
+    Log += (Log.empty() || Log.back() == '\n' ? "" : "\n") + Why;
     Result = CL_BUILD_PROGRAM_FAILURE;
   } else if (auto Serialized = Writer->serialize()) {
     Bytes = std::move(*Serialized);

@@ -89,26 +89,24 @@ struct _cl_kernel : skmd::opencl::Counted {
   skmd::LoadedKernel Loaded;
   std::vector<skmd::HostArg> Args;
   std::vector<bool> Set;
-  /// Launches not finished yet, with the records they fill (kept here when
-  /// the program asked for no event).
-  std::vector<std::pair<std::shared_future<skmd::Status>, std::shared_ptr<skmd::LaunchRecord>>>
-      InFlight;
 };
 
 struct _cl_event : skmd::opencl::Counted {
   cl_context Context = nullptr;
   cl_command_queue Queue = nullptr; ///< Null for a user event.
   cl_command_type Type = 0;
-  /// A launch's outcome; invalid for a command that completed at once.
+  /// The command's outcome, when its job in the session's queue is done
+  /// (a user event's, when the program sets its status). Jobs waiting on
+  /// the event hold this, not the event.
   std::shared_future<skmd::Status> Done;
+  /// A user event's: what sets Done, and the status the program gave.
+  std::shared_ptr<std::promise<skmd::Status>> User;
+  std::atomic<cl_int> UserStatus{CL_SUBMITTED};
+  /// A launch's report (its timings for profiling).
   std::shared_ptr<skmd::LaunchRecord> Record;
-  /// A user event's status until it is set (CL_SUBMITTED), or a failed
-  /// command's negative code.
-  std::atomic<cl_int> UserStatus{CL_COMPLETE};
   /// Profiling: nanoseconds on the steady clock.
-  cl_ulong Queued = 0, Start = 0, End = 0;
-  std::mutex Lock;
-  std::condition_variable Changed;
+  cl_ulong Queued = 0;
+  std::shared_ptr<std::atomic<cl_ulong>> Start, End;
 };
 
 #endif // SKMD_OPENCL_OBJECTS_H

@@ -77,7 +77,7 @@ std::vector<std::string> cc1Args(const FrontendOptions &Opts,
   // can reach, on every target alike.
   if (Opts.CLStd == "CL3.0")
     Args.push_back("-cl-ext=+__opencl_c_images,+__opencl_c_read_write_images");
-  if (llvm::errs().has_colors())
+  if (!Opts.Diagnostics && llvm::errs().has_colors())
     Args.push_back("-fcolor-diagnostics");
   for (const std::string &D : Opts.Defines)
     Args.push_back("-D" + D);
@@ -89,13 +89,14 @@ std::vector<std::string> cc1Args(const FrontendOptions &Opts,
   return Args;
 }
 
-/// A CompilerInstance whose diagnostics print to stderr like clang's.
-/// Without \p Warnings, errors only.
+/// A CompilerInstance whose diagnostics print like clang's, to stderr or
+/// Opts.Diagnostics. Without \p Warnings, errors only.
 class Compiler {
 public:
   Compiler(const FrontendOptions &Opts, llvm::StringRef Triple, bool Warnings = true) {
     auto VFS = llvm::vfs::getRealFileSystem();
-    auto *Printer = new TextDiagnosticPrinter(llvm::errs(), DiagOpts);
+    auto *Printer = new TextDiagnosticPrinter(
+        Opts.Diagnostics ? *Opts.Diagnostics : llvm::errs(), DiagOpts);
     Diags = CompilerInstance::createDiagnostics(*VFS, DiagOpts, Printer,
                                                 /*ShouldOwnClient=*/true);
     Invocation = std::make_shared<CompilerInvocation>();

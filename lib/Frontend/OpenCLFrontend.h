@@ -17,6 +17,10 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
 namespace skmd {
 
 struct FrontendOptions {
@@ -28,6 +32,8 @@ struct FrontendOptions {
   /// Clang's resource directory (for opencl-c.h); empty means the one Clang
   /// was installed with.
   std::string ResourceDir;
+  /// Where diagnostics go (an OpenCL program's build log); null: stderr.
+  llvm::raw_ostream *Diagnostics = nullptr;
 };
 
 /// The options in the order they shape the code, for the bundle's metadata.

@@ -329,31 +329,41 @@ Status checkRange(const BufferObject &B, uint64_t Offset, uint64_t Bytes, const 
 }
 } // namespace
 
+Status Session::readNow(BufferObject &B, uint64_t Offset, uint64_t Bytes, void *Dst) {
+  if (Status S = checkRange(B, Offset, Bytes, Dst, "reading a buffer"); !S)
+    return S;
+  IntervalSet Want;
+  Want.add(int64_t(Offset), int64_t(Offset + Bytes));
+  if (auto Moved = B.bringToHost(Want); !Moved)
+    return Moved.error();
+  const char *From = static_cast<const char *>(B.host()) + Offset;
+  if (Bytes && Dst != From)
+    std::memcpy(Dst, From, Bytes);
+  return Status::success();
+}
+
+Status Session::writeNow(BufferObject &B, uint64_t Offset, uint64_t Bytes, const void *Src) {
+  if (Status S = checkRange(B, Offset, Bytes, Src, "writing a buffer"); !S)
+    return S;
+  char *To = static_cast<char *>(B.host()) + Offset;
+  if (Bytes && Src != To)
+    std::memcpy(To, Src, Bytes);
+  IntervalSet Set;
+  Set.add(int64_t(Offset), int64_t(Offset + Bytes));
+  B.hostWrote(Set);
+  return Status::success();
+}
+
 Status Session::readBuffer(BufferObject &B, uint64_t Offset, uint64_t Bytes, void *Dst) {
   if (Status S = checkRange(B, Offset, Bytes, Dst, "reading a buffer"); !S)
     return S;
-  return inTurn([&]() -> Status {
-    IntervalSet Want;
-    Want.add(int64_t(Offset), int64_t(Offset + Bytes));
-    if (auto Moved = B.bringToHost(Want); !Moved)
-      return Moved.error();
-    if (Bytes)
-      std::memcpy(Dst, static_cast<const char *>(B.host()) + Offset, Bytes);
-    return Status::success();
-  });
+  return inTurn([&] { return readNow(B, Offset, Bytes, Dst); });
 }
 
 Status Session::writeBuffer(BufferObject &B, uint64_t Offset, uint64_t Bytes, const void *Src) {
   if (Status S = checkRange(B, Offset, Bytes, Src, "writing a buffer"); !S)
     return S;
-  return inTurn([&]() -> Status {
-    if (Bytes)
-      std::memcpy(static_cast<char *>(B.host()) + Offset, Src, Bytes);
-    IntervalSet Set;
-    Set.add(int64_t(Offset), int64_t(Offset + Bytes));
-    B.hostWrote(Set);
-    return Status::success();
-  });
+  return inTurn([&] { return writeNow(B, Offset, Bytes, Src); });
 }
 
 } // namespace skmd

@@ -87,6 +87,17 @@ public:
   /// Returns when everything submitted so far has run.
   void drain();
 
+  /// A front end's own command (an OpenCL read, a launch after a wait on
+  /// events), run in its turn after everything submitted before. Inside a
+  /// job, use the *Now functions below, never the queued ones: those
+  /// would wait for the job itself.
+  std::future<Status> enqueue(std::function<Status()> Job) { return submit(std::move(Job)); }
+  /// launch, readBuffer and writeBuffer for a job already in its turn.
+  Status launchNow(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                   const NDRange &Range, const std::string &Plan, LaunchRecord &Record);
+  Status readNow(BufferObject &B, uint64_t Offset, uint64_t Bytes, void *Dst);
+  Status writeNow(BufferObject &B, uint64_t Offset, uint64_t Bytes, const void *Src);
+
   /// Profiles the launch on the devices \p Which (indices), in turn.
   Status profile(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
                  const NDRange &Range, const std::vector<unsigned> &Which, unsigned Runs);
@@ -136,8 +147,6 @@ private:
   Result<std::vector<Piece>> choosePlan(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
                                         const NDRange &Range, const std::string &Plan,
                                         LaunchRecord &Record, std::string &NoModel);
-  Status launchNow(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
-                   const NDRange &Range, const std::string &Plan, LaunchRecord &Record);
 
   std::vector<std::unique_ptr<Device>> Devices;
   CpuDevice *Cpu = nullptr;

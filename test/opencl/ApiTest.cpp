@@ -1,0 +1,327 @@
+//===- ApiTest.cpp - The SKMD platform through the ICD loader -------------===//
+//
+// Plain OpenCL calls, linked against the system's libOpenCL, with the
+// loader pointed at the build tree's SKMD platform (ctest sets
+// OCL_ICD_VENDORS and SKMD_DEVICES=cpu,discrete,discrete): each group of
+// entry points, the error codes the specification names, and results
+// checked against the host.
+//
+//===----------------------------------------------------------------------===//
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+const char *VectorAdd =
+    "__kernel void vector_add(__global const float *a, __global const float *b,\n"
+    "                         __global float *c, int n) {\n"
+    "  int i = get_global_id(0);\n"
+    "  if (i < n) c[i] = a[i] + b[i];\n"
+    "}\n"
+    "__kernel void scale(__global float *x, float f, __local float *tmp) {\n"
+    "  int i = get_global_id(0);\n"
+    "  tmp[get_local_id(0)] = x[i] * f;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  x[i] = tmp[get_local_id(0)];\n"
+    "}\n";
+
+class OpenCL : public ::testing::Test {
+protected:
+  void SetUp() override {
+    cl_platform_id Platforms[16];
+    cl_uint N = 0;
+    ASSERT_EQ(clGetPlatformIDs(16, Platforms, &N), CL_SUCCESS);
+    for (cl_uint I = 0; I < N; ++I) {
+      char Name[64] = {0};
+      clGetPlatformInfo(Platforms[I], CL_PLATFORM_NAME, sizeof Name, Name, nullptr);
+      if (std::string(Name) == "SKMD")
+        P = Platforms[I];
+    }
+    ASSERT_NE(P, nullptr) << "no SKMD platform: is OCL_ICD_VENDORS set?";
+    ASSERT_EQ(clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, 1, &D, nullptr), CL_SUCCESS);
+    cl_int E;
+    Ctx = clCreateContext(nullptr, 1, &D, nullptr, nullptr, &E);
+    ASSERT_EQ(E, CL_SUCCESS);
+    Q = clCreateCommandQueue(Ctx, D, CL_QUEUE_PROFILING_ENABLE, &E);
+    ASSERT_EQ(E, CL_SUCCESS);
+  }
+  void TearDown() override {
+    if (Q)
+      clReleaseCommandQueue(Q);
+    if (Ctx)
+      clReleaseContext(Ctx);
+  }
+  cl_program build(const char *Source, const char *Options = nullptr) {
+    cl_int E;
+    cl_program Prog = clCreateProgramWithSource(Ctx, 1, &Source, nullptr, &E);
+    EXPECT_EQ(E, CL_SUCCESS);
+    EXPECT_EQ(clBuildProgram(Prog, 1, &D, Options, nullptr, nullptr), CL_SUCCESS)
+        << log(Prog);
+    return Prog;
+  }
+  std::string log(cl_program Prog) {
+    size_t Size = 0;
+    clGetProgramBuildInfo(Prog, D, CL_PROGRAM_BUILD_LOG, 0, nullptr, &Size);
+    std::string Log(Size, '\0');
+    clGetProgramBuildInfo(Prog, D, CL_PROGRAM_BUILD_LOG, Size, Log.data(), nullptr);
+    return Log;
+  }
+  cl_platform_id P = nullptr;
+  cl_device_id D = nullptr;
+  cl_context Ctx = nullptr;
+  cl_command_queue Q = nullptr;
+};
+
+TEST_F(OpenCL, PlatformAndDeviceAnswerAsTheSpecificationSays) {
+  char Suffix[16];
+  ASSERT_EQ(clGetPlatformInfo(P, CL_PLATFORM_ICD_SUFFIX_KHR, sizeof Suffix, Suffix, nullptr),
+            CL_SUCCESS);
+  EXPECT_STREQ(Suffix, "SKMD");
+  char Tiny[2];
+  EXPECT_EQ(clGetPlatformInfo(P, CL_PLATFORM_VERSION, sizeof Tiny, Tiny, nullptr),
+            CL_INVALID_VALUE);
+  for (cl_device_type T : {cl_device_type(CL_DEVICE_TYPE_GPU), cl_device_type(CL_DEVICE_TYPE_CPU),
+                           cl_device_type(CL_DEVICE_TYPE_DEFAULT),
+                           cl_device_type(CL_DEVICE_TYPE_ALL)}) {
+    cl_uint N = 0;
+    EXPECT_EQ(clGetDeviceIDs(P, T, 0, nullptr, &N), CL_SUCCESS) << T;
+    EXPECT_EQ(N, 1u);
+  }
+  cl_uint N = 7;
+  EXPECT_EQ(clGetDeviceIDs(P, CL_DEVICE_TYPE_ACCELERATOR, 0, nullptr, &N), CL_DEVICE_NOT_FOUND);
+  EXPECT_EQ(N, 0u);
+  EXPECT_EQ(clGetDeviceIDs(P, cl_device_type(1) << 40, 0, nullptr, &N), CL_INVALID_DEVICE_TYPE);
+  cl_bool Images = CL_TRUE;
+  ASSERT_EQ(clGetDeviceInfo(D, CL_DEVICE_IMAGE_SUPPORT, sizeof Images, &Images, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(Images, CL_FALSE);
+  size_t Group = 0;
+  ASSERT_EQ(clGetDeviceInfo(D, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof Group, &Group, nullptr),
+            CL_SUCCESS);
+  EXPECT_GE(Group, 256u);
+  char Name[256];
+  ASSERT_EQ(clGetDeviceInfo(D, CL_DEVICE_NAME, sizeof Name, Name, nullptr), CL_SUCCESS);
+  EXPECT_NE(std::string(Name).find("discrete1"), std::string::npos) << Name;
+  EXPECT_EQ(clGetDeviceInfo(D, 0x7fff, sizeof Name, Name, nullptr), CL_INVALID_VALUE);
+  // Images are refused with the specification's code for a device without.
+  cl_int E = CL_SUCCESS;
+  cl_image_format Format{CL_RGBA, CL_FLOAT};
+  cl_image_desc Desc{};
+  Desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  Desc.image_width = Desc.image_height = 4;
+  EXPECT_EQ(clCreateImage(Ctx, CL_MEM_READ_ONLY, &Format, &Desc, nullptr, &E), nullptr);
+  EXPECT_EQ(E, CL_INVALID_OPERATION);
+}
+
+TEST_F(OpenCL, BuffersRefuseBadFlagsAndSizes) {
+  cl_int E;
+  float X[4] = {0};
+  EXPECT_EQ(clCreateBuffer(Ctx, CL_MEM_READ_WRITE, 0, nullptr, &E), nullptr);
+  EXPECT_EQ(E, CL_INVALID_BUFFER_SIZE);
+  EXPECT_EQ(clCreateBuffer(Ctx, CL_MEM_COPY_HOST_PTR, 16, nullptr, &E), nullptr);
+  EXPECT_EQ(E, CL_INVALID_HOST_PTR);
+  EXPECT_EQ(clCreateBuffer(Ctx, CL_MEM_READ_WRITE, 16, X, &E), nullptr);
+  EXPECT_EQ(E, CL_INVALID_HOST_PTR);
+  EXPECT_EQ(clCreateBuffer(Ctx, CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR, 16, X, &E), nullptr);
+  EXPECT_EQ(E, CL_INVALID_VALUE);
+  EXPECT_EQ(clCreateBuffer(Ctx, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, 16, nullptr, &E), nullptr);
+  EXPECT_EQ(E, CL_INVALID_VALUE);
+  cl_mem M = clCreateBuffer(Ctx, CL_MEM_READ_WRITE, 16, nullptr, &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  EXPECT_EQ(clEnqueueReadBuffer(Q, M, CL_TRUE, 8, 16, X, 0, nullptr, nullptr), CL_INVALID_VALUE);
+  EXPECT_EQ(clEnqueueReadBuffer(Q, M, CL_TRUE, 0, 16, X, 1, nullptr, nullptr),
+            CL_INVALID_EVENT_WAIT_LIST);
+  // Zero-filled, then a pattern, then copied.
+  ASSERT_EQ(clEnqueueReadBuffer(Q, M, CL_TRUE, 0, 16, X, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(X[3], 0.0f);
+  float Two = 2.0f;
+  ASSERT_EQ(clEnqueueFillBuffer(Q, M, &Two, sizeof Two, 4, 12, 0, nullptr, nullptr), CL_SUCCESS);
+  cl_mem Copy = clCreateBuffer(Ctx, CL_MEM_READ_WRITE, 16, nullptr, &E);
+  ASSERT_EQ(clEnqueueCopyBuffer(Q, M, Copy, 0, 0, 16, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(clEnqueueCopyBuffer(Q, M, M, 0, 4, 8, 0, nullptr, nullptr), CL_MEM_COPY_OVERLAP);
+  ASSERT_EQ(clEnqueueReadBuffer(Q, Copy, CL_TRUE, 0, 16, X, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(X[0], 0.0f);
+  EXPECT_EQ(X[1], 2.0f);
+  EXPECT_EQ(X[3], 2.0f);
+  size_t Size = 0;
+  ASSERT_EQ(clGetMemObjectInfo(M, CL_MEM_SIZE, sizeof Size, &Size, nullptr), CL_SUCCESS);
+  EXPECT_EQ(Size, 16u);
+  clReleaseMemObject(Copy);
+  clReleaseMemObject(M);
+}
+
+TEST_F(OpenCL, ProgramsReportBuildErrorsAndTakeTheirOwnBinary) {
+  const char *Broken = "__kernel void k(__global int *x) { x[0] = undefined_name; }\n";
+  cl_int E;
+  cl_program Bad = clCreateProgramWithSource(Ctx, 1, &Broken, nullptr, &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  EXPECT_EQ(clBuildProgram(Bad, 1, &D, nullptr, nullptr, nullptr), CL_BUILD_PROGRAM_FAILURE);
+  std::string Log = log(Bad);
+  EXPECT_NE(Log.find("undefined_name"), std::string::npos) << Log;
+  EXPECT_NE(Log.find("error"), std::string::npos) << Log;
+  cl_build_status Status;
+  clGetProgramBuildInfo(Bad, D, CL_PROGRAM_BUILD_STATUS, sizeof Status, &Status, nullptr);
+  EXPECT_EQ(Status, CL_BUILD_ERROR);
+  EXPECT_EQ(clCreateKernel(Bad, "k", &E), nullptr);
+  EXPECT_EQ(E, CL_INVALID_PROGRAM_EXECUTABLE);
+  EXPECT_EQ(clBuildProgram(Bad, 1, &D, "-fno-such-option", nullptr, nullptr),
+            CL_INVALID_BUILD_OPTIONS);
+  clReleaseProgram(Bad);
+
+  cl_program Prog = build(VectorAdd, "-cl-std=CL1.2 -DUNUSED=1 -w");
+  EXPECT_EQ(clCreateKernel(Prog, "nope", &E), nullptr);
+  EXPECT_EQ(E, CL_INVALID_KERNEL_NAME);
+  size_t Kernels = 0;
+  ASSERT_EQ(clGetProgramInfo(Prog, CL_PROGRAM_NUM_KERNELS, sizeof Kernels, &Kernels, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(Kernels, 2u);
+  // Its binary (a bundle) makes the same program again.
+  size_t Bytes = 0;
+  ASSERT_EQ(clGetProgramInfo(Prog, CL_PROGRAM_BINARY_SIZES, sizeof Bytes, &Bytes, nullptr),
+            CL_SUCCESS);
+  std::vector<unsigned char> Binary(Bytes);
+  unsigned char *Into = Binary.data();
+  ASSERT_EQ(clGetProgramInfo(Prog, CL_PROGRAM_BINARIES, sizeof Into, &Into, nullptr),
+            CL_SUCCESS);
+  const unsigned char *From = Binary.data();
+  cl_int BinaryStatus;
+  cl_program Again =
+      clCreateProgramWithBinary(Ctx, 1, &D, &Bytes, &From, &BinaryStatus, &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  EXPECT_EQ(BinaryStatus, CL_SUCCESS);
+  ASSERT_EQ(clBuildProgram(Again, 1, &D, nullptr, nullptr, nullptr), CL_SUCCESS);
+  cl_kernel K = clCreateKernel(Again, "vector_add", &E);
+  EXPECT_EQ(E, CL_SUCCESS);
+  clReleaseKernel(K);
+  Binary[20] ^= 0xff;
+  EXPECT_EQ(clCreateProgramWithBinary(Ctx, 1, &D, &Bytes, &From, &BinaryStatus, &E), nullptr);
+  EXPECT_EQ(E, CL_INVALID_BINARY);
+  clReleaseProgram(Again);
+  clReleaseProgram(Prog);
+}
+
+TEST_F(OpenCL, KernelArgumentsAndLaunchesAreChecked) {
+  cl_program Prog = build(VectorAdd);
+  cl_int E;
+  cl_kernel K = clCreateKernel(Prog, "scale", &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  const int N = 4096;
+  std::vector<float> X(N);
+  for (int I = 0; I < N; ++I)
+    X[I] = float(I);
+  cl_mem M = clCreateBuffer(Ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, N * 4, X.data(), &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  float F = 3.0f;
+  EXPECT_EQ(clSetKernelArg(K, 3, sizeof F, &F), CL_INVALID_ARG_INDEX);
+  EXPECT_EQ(clSetKernelArg(K, 1, sizeof(double), &F), CL_INVALID_ARG_SIZE);
+  EXPECT_EQ(clSetKernelArg(K, 2, 256, &F), CL_INVALID_ARG_VALUE);
+  EXPECT_EQ(clSetKernelArg(K, 2, 0, nullptr), CL_INVALID_ARG_SIZE);
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof M, &M), CL_SUCCESS);
+  size_t Global = N, Local = 64, Odd = 100;
+  EXPECT_EQ(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &Global, &Local, 0, nullptr, nullptr),
+            CL_INVALID_KERNEL_ARGS);
+  ASSERT_EQ(clSetKernelArg(K, 1, sizeof F, &F), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(K, 2, 64 * sizeof(float), nullptr), CL_SUCCESS);
+  EXPECT_EQ(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &Global, &Odd, 0, nullptr, nullptr),
+            CL_INVALID_WORK_GROUP_SIZE);
+  EXPECT_EQ(clEnqueueNDRangeKernel(Q, K, 4, nullptr, &Global, &Local, 0, nullptr, nullptr),
+            CL_INVALID_WORK_DIMENSION);
+  cl_event Ev;
+  ASSERT_EQ(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &Global, &Local, 0, nullptr, &Ev),
+            CL_SUCCESS);
+  // No local size: the platform picks one (the kernel's __local array is
+  // sized for 64; the pick divides 4096 and stays within 256).
+  ASSERT_EQ(clWaitForEvents(1, &Ev), CL_SUCCESS);
+  cl_ulong Start = 0, End = 0;
+  ASSERT_EQ(clGetEventProfilingInfo(Ev, CL_PROFILING_COMMAND_START, sizeof Start, &Start,
+                                    nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clGetEventProfilingInfo(Ev, CL_PROFILING_COMMAND_END, sizeof End, &End, nullptr),
+            CL_SUCCESS);
+  EXPECT_GE(End, Start);
+  ASSERT_EQ(clEnqueueReadBuffer(Q, M, CL_TRUE, 0, N * 4, X.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  for (int I = 0; I < N; ++I)
+    ASSERT_EQ(X[I], float(I) * 3.0f) << I;
+  clReleaseEvent(Ev);
+  clReleaseMemObject(M);
+  clReleaseKernel(K);
+  clReleaseProgram(Prog);
+}
+
+// A command waiting on a user event waits in the queue, not in the call;
+// setting the event lets it run, and a failed user event fails it.
+TEST_F(OpenCL, UserEventsHoldCommandsBackWithoutBlockingTheCaller) {
+  cl_int E;
+  cl_event Gate = clCreateUserEvent(Ctx, &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  float Value = 5.0f, Back = 0.0f;
+  cl_mem M = clCreateBuffer(Ctx, CL_MEM_READ_WRITE, 4, nullptr, &E);
+  cl_event Write;
+  ASSERT_EQ(clEnqueueWriteBuffer(Q, M, CL_FALSE, 0, 4, &Value, 1, &Gate, &Write), CL_SUCCESS);
+  cl_int Status;
+  clGetEventInfo(Write, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof Status, &Status, nullptr);
+  EXPECT_GT(Status, CL_COMPLETE);
+  ASSERT_EQ(clSetUserEventStatus(Gate, CL_COMPLETE), CL_SUCCESS);
+  EXPECT_EQ(clSetUserEventStatus(Gate, CL_COMPLETE), CL_INVALID_OPERATION);
+  ASSERT_EQ(clEnqueueReadBuffer(Q, M, CL_TRUE, 0, 4, &Back, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(Back, 5.0f);
+  clGetEventInfo(Write, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof Status, &Status, nullptr);
+  EXPECT_EQ(Status, CL_COMPLETE);
+
+  cl_event Failing = clCreateUserEvent(Ctx, &E);
+  cl_event Read;
+  ASSERT_EQ(clEnqueueReadBuffer(Q, M, CL_FALSE, 0, 4, &Back, 1, &Failing, &Read), CL_SUCCESS);
+  std::thread Later([&] { clSetUserEventStatus(Failing, -42); });
+  EXPECT_EQ(clWaitForEvents(1, &Read), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  Later.join();
+  clGetEventInfo(Read, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof Status, &Status, nullptr);
+  EXPECT_EQ(Status, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  clGetEventInfo(Failing, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof Status, &Status, nullptr);
+  EXPECT_EQ(Status, -42);
+  for (cl_event Ev : {Gate, Write, Failing, Read})
+    clReleaseEvent(Ev);
+  clReleaseMemObject(M);
+}
+
+// CL_MEM_USE_HOST_PTR: the program's memory is the buffer; after the
+// launch and a finish, the results are in it. Objects keep their context
+// alive past the program's release of it.
+TEST_F(OpenCL, UseHostPtrBuffersAndLifetimes) {
+  cl_program Prog = build(VectorAdd);
+  cl_int E;
+  cl_kernel K = clCreateKernel(Prog, "vector_add", &E);
+  const int N = 1000;
+  std::vector<float> A(N, 1.0f), B(N, 2.5f), C(N, 0.0f);
+  cl_mem MA = clCreateBuffer(Ctx, CL_MEM_USE_HOST_PTR, N * 4, A.data(), &E);
+  cl_mem MB = clCreateBuffer(Ctx, CL_MEM_USE_HOST_PTR, N * 4, B.data(), &E);
+  cl_mem MC = clCreateBuffer(Ctx, CL_MEM_USE_HOST_PTR, N * 4, C.data(), &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  clSetKernelArg(K, 0, sizeof MA, &MA);
+  clSetKernelArg(K, 1, sizeof MB, &MB);
+  clSetKernelArg(K, 2, sizeof MC, &MC);
+  clSetKernelArg(K, 3, sizeof N, &N);
+  size_t Global = 1024;
+  // The context goes first; the queue, buffers and kernel still hold it.
+  clReleaseContext(Ctx);
+  Ctx = nullptr;
+  ASSERT_EQ(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &Global, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clFinish(Q), CL_SUCCESS);
+  for (int I = 0; I < N; ++I)
+    ASSERT_EQ(C[I], 3.5f) << I;
+  for (cl_mem M : {MA, MB, MC})
+    clReleaseMemObject(M);
+  clReleaseKernel(K);
+  clReleaseProgram(Prog);
+}
+
+} // namespace
