@@ -108,6 +108,9 @@ public:
                                                "skmd-cc");
     Instance = std::make_unique<CompilerInstance>(Invocation);
     Instance->createDiagnostics(Printer, /*ShouldOwnClient=*/false);
+    // "N errors generated." goes with the diagnostics, not to stderr.
+    if (Opts.Diagnostics)
+      Instance->setVerboseOutputStream(*Opts.Diagnostics);
     Instance->getDiagnostics().setIgnoreAllWarnings(!Warnings);
   }
 
