@@ -635,15 +635,12 @@ CL_API_ENTRY cl_int CL_API_CALL buildProgram(cl_program P, cl_uint N,
   P->Options = Options ? Options : "";
   cl_int Result = CL_SUCCESS;
   if (!P->Source.empty()) {
-    if (!compilerAvailable()) {
-      Result = CL_COMPILER_NOT_AVAILABLE;
-      P->Log = "this SKMD platform was built without the compiler (skmd-cc)";
-    } else {
-      std::vector<uint8_t> Bytes;
-      Result = compileSource(P->Source, P->Options, Bytes, P->Log);
-      if (Result == CL_SUCCESS && adoptBundle(P, std::move(Bytes)) != CL_SUCCESS)
-        Result = CL_BUILD_PROGRAM_FAILURE;
-    }
+    // Without the compiler module this fails with CL_COMPILER_NOT_AVAILABLE
+    // and the log says why.
+    std::vector<uint8_t> Bytes;
+    Result = compileSource(P->Source, P->Options, Bytes, P->Log);
+    if (Result == CL_SUCCESS && adoptBundle(P, std::move(Bytes)) != CL_SUCCESS)
+      Result = CL_BUILD_PROGRAM_FAILURE;
   } else if (!P->Bundle) {
     Result = CL_INVALID_PROGRAM;
   }

@@ -13,7 +13,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -322,6 +325,59 @@ TEST_F(OpenCL, UseHostPtrBuffersAndLifetimes) {
     clReleaseMemObject(M);
   clReleaseKernel(K);
   clReleaseProgram(Prog);
+}
+
+// A host without the compiler module (ctest runs this with
+// SKMD_OPENCL_COMPILER pointing nowhere): the device says so, a build from
+// source fails with CL_COMPILER_NOT_AVAILABLE and a log naming the module,
+// and a bundle still loads and runs.
+TEST_F(OpenCL, WithoutTheCompilerBinariesStillRun) {
+  const char *Module = std::getenv("SKMD_OPENCL_COMPILER");
+  if (!Module || std::string(Module).find("missing") == std::string::npos)
+    GTEST_SKIP() << "run with SKMD_OPENCL_COMPILER=<a missing path>";
+  cl_bool Available = CL_TRUE;
+  ASSERT_EQ(clGetDeviceInfo(D, CL_DEVICE_COMPILER_AVAILABLE, sizeof Available, &Available,
+                            nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(Available, CL_FALSE);
+  cl_int E;
+  cl_program Prog = clCreateProgramWithSource(Ctx, 1, &VectorAdd, nullptr, &E);
+  EXPECT_EQ(clBuildProgram(Prog, 1, &D, nullptr, nullptr, nullptr), CL_COMPILER_NOT_AVAILABLE);
+  EXPECT_NE(log(Prog).find("does not load"), std::string::npos) << log(Prog);
+  clReleaseProgram(Prog);
+  const char *Dir = std::getenv("SKMD_CORPUS_DIR");
+  ASSERT_NE(Dir, nullptr);
+  std::ifstream In(std::string(Dir) + "/vector_add.skmd", std::ios::binary);
+  std::vector<unsigned char> Bundle((std::istreambuf_iterator<char>(In)), {});
+  ASSERT_FALSE(Bundle.empty());
+  const unsigned char *From = Bundle.data();
+  size_t Bytes = Bundle.size();
+  cl_program Bin = clCreateProgramWithBinary(Ctx, 1, &D, &Bytes, &From, nullptr, &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  ASSERT_EQ(clBuildProgram(Bin, 1, &D, nullptr, nullptr, nullptr), CL_SUCCESS);
+  cl_kernel K = clCreateKernel(Bin, "vector_add", &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  const int N = 500;
+  std::vector<float> A(N, 1.0f), B(N, 2.0f), C(N, 0.0f);
+  cl_mem MA = clCreateBuffer(Ctx, CL_MEM_COPY_HOST_PTR, N * 4, A.data(), &E);
+  cl_mem MB = clCreateBuffer(Ctx, CL_MEM_COPY_HOST_PTR, N * 4, B.data(), &E);
+  cl_mem MC = clCreateBuffer(Ctx, CL_MEM_READ_WRITE, N * 4, nullptr, &E);
+  clSetKernelArg(K, 0, sizeof MA, &MA);
+  clSetKernelArg(K, 1, sizeof MB, &MB);
+  clSetKernelArg(K, 2, sizeof MC, &MC);
+  cl_uint Count = N;
+  clSetKernelArg(K, 3, sizeof Count, &Count);
+  size_t Global = 512, Local = 64;
+  ASSERT_EQ(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &Global, &Local, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clEnqueueReadBuffer(Q, MC, CL_TRUE, 0, N * 4, C.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  for (int I = 0; I < N; ++I)
+    ASSERT_EQ(C[I], 3.0f) << I;
+  for (cl_mem M : {MA, MB, MC})
+    clReleaseMemObject(M);
+  clReleaseKernel(K);
+  clReleaseProgram(Bin);
 }
 
 } // namespace
