@@ -9,12 +9,13 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$root/gpu-run/runtime}
 build=$root/build
 cmake --build "$build" --target skmd-corpus-tests skmd-run skmd-prof transfer-bandwidth \
-  range-kernel-check partitioner-time skmd-cc resident-loop
+  range-kernel-check partitioner-time skmd-cc resident-loop SKMD_OpenCL opencl-api-tests
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib" "$out/corpus" "$out/examples" "$out/bench"
 cp "$build"/bin/{skmd-corpus-tests,skmd-run,skmd-prof,transfer-bandwidth,range-kernel-check,partitioner-time,resident-loop} \
   "$out/bin/"
-cp "$build/lib/libskmd.so" "$out/lib/"
+cp "$build/lib/libskmd.so" "$build/lib/libSKMD_OpenCL.so" "$out/lib/"
+cp "$build/bin/opencl-api-tests" "$out/bin/"
 cp "$build"/test/corpus/*.skmd "$out/corpus/"
 for cl in "$root"/examples/*.cl; do
   "$build/bin/skmd-cc" "$cl" -o "$out/examples/$(basename "${cl%.cl}").skmd"

@@ -23,6 +23,15 @@ fi
 [ "$what" = model ] && exit 0
 echo "== differential: every corpus kernel, random pieces over the CPU and every GPU"
 SKMD_TEST_DEVICES=cpu,cuda bin/skmd-corpus-tests --gtest_brief=1 2>&1 | tee "$OUT/differential.txt" | tail -15
+echo "== the SKMD OpenCL platform (no compiler on this host: bundles) over the CPU and every GPU"
+# The host's loader may be Khronos' (the CUDA toolkit's), which takes
+# OCL_ICD_FILENAMES; ocl-icd takes OCL_ICD_VENDORS.
+mkdir -p vendors && echo "$PWD/lib/libSKMD_OpenCL.so" > vendors/skmd.icd
+SKMD_CORPUS_DIR=$PWD/corpus OCL_ICD_VENDORS=$PWD/vendors \
+  OCL_ICD_FILENAMES=$PWD/lib/libSKMD_OpenCL.so LD_LIBRARY_PATH=$PWD/lib SKMD_DEVICES=cpu,cuda \
+  SKMD_OPENCL_COMPILER=$PWD/missing/compiler.so bin/opencl-api-tests \
+  --gtest_filter=OpenCL.WithoutTheCompilerBinariesStillRun:OpenCL.PlatformAndDevice* 2>&1 |
+  grep -v "^skmd: " | tee "$OUT/opencl-platform.txt" | tail -4
 echo "== resident buffers: 100 Jacobi launches split over the CPU and every GPU"
 for plan in even auto; do
   SKMD_PROFILE=auto SKMD_PROFILE_DB=$PWD/resident-profiles.sqlite \
