@@ -143,6 +143,14 @@ cl_int enqueueJob(cl_command_queue Q, cl_command_type Type, WaitList W, bool Blo
              : CL_OUT_OF_RESOURCES;
 }
 
+/// clRetain* of any object: \p Invalid for a null handle.
+template <typename Handle, cl_int Invalid> cl_int CL_API_CALL retainObject(Handle H) {
+  if (!H)
+    return Invalid;
+  H->retain();
+  return CL_SUCCESS;
+}
+
 void releaseContext(cl_context C) {
   if (C->release())
     delete C;
@@ -222,13 +230,6 @@ createContextFromType(const cl_context_properties *Props, cl_device_type Type,
   return newContext(Props, Notify, Data, Err);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL retainContext(cl_context C) {
-  if (!C)
-    return CL_INVALID_CONTEXT;
-  C->retain();
-  return CL_SUCCESS;
-}
-
 CL_API_ENTRY cl_int CL_API_CALL releaseContextEntry(cl_context C) {
   if (!C)
     return CL_INVALID_CONTEXT;
@@ -280,13 +281,6 @@ CL_API_ENTRY cl_command_queue CL_API_CALL createCommandQueue(cl_context C, cl_de
   C->retain();
   setError(Err, CL_SUCCESS);
   return Q;
-}
-
-CL_API_ENTRY cl_int CL_API_CALL retainCommandQueue(cl_command_queue Q) {
-  if (!Q)
-    return CL_INVALID_COMMAND_QUEUE;
-  Q->retain();
-  return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL finish(cl_command_queue Q) {
@@ -378,13 +372,6 @@ CL_API_ENTRY cl_mem CL_API_CALL createBuffer(cl_context C, cl_mem_flags Flags, s
   C->retain();
   setError(Err, CL_SUCCESS);
   return M;
-}
-
-CL_API_ENTRY cl_int CL_API_CALL retainMemObject(cl_mem M) {
-  if (!M)
-    return CL_INVALID_MEM_OBJECT;
-  M->retain();
-  return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL releaseMemObject(cl_mem M) {
@@ -602,13 +589,6 @@ createProgramWithBinary(cl_context C, cl_uint N, const cl_device_id *Devices,
   return P;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL retainProgram(cl_program P) {
-  if (!P)
-    return CL_INVALID_PROGRAM;
-  P->retain();
-  return CL_SUCCESS;
-}
-
 CL_API_ENTRY cl_int CL_API_CALL releaseProgram(cl_program P) {
   if (!P)
     return CL_INVALID_PROGRAM;
@@ -772,13 +752,6 @@ CL_API_ENTRY cl_int CL_API_CALL createKernelsInProgram(cl_program P, cl_uint N,
       Kernels[I] = newKernel(P, All[I]);
   if (NumRet)
     *NumRet = cl_uint(All.size());
-  return CL_SUCCESS;
-}
-
-CL_API_ENTRY cl_int CL_API_CALL retainKernel(cl_kernel K) {
-  if (!K)
-    return CL_INVALID_KERNEL;
-  K->retain();
   return CL_SUCCESS;
 }
 
@@ -1031,13 +1004,6 @@ CL_API_ENTRY cl_int CL_API_CALL waitForEvents(cl_uint N, const cl_event *List) {
   return waitFor(N, List);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL retainEvent(cl_event E) {
-  if (!E)
-    return CL_INVALID_EVENT;
-  E->retain();
-  return CL_SUCCESS;
-}
-
 CL_API_ENTRY cl_int CL_API_CALL releaseEvent(cl_event E) {
   if (!E)
     return CL_INVALID_EVENT;
@@ -1165,17 +1131,17 @@ void fillDispatch(cl_icd_dispatch &T) {
   T.clReleaseDevice = retainDevice;
   T.clCreateContext = createContext;
   T.clCreateContextFromType = createContextFromType;
-  T.clRetainContext = retainContext;
+  T.clRetainContext = retainObject<cl_context, CL_INVALID_CONTEXT>;
   T.clReleaseContext = releaseContextEntry;
   T.clGetContextInfo = getContextInfo;
   T.clCreateCommandQueue = createCommandQueue;
-  T.clRetainCommandQueue = retainCommandQueue;
+  T.clRetainCommandQueue = retainObject<cl_command_queue, CL_INVALID_COMMAND_QUEUE>;
   T.clReleaseCommandQueue = releaseCommandQueue;
   T.clGetCommandQueueInfo = getCommandQueueInfo;
   T.clFinish = finish;
   T.clFlush = flush;
   T.clCreateBuffer = createBuffer;
-  T.clRetainMemObject = retainMemObject;
+  T.clRetainMemObject = retainObject<cl_mem, CL_INVALID_MEM_OBJECT>;
   T.clReleaseMemObject = releaseMemObject;
   T.clGetMemObjectInfo = getMemObjectInfo;
   T.clEnqueueReadBuffer = enqueueReadBuffer;
@@ -1184,7 +1150,7 @@ void fillDispatch(cl_icd_dispatch &T) {
   T.clEnqueueFillBuffer = enqueueFillBuffer;
   T.clCreateProgramWithSource = createProgramWithSource;
   T.clCreateProgramWithBinary = createProgramWithBinary;
-  T.clRetainProgram = retainProgram;
+  T.clRetainProgram = retainObject<cl_program, CL_INVALID_PROGRAM>;
   T.clReleaseProgram = releaseProgram;
   T.clBuildProgram = buildProgram;
   T.clGetProgramInfo = getProgramInfo;
@@ -1193,7 +1159,7 @@ void fillDispatch(cl_icd_dispatch &T) {
   T.clUnloadPlatformCompiler = unloadPlatformCompiler;
   T.clCreateKernel = createKernel;
   T.clCreateKernelsInProgram = createKernelsInProgram;
-  T.clRetainKernel = retainKernel;
+  T.clRetainKernel = retainObject<cl_kernel, CL_INVALID_KERNEL>;
   T.clReleaseKernel = releaseKernel;
   T.clSetKernelArg = setKernelArg;
   T.clGetKernelInfo = getKernelInfo;
@@ -1206,7 +1172,7 @@ void fillDispatch(cl_icd_dispatch &T) {
   T.clEnqueueMarkerWithWaitList = enqueueMarkerWithWaitList;
   T.clEnqueueBarrierWithWaitList = enqueueBarrierWithWaitList;
   T.clWaitForEvents = waitForEvents;
-  T.clRetainEvent = retainEvent;
+  T.clRetainEvent = retainObject<cl_event, CL_INVALID_EVENT>;
   T.clReleaseEvent = releaseEvent;
   T.clGetEventInfo = getEventInfo;
   T.clGetEventProfilingInfo = getEventProfilingInfo;
