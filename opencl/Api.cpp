@@ -399,8 +399,10 @@ CL_API_ENTRY cl_int CL_API_CALL getMemObjectInfo(cl_mem M, cl_mem_info Param, si
     return put(M->Size, Size, Out, SizeRet);
   case CL_MEM_HOST_PTR:
     return put(M->HostPtr, Size, Out, SizeRet);
-  case CL_MEM_MAP_COUNT:
-    return put(cl_uint(0), Size, Out, SizeRet);
+  case CL_MEM_MAP_COUNT: {
+    std::lock_guard<std::mutex> Hold(M->MapLock);
+    return put(cl_uint(M->Maps.size()), Size, Out, SizeRet);
+  }
   case CL_MEM_REFERENCE_COUNT:
     return put(cl_uint(M->Refs), Size, Out, SizeRet);
   case CL_MEM_CONTEXT:
@@ -506,6 +508,84 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueFillBuffer(cl_command_queue Q, cl_mem M,
                     [B, Offset, Bytes = std::move(Bytes)] {
                       return platformSession(nullptr)->writeNow(*B, Offset, Bytes.size(),
                                                                 Bytes.data());
+                    });
+}
+
+// A mapping is the buffer's host copy itself: mapping brings its stale
+// ranges there (in the command's turn), unmapping after a write marks them
+// written, so devices' copies of them are stale.
+CL_API_ENTRY void *CL_API_CALL enqueueMapBuffer(cl_command_queue Q, cl_mem M, cl_bool Blocking,
+                                                cl_map_flags Flags, size_t Offset, size_t Size,
+                                                cl_uint NWait, const cl_event *Wait,
+                                                cl_event *Event, cl_int *Err) {
+  auto Fail = [&](cl_int Code) -> void * {
+    setError(Err, Code);
+    return nullptr;
+  };
+  if (!Q)
+    return Fail(CL_INVALID_COMMAND_QUEUE);
+  if (!M)
+    return Fail(CL_INVALID_MEM_OBJECT);
+  if (M->Context != Q->Context)
+    return Fail(CL_INVALID_CONTEXT);
+  const cl_map_flags Known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+  if ((Flags & ~Known) ||
+      ((Flags & CL_MAP_WRITE_INVALIDATE_REGION) && (Flags & (CL_MAP_READ | CL_MAP_WRITE))) ||
+      Size == 0 || Offset > M->Size || Size > M->Size - Offset)
+    return Fail(CL_INVALID_VALUE);
+  if (cl_int E = checkWaitList(NWait, Wait); E != CL_SUCCESS)
+    return Fail(E);
+  BufferObject *B = M->Object;
+  void *Ptr = static_cast<char *>(B->host()) + Offset;
+  bool Writes = Flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION);
+  bool Fetch = !(Flags & CL_MAP_WRITE_INVALIDATE_REGION);
+  {
+    std::lock_guard<std::mutex> Hold(M->MapLock);
+    M->Maps.push_back({Ptr, Offset, Size, Writes});
+  }
+  cl_int E = enqueueJob(Q, CL_COMMAND_MAP_BUFFER, waitList(NWait, Wait), Blocking, Event,
+                        [B, Offset, Size, Ptr, Fetch] {
+                          if (!Fetch)
+                            return Status::success();
+                          return platformSession(nullptr)->readNow(*B, Offset, Size, Ptr);
+                        });
+  if (E != CL_SUCCESS) {
+    std::lock_guard<std::mutex> Hold(M->MapLock);
+    M->Maps.pop_back();
+    return Fail(E);
+  }
+  setError(Err, CL_SUCCESS);
+  return Ptr;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL enqueueUnmapMemObject(cl_command_queue Q, cl_mem M, void *Ptr,
+                                                      cl_uint NWait, const cl_event *Wait,
+                                                      cl_event *Event) {
+  if (!Q)
+    return CL_INVALID_COMMAND_QUEUE;
+  if (!M)
+    return CL_INVALID_MEM_OBJECT;
+  if (M->Context != Q->Context)
+    return CL_INVALID_CONTEXT;
+  if (cl_int E = checkWaitList(NWait, Wait); E != CL_SUCCESS)
+    return E;
+  _cl_mem::Mapping Map;
+  {
+    std::lock_guard<std::mutex> Hold(M->MapLock);
+    auto It = std::find_if(M->Maps.begin(), M->Maps.end(),
+                           [&](const _cl_mem::Mapping &X) { return X.Ptr == Ptr; });
+    if (It == M->Maps.end())
+      return CL_INVALID_VALUE;
+    Map = *It;
+    M->Maps.erase(It);
+  }
+  BufferObject *B = M->Object;
+  return enqueueJob(Q, CL_COMMAND_UNMAP_MEM_OBJECT, waitList(NWait, Wait), false, Event,
+                    [B, Map] {
+                      if (!Map.Writes)
+                        return Status::success();
+                      return platformSession(nullptr)->writeNow(*B, Map.Offset, Map.Size,
+                                                                Map.Ptr);
                     });
 }
 
@@ -1148,6 +1228,8 @@ void fillDispatch(cl_icd_dispatch &T) {
   T.clEnqueueWriteBuffer = enqueueWriteBuffer;
   T.clEnqueueCopyBuffer = enqueueCopyBuffer;
   T.clEnqueueFillBuffer = enqueueFillBuffer;
+  T.clEnqueueMapBuffer = enqueueMapBuffer;
+  T.clEnqueueUnmapMemObject = enqueueUnmapMemObject;
   T.clCreateProgramWithSource = createProgramWithSource;
   T.clCreateProgramWithBinary = createProgramWithBinary;
   T.clRetainProgram = retainObject<cl_program, CL_INVALID_PROGRAM>;

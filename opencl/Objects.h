@@ -71,6 +71,15 @@ struct _cl_mem : skmd::opencl::Counted {
   size_t Size = 0;
   void *HostPtr = nullptr; ///< CL_MEM_USE_HOST_PTR's.
   skmd::BufferObject *Object = nullptr;
+  /// Live mappings: the pointer handed out, its range and whether the
+  /// program may write through it.
+  struct Mapping {
+    void *Ptr;
+    size_t Offset, Size;
+    bool Writes;
+  };
+  std::mutex MapLock;
+  std::vector<Mapping> Maps;
 };
 
 struct _cl_program : skmd::opencl::Counted {

@@ -260,6 +260,56 @@ TEST_F(OpenCL, KernelArgumentsAndLaunchesAreChecked) {
   clReleaseProgram(Prog);
 }
 
+// Mapping brings a resident buffer's current bytes to the host (here the
+// results of a launch split over the devices); writing through a mapping
+// and unmapping makes the next launch see the new bytes.
+TEST_F(OpenCL, MappedBuffersSeeLaunchesAndLaunchesSeeUnmappedWrites) {
+  cl_program Prog = build(VectorAdd);
+  cl_int E;
+  cl_kernel K = clCreateKernel(Prog, "scale", &E);
+  const int N = 2048;
+  cl_mem M = clCreateBuffer(Ctx, CL_MEM_READ_WRITE, N * 4, nullptr, &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  auto *P = static_cast<float *>(clEnqueueMapBuffer(Q, M, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION,
+                                                    0, N * 4, 0, nullptr, nullptr, &E));
+  ASSERT_EQ(E, CL_SUCCESS);
+  for (int I = 0; I < N; ++I)
+    P[I] = float(I);
+  cl_uint Maps = 0;
+  clGetMemObjectInfo(M, CL_MEM_MAP_COUNT, sizeof Maps, &Maps, nullptr);
+  EXPECT_EQ(Maps, 1u);
+  ASSERT_EQ(clEnqueueUnmapMemObject(Q, M, P, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(clEnqueueUnmapMemObject(Q, M, P, 0, nullptr, nullptr), CL_INVALID_VALUE);
+  float F = 2.0f;
+  clSetKernelArg(K, 0, sizeof M, &M);
+  clSetKernelArg(K, 1, sizeof F, &F);
+  clSetKernelArg(K, 2, 64 * 4, nullptr);
+  size_t Global = N, Local = 64;
+  for (int Round = 0; Round < 2; ++Round)
+    ASSERT_EQ(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &Global, &Local, 0, nullptr, nullptr),
+              CL_SUCCESS);
+  P = static_cast<float *>(clEnqueueMapBuffer(Q, M, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
+                                              N * 2, N * 2, 0, nullptr, nullptr, &E));
+  ASSERT_EQ(E, CL_SUCCESS);
+  for (int I = 0; I < N / 2; ++I)
+    ASSERT_EQ(P[I], float(N / 2 + I) * 4.0f) << I;
+  P[0] = -1.0f;
+  ASSERT_EQ(clEnqueueUnmapMemObject(Q, M, P, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &Global, &Local, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  float Back[2];
+  ASSERT_EQ(clEnqueueReadBuffer(Q, M, CL_TRUE, (N / 2 - 1) * 4, 8, Back, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(Back[0], float(N / 2 - 1) * 8.0f);
+  EXPECT_EQ(Back[1], -2.0f);
+  EXPECT_EQ(clEnqueueMapBuffer(Q, M, CL_TRUE, CL_MAP_READ, N * 4, 4, 0, nullptr, nullptr, &E),
+            nullptr);
+  EXPECT_EQ(E, CL_INVALID_VALUE);
+  clReleaseMemObject(M);
+  clReleaseKernel(K);
+  clReleaseProgram(Prog);
+}
+
 // A command waiting on a user event waits in the queue, not in the call;
 // setting the event lets it run, and a failed user event fails it.
 TEST_F(OpenCL, UserEventsHoldCommandsBackWithoutBlockingTheCaller) {
