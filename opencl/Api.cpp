@@ -949,6 +949,150 @@ CL_API_ENTRY cl_int CL_API_CALL getKernelWorkGroupInfo(cl_kernel K, cl_device_id
   }
 }
 
+CL_API_ENTRY cl_int CL_API_CALL getKernelArgInfo(cl_kernel K, cl_uint Index,
+                                                 cl_kernel_arg_info Param, size_t Size,
+                                                 void *Out, size_t *SizeRet) {
+  if (!K)
+    return CL_INVALID_KERNEL;
+  const KernelInfo &Info = *K->Loaded.Info;
+  if (Index >= Info.Args.size())
+    return CL_INVALID_ARG_INDEX;
+  const KernelArg &A = Info.Args[Index];
+  switch (Param) {
+  case CL_KERNEL_ARG_ADDRESS_QUALIFIER: {
+    cl_kernel_arg_address_qualifier Q = CL_KERNEL_ARG_ADDRESS_PRIVATE;
+    if (A.Kind == ArgKind::GlobalBuffer)
+      Q = CL_KERNEL_ARG_ADDRESS_GLOBAL;
+    else if (A.Kind == ArgKind::ConstantBuffer)
+      Q = CL_KERNEL_ARG_ADDRESS_CONSTANT;
+    else if (A.Kind == ArgKind::LocalBuffer)
+      Q = CL_KERNEL_ARG_ADDRESS_LOCAL;
+    return put(Q, Size, Out, SizeRet);
+  }
+  case CL_KERNEL_ARG_ACCESS_QUALIFIER: {
+    cl_kernel_arg_access_qualifier Q = CL_KERNEL_ARG_ACCESS_NONE;
+    if (A.AccessQualifier == "read_only")
+      Q = CL_KERNEL_ARG_ACCESS_READ_ONLY;
+    else if (A.AccessQualifier == "write_only")
+      Q = CL_KERNEL_ARG_ACCESS_WRITE_ONLY;
+    else if (A.AccessQualifier == "read_write")
+      Q = CL_KERNEL_ARG_ACCESS_READ_WRITE;
+    return put(Q, Size, Out, SizeRet);
+  }
+  case CL_KERNEL_ARG_TYPE_NAME:
+    return answerString(A.TypeName, Size, Out, SizeRet);
+  case CL_KERNEL_ARG_TYPE_QUALIFIER: {
+    cl_kernel_arg_type_qualifier Q = CL_KERNEL_ARG_TYPE_NONE;
+    if (A.IsConst || A.Kind == ArgKind::ConstantBuffer)
+      Q |= CL_KERNEL_ARG_TYPE_CONST;
+    if (A.IsRestrict)
+      Q |= CL_KERNEL_ARG_TYPE_RESTRICT;
+    if (A.IsVolatile)
+      Q |= CL_KERNEL_ARG_TYPE_VOLATILE;
+    return put(Q, Size, Out, SizeRet);
+  }
+  case CL_KERNEL_ARG_NAME:
+    return answerString(A.Name, Size, Out, SizeRet);
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+// ---- Rectangular transfers -----------------------------------------------
+
+/// A rectangle's rows, as byte offsets in a buffer and in host memory
+/// (OpenCL's origin, region and pitches, 0 pitches meaning packed).
+struct RectRows {
+  size_t Row = 0, BufferFirst = 0, HostFirst = 0;
+  size_t BufferRowPitch = 0, BufferSlicePitch = 0, HostRowPitch = 0, HostSlicePitch = 0;
+  size_t Rows = 0, Slices = 0;
+  size_t bufferAt(size_t Y, size_t Z) const {
+    return BufferFirst + Y * BufferRowPitch + Z * BufferSlicePitch;
+  }
+  size_t hostAt(size_t Y, size_t Z) const {
+    return HostFirst + Y * HostRowPitch + Z * HostSlicePitch;
+  }
+};
+
+cl_int rectRows(const size_t *BufferOrigin, const size_t *HostOrigin, const size_t *Region,
+                size_t BufferRowPitch, size_t BufferSlicePitch, size_t HostRowPitch,
+                size_t HostSlicePitch, size_t BufferSize, RectRows &R) {
+  if (!BufferOrigin || !HostOrigin || !Region || !Region[0] || !Region[1] || !Region[2])
+    return CL_INVALID_VALUE;
+  R.Row = Region[0];
+  R.Rows = Region[1];
+  R.Slices = Region[2];
+  R.BufferRowPitch = BufferRowPitch ? BufferRowPitch : Region[0];
+  R.BufferSlicePitch = BufferSlicePitch ? BufferSlicePitch : Region[1] * R.BufferRowPitch;
+  R.HostRowPitch = HostRowPitch ? HostRowPitch : Region[0];
+  R.HostSlicePitch = HostSlicePitch ? HostSlicePitch : Region[1] * R.HostRowPitch;
+  if (R.BufferRowPitch < Region[0] || R.HostRowPitch < Region[0] ||
+      R.BufferSlicePitch < Region[1] * R.BufferRowPitch ||
+      R.HostSlicePitch < Region[1] * R.HostRowPitch ||
+      (BufferSlicePitch && BufferSlicePitch % R.BufferRowPitch) ||
+      (HostSlicePitch && HostSlicePitch % R.HostRowPitch))
+    return CL_INVALID_VALUE;
+  R.BufferFirst = BufferOrigin[2] * R.BufferSlicePitch + BufferOrigin[1] * R.BufferRowPitch +
+                  BufferOrigin[0];
+  R.HostFirst =
+      HostOrigin[2] * R.HostSlicePitch + HostOrigin[1] * R.HostRowPitch + HostOrigin[0];
+  size_t Last = R.bufferAt(R.Rows - 1, R.Slices - 1) + R.Row;
+  return Last > BufferSize ? CL_INVALID_VALUE : CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL enqueueReadBufferRect(
+    cl_command_queue Q, cl_mem M, cl_bool Blocking, const size_t *BufferOrigin,
+    const size_t *HostOrigin, const size_t *Region, size_t BufferRowPitch,
+    size_t BufferSlicePitch, size_t HostRowPitch, size_t HostSlicePitch, void *Ptr,
+    cl_uint NWait, const cl_event *Wait, cl_event *Event) {
+  if (cl_int E = checkTransfer(Q, M, 0, 0, Ptr, NWait, Wait); E != CL_SUCCESS)
+    return E;
+  RectRows R;
+  if (cl_int E = rectRows(BufferOrigin, HostOrigin, Region, BufferRowPitch, BufferSlicePitch,
+                          HostRowPitch, HostSlicePitch, M->Size, R);
+      E != CL_SUCCESS)
+    return E;
+  BufferObject *B = M->Object;
+  return enqueueJob(Q, CL_COMMAND_READ_BUFFER_RECT, waitList(NWait, Wait), Blocking, Event,
+                    [B, R, Ptr] {
+                      Session &S = *platformSession(nullptr);
+                      for (size_t Z = 0; Z < R.Slices; ++Z)
+                        for (size_t Y = 0; Y < R.Rows; ++Y)
+                          if (Status St = S.readNow(*B, R.bufferAt(Y, Z), R.Row,
+                                                    static_cast<char *>(Ptr) + R.hostAt(Y, Z));
+                              !St)
+                            return St;
+                      return Status::success();
+                    });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL enqueueWriteBufferRect(
+    cl_command_queue Q, cl_mem M, cl_bool Blocking, const size_t *BufferOrigin,
+    const size_t *HostOrigin, const size_t *Region, size_t BufferRowPitch,
+    size_t BufferSlicePitch, size_t HostRowPitch, size_t HostSlicePitch, const void *Ptr,
+    cl_uint NWait, const cl_event *Wait, cl_event *Event) {
+  if (cl_int E = checkTransfer(Q, M, 0, 0, Ptr, NWait, Wait); E != CL_SUCCESS)
+    return E;
+  RectRows R;
+  if (cl_int E = rectRows(BufferOrigin, HostOrigin, Region, BufferRowPitch, BufferSlicePitch,
+                          HostRowPitch, HostSlicePitch, M->Size, R);
+      E != CL_SUCCESS)
+    return E;
+  BufferObject *B = M->Object;
+  return enqueueJob(Q, CL_COMMAND_WRITE_BUFFER_RECT, waitList(NWait, Wait), Blocking, Event,
+                    [B, R, Ptr] {
+                      Session &S = *platformSession(nullptr);
+                      for (size_t Z = 0; Z < R.Slices; ++Z)
+                        for (size_t Y = 0; Y < R.Rows; ++Y)
+                          if (Status St =
+                                  S.writeNow(*B, R.bufferAt(Y, Z), R.Row,
+                                             static_cast<const char *>(Ptr) + R.hostAt(Y, Z));
+                              !St)
+                            return St;
+                      return Status::success();
+                    });
+}
+
 // ---- Launches ----------------------------------------------------------
 
 /// A local size for \p Global when the program gives none: in each
@@ -1246,6 +1390,9 @@ void fillDispatch(cl_icd_dispatch &T) {
   T.clSetKernelArg = setKernelArg;
   T.clGetKernelInfo = getKernelInfo;
   T.clGetKernelWorkGroupInfo = getKernelWorkGroupInfo;
+  T.clGetKernelArgInfo = getKernelArgInfo;
+  T.clEnqueueReadBufferRect = enqueueReadBufferRect;
+  T.clEnqueueWriteBufferRect = enqueueWriteBufferRect;
   T.clEnqueueNDRangeKernel = enqueueNDRangeKernel;
   T.clEnqueueTask = enqueueTask;
   T.clEnqueueMarker = enqueueMarker;

@@ -310,6 +310,49 @@ TEST_F(OpenCL, MappedBuffersSeeLaunchesAndLaunchesSeeUnmappedWrites) {
   clReleaseProgram(Prog);
 }
 
+// Argument descriptions, and a 2-D window written and read back by rows.
+TEST_F(OpenCL, ArgumentInfoAndRectangularTransfers) {
+  cl_program Prog = build(VectorAdd);
+  cl_int E;
+  cl_kernel K = clCreateKernel(Prog, "scale", &E);
+  char Name[32];
+  ASSERT_EQ(clGetKernelArgInfo(K, 1, CL_KERNEL_ARG_NAME, sizeof Name, Name, nullptr), CL_SUCCESS);
+  EXPECT_STREQ(Name, "f");
+  cl_kernel_arg_address_qualifier Space;
+  ASSERT_EQ(clGetKernelArgInfo(K, 2, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof Space, &Space,
+                               nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(Space, cl_kernel_arg_address_qualifier(CL_KERNEL_ARG_ADDRESS_LOCAL));
+  EXPECT_EQ(clGetKernelArgInfo(K, 3, CL_KERNEL_ARG_NAME, sizeof Name, Name, nullptr),
+            CL_INVALID_ARG_INDEX);
+  // An 8 x 6 grid of ints; a 3 x 2 window at (2, 1) written from a packed
+  // host array, then the grid read back whole.
+  const size_t W = 8, H = 6;
+  std::vector<int> Zero(W * H, 0), Grid(W * H, -1);
+  cl_mem M = clCreateBuffer(Ctx, CL_MEM_COPY_HOST_PTR, W * H * 4, Zero.data(), &E);
+  int Window[6] = {1, 2, 3, 4, 5, 6};
+  size_t BufferOrigin[3] = {2 * 4, 1, 0}, HostOrigin[3] = {0, 0, 0}, Region[3] = {3 * 4, 2, 1};
+  ASSERT_EQ(clEnqueueWriteBufferRect(Q, M, CL_TRUE, BufferOrigin, HostOrigin, Region, W * 4, 0,
+                                     0, 0, Window, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  size_t All[3] = {W * 4, H, 1};
+  ASSERT_EQ(clEnqueueReadBufferRect(Q, M, CL_TRUE, HostOrigin, HostOrigin, All, W * 4, 0, 0, 0,
+                                    Grid.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  for (size_t Y = 0; Y < H; ++Y)
+    for (size_t X = 0; X < W; ++X) {
+      bool In = Y >= 1 && Y < 3 && X >= 2 && X < 5;
+      ASSERT_EQ(Grid[Y * W + X], In ? Window[(Y - 1) * 3 + (X - 2)] : 0) << X << "," << Y;
+    }
+  size_t TooTall[3] = {W * 4, H + 1, 1};
+  EXPECT_EQ(clEnqueueReadBufferRect(Q, M, CL_TRUE, HostOrigin, HostOrigin, TooTall, W * 4, 0, 0,
+                                    0, Grid.data(), 0, nullptr, nullptr),
+            CL_INVALID_VALUE);
+  clReleaseMemObject(M);
+  clReleaseKernel(K);
+  clReleaseProgram(Prog);
+}
+
 // A command waiting on a user event waits in the queue, not in the call;
 // setting the event lets it run, and a failed user event fails it.
 TEST_F(OpenCL, UserEventsHoldCommandsBackWithoutBlockingTheCaller) {
