@@ -136,11 +136,9 @@ cl_int enqueueJob(cl_command_queue Q, cl_command_type Type, WaitList W, bool Blo
   }
   if (!Blocking)
     return CL_SUCCESS;
-  Status S = Done.get();
-  return statusCode(S) == CL_COMPLETE ? CL_SUCCESS
-         : statusCode(S) == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
-             ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
-             : CL_OUT_OF_RESOURCES;
+  // A failed command's status is the error the blocking call returns.
+  cl_int Code = statusCode(Done.get());
+  return Code == CL_COMPLETE ? CL_SUCCESS : Code;
 }
 
 /// clRetain* of any object: \p Invalid for a null handle.
@@ -1040,12 +1038,14 @@ cl_int rectRows(const size_t *BufferOrigin, const size_t *HostOrigin, const size
   return Last > BufferSize ? CL_INVALID_VALUE : CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL enqueueReadBufferRect(
-    cl_command_queue Q, cl_mem M, cl_bool Blocking, const size_t *BufferOrigin,
-    const size_t *HostOrigin, const size_t *Region, size_t BufferRowPitch,
-    size_t BufferSlicePitch, size_t HostRowPitch, size_t HostSlicePitch, void *Ptr,
-    cl_uint NWait, const cl_event *Wait, cl_event *Event) {
-  if (cl_int E = checkTransfer(Q, M, 0, 0, Ptr, NWait, Wait); E != CL_SUCCESS)
+/// A rectangular read (\p Host is the destination) or write, row by row
+/// in the command's turn.
+cl_int enqueueRect(cl_command_queue Q, cl_mem M, bool Read, cl_bool Blocking,
+                   const size_t *BufferOrigin, const size_t *HostOrigin, const size_t *Region,
+                   size_t BufferRowPitch, size_t BufferSlicePitch, size_t HostRowPitch,
+                   size_t HostSlicePitch, char *Host, cl_uint NWait, const cl_event *Wait,
+                   cl_event *Event) {
+  if (cl_int E = checkTransfer(Q, M, 0, 0, Host, NWait, Wait); E != CL_SUCCESS)
     return E;
   RectRows R;
   if (cl_int E = rectRows(BufferOrigin, HostOrigin, Region, BufferRowPitch, BufferSlicePitch,
@@ -1053,17 +1053,29 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueReadBufferRect(
       E != CL_SUCCESS)
     return E;
   BufferObject *B = M->Object;
-  return enqueueJob(Q, CL_COMMAND_READ_BUFFER_RECT, waitList(NWait, Wait), Blocking, Event,
-                    [B, R, Ptr] {
+  return enqueueJob(Q, Read ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT,
+                    waitList(NWait, Wait), Blocking, Event, [B, R, Host, Read] {
                       Session &S = *platformSession(nullptr);
                       for (size_t Z = 0; Z < R.Slices; ++Z)
-                        for (size_t Y = 0; Y < R.Rows; ++Y)
-                          if (Status St = S.readNow(*B, R.bufferAt(Y, Z), R.Row,
-                                                    static_cast<char *>(Ptr) + R.hostAt(Y, Z));
-                              !St)
+                        for (size_t Y = 0; Y < R.Rows; ++Y) {
+                          char *At = Host + R.hostAt(Y, Z);
+                          Status St = Read ? S.readNow(*B, R.bufferAt(Y, Z), R.Row, At)
+                                           : S.writeNow(*B, R.bufferAt(Y, Z), R.Row, At);
+                          if (!St)
                             return St;
+                        }
                       return Status::success();
                     });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL enqueueReadBufferRect(
+    cl_command_queue Q, cl_mem M, cl_bool Blocking, const size_t *BufferOrigin,
+    const size_t *HostOrigin, const size_t *Region, size_t BufferRowPitch,
+    size_t BufferSlicePitch, size_t HostRowPitch, size_t HostSlicePitch, void *Ptr,
+    cl_uint NWait, const cl_event *Wait, cl_event *Event) {
+  return enqueueRect(Q, M, true, Blocking, BufferOrigin, HostOrigin, Region, BufferRowPitch,
+                     BufferSlicePitch, HostRowPitch, HostSlicePitch, static_cast<char *>(Ptr),
+                     NWait, Wait, Event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL enqueueWriteBufferRect(
@@ -1071,26 +1083,10 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueWriteBufferRect(
     const size_t *HostOrigin, const size_t *Region, size_t BufferRowPitch,
     size_t BufferSlicePitch, size_t HostRowPitch, size_t HostSlicePitch, const void *Ptr,
     cl_uint NWait, const cl_event *Wait, cl_event *Event) {
-  if (cl_int E = checkTransfer(Q, M, 0, 0, Ptr, NWait, Wait); E != CL_SUCCESS)
-    return E;
-  RectRows R;
-  if (cl_int E = rectRows(BufferOrigin, HostOrigin, Region, BufferRowPitch, BufferSlicePitch,
-                          HostRowPitch, HostSlicePitch, M->Size, R);
-      E != CL_SUCCESS)
-    return E;
-  BufferObject *B = M->Object;
-  return enqueueJob(Q, CL_COMMAND_WRITE_BUFFER_RECT, waitList(NWait, Wait), Blocking, Event,
-                    [B, R, Ptr] {
-                      Session &S = *platformSession(nullptr);
-                      for (size_t Z = 0; Z < R.Slices; ++Z)
-                        for (size_t Y = 0; Y < R.Rows; ++Y)
-                          if (Status St =
-                                  S.writeNow(*B, R.bufferAt(Y, Z), R.Row,
-                                             static_cast<const char *>(Ptr) + R.hostAt(Y, Z));
-                              !St)
-                            return St;
-                      return Status::success();
-                    });
+  // Only read from: the job writes the buffer from it.
+  return enqueueRect(Q, M, false, Blocking, BufferOrigin, HostOrigin, Region, BufferRowPitch,
+                     BufferSlicePitch, HostRowPitch, HostSlicePitch,
+                     const_cast<char *>(static_cast<const char *>(Ptr)), NWait, Wait, Event);
 }
 
 // ---- Launches ----------------------------------------------------------
@@ -1232,10 +1228,8 @@ CL_API_ENTRY cl_int CL_API_CALL releaseEvent(cl_event E) {
   if (!E)
     return CL_INVALID_EVENT;
   if (E->release()) {
-    if (E->Queue && E->Queue->release()) {
-      releaseContext(E->Queue->Context);
-      delete E->Queue;
-    }
+    if (E->Queue)
+      releaseCommandQueue(E->Queue);
     releaseContext(E->Context);
     delete E;
   }
