@@ -73,8 +73,6 @@ public:
   uint64_t bytes() const { return Bytes; }
   Coherence coherence() const { return Mode; }
   const IntervalSet &hostValid() const { return HostValid; }
-  /// Bytes lost with a device that failed while it held their only copy.
-  const IntervalSet &lost() const { return Lost; }
   const std::vector<std::unique_ptr<DeviceCopy>> &copies() const { return Copies; }
   DeviceCopy *copyOn(const Device &D);
   IntervalSet all() const;
@@ -116,7 +114,10 @@ private:
   void *Host;
   uint64_t Bytes;
   Coherence Mode;
-  IntervalSet HostValid, Lost;
+  IntervalSet HostValid;
+  /// Bytes lost with a device that failed while it held their only copy:
+  /// reading them fails.
+  IntervalSet Lost;
   /// Pointers stay valid while other devices' copies come and go.
   std::vector<std::unique_ptr<DeviceCopy>> Copies;
 };

@@ -335,7 +335,7 @@ void Launcher::prepareResidency(LaunchState &L) {
           if (Status S = F.From->On->copyOutRect(Region, F.From->Memory, F.From->At, R); !S)
             return S;
         return Status::success();
-      }, uint64_t(F.Take.bytes()));
+      });
     }
   }
 }

@@ -6,15 +6,13 @@
 namespace skmd {
 
 unsigned Schedule::add(ScheduleNode::Kind What, unsigned Lane, int Piece,
-                       std::vector<unsigned> After, std::function<Status()> Run,
-                       uint64_t Bytes) {
+                       std::vector<unsigned> After, std::function<Status()> Run) {
   ScheduleNode N;
   N.What = What;
   N.Lane = Lane;
   N.Piece = Piece;
   N.After = std::move(After);
   N.Run = std::move(Run);
-  N.Bytes = Bytes;
   Nodes.push_back(std::move(N));
   return unsigned(Nodes.size() - 1);
 }

@@ -45,8 +45,6 @@ struct ScheduleNode {
   /// the host's cores), whatever became of them.
   std::vector<unsigned> Behind;
   std::function<Status()> Run;
-  /// Bytes it moves, for reports.
-  uint64_t Bytes = 0;
 
   State Outcome = Waiting;
   Status Error;
@@ -66,8 +64,7 @@ public:
   /// Adds a node after \p After (nodes added before it) and returns its
   /// index.
   unsigned add(ScheduleNode::Kind What, unsigned Lane, int Piece,
-               std::vector<unsigned> After, std::function<Status()> Run,
-               uint64_t Bytes = 0);
+               std::vector<unsigned> After, std::function<Status()> Run);
   /// Makes node \p Node start after \p Behind (an earlier node) has
   /// finished, done or not.
   void startBehind(unsigned Node, unsigned Behind) { Nodes[Node].Behind.push_back(Behind); }
@@ -78,7 +75,6 @@ public:
   void run(DeviceWorkers &Workers, std::chrono::steady_clock::time_point Start);
 
   const std::vector<ScheduleNode> &nodes() const { return Nodes; }
-  ScheduleNode &node(unsigned I) { return Nodes[I]; }
 
 private:
   void runLane(unsigned Lane, std::chrono::steady_clock::time_point Start);
