@@ -38,7 +38,6 @@ bool compilerAvailable();
 cl_int compileSource(const std::string &Source, const std::string &Options,
                      std::vector<uint8_t> &Bundle, std::string &Log);
 
-
 cl_int CL_API_CALL getPlatformIDs(cl_uint, cl_platform_id *, cl_uint *);
 cl_int CL_API_CALL getPlatformInfo(cl_platform_id, cl_platform_info, size_t, void *, size_t *);
 cl_int CL_API_CALL getDeviceIDs(cl_platform_id, cl_device_type, cl_uint, cl_device_id *,
@@ -46,8 +45,6 @@ cl_int CL_API_CALL getDeviceIDs(cl_platform_id, cl_device_type, cl_uint, cl_devi
 cl_int CL_API_CALL getDeviceInfo(cl_device_id, cl_device_info, size_t, void *, size_t *);
 cl_int CL_API_CALL retainDevice(cl_device_id);
 
-/// Fills \p Table with the entry points of Api.cpp and Platform.cpp.
-void fillDispatch(cl_icd_dispatch &Table);
 
 } // namespace skmd::opencl
 

@@ -34,6 +34,21 @@ namespace skmd::opencl {
 /// The one table every object points to.
 cl_icd_dispatch *dispatchTable();
 
+/// A command's progress, shared by its job and its event: profiling times,
+/// the execution status reached, and the callbacks waiting for a status.
+struct CommandState {
+  std::atomic<cl_ulong> Start{0}, End{0};
+  std::mutex Lock;
+  cl_int Reached = CL_SUBMITTED;
+  struct Callback {
+    cl_int When;
+    void(CL_CALLBACK *Fn)(cl_event, cl_int, void *);
+    void *Data;
+    cl_event Event; ///< Retained until the callback has run.
+  };
+  std::vector<Callback> Callbacks;
+};
+
 /// What every object starts with: the dispatch table, which the loader
 /// reads at offset 0 of each handle, then the reference count.
 struct Counted {
@@ -71,6 +86,11 @@ struct _cl_mem : skmd::opencl::Counted {
   size_t Size = 0;
   void *HostPtr = nullptr; ///< CL_MEM_USE_HOST_PTR's.
   skmd::BufferObject *Object = nullptr;
+  /// A sub-buffer's: the buffer it is a region of (retained) and where.
+  cl_mem Parent = nullptr;
+  size_t Origin = 0;
+  /// clSetMemObjectDestructorCallback's, run last registered first.
+  std::vector<std::pair<void(CL_CALLBACK *)(cl_mem, void *), void *>> Destructors;
   /// Live mappings: the pointer handed out, its range and whether the
   /// program may write through it.
   struct Mapping {
@@ -110,12 +130,13 @@ struct _cl_event : skmd::opencl::Counted {
   std::shared_future<skmd::Status> Done;
   /// A user event's: what sets Done, and the status the program gave.
   std::shared_ptr<std::promise<skmd::Status>> User;
-  std::atomic<cl_int> UserStatus{CL_SUBMITTED};
+  std::atomic<bool> UserStatusSet{false};
   /// A launch's report (its timings for profiling).
   std::shared_ptr<skmd::LaunchRecord> Record;
   /// Profiling: nanoseconds on the steady clock.
   cl_ulong Queued = 0;
-  std::shared_ptr<std::atomic<cl_ulong>> Start, End;
+  std::shared_ptr<skmd::opencl::CommandState> State =
+      std::make_shared<skmd::opencl::CommandState>();
 };
 
 #endif // SKMD_OPENCL_OBJECTS_H

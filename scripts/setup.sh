@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   llvm-22-dev libclang-22-dev clang-22 libclc-22 libclc-22-dev llvm-22-tools
-  spirv-tools ninja-build cmake g++ python3 python3-pip python3-matplotlib
+  spirv-tools ninja-build cmake g++ python3 python3-pip python3-venv python3-matplotlib
   libgtest-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
   libeigen3-dev libsqlite3-dev nlohmann-json3-dev libclang-rt-22-dev
 )

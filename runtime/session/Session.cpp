@@ -203,7 +203,16 @@ Status Session::launchNow(LoadedKernel &K, const std::vector<HostArg> &Args,
                            Model, NoModel)
                    .c_str(),
                stderr);
+  for (const HostArg &A : Args)
+    if (A.Object)
+      if (Status Synced = syncAliases(*A.Object); !Synced)
+        return Synced;
   Status S = Run->run(K, Args, Range, *Pieces, Record.Report);
+  // Whatever a written buffer's kernel wrote, its aliases see it next
+  // (after a failure too: some bytes may have changed).
+  for (size_t A = 0; A < Args.size(); ++A)
+    if (Args[A].Object && A < K.Info->Args.size() && K.Info->Args[A].Written)
+      wroteAliased(*Args[A].Object, Args[A].Object->all());
   Record.Report.PlanMs += ChoosingMs;
   Record.Report.TotalMs += ChoosingMs;
   if (Explain && !Record.Report.Pieces.empty())
@@ -303,11 +312,115 @@ Result<BufferObject *> Session::createBuffer(void *Host, uint64_t Bytes, const v
   });
 }
 
+Result<BufferObject *> Session::createView(BufferObject &Of, uint64_t Offset, uint64_t Bytes) {
+  if (Bytes == 0 || Offset > Of.bytes() || Bytes > Of.bytes() - Offset)
+    return Failure(ErrorCode::InvalidArgument,
+                   "a view of bytes [" + std::to_string(Offset) + ", " +
+                       std::to_string(Offset + Bytes) + ") of a buffer of " +
+                       std::to_string(Of.bytes()) + " bytes");
+  return inTurn([&]() -> Result<BufferObject *> {
+    // The view starts from the host's bytes: make them current.
+    if (Status S = syncAliases(Of); !S)
+      return S.error();
+    IntervalSet Range;
+    Range.add(int64_t(Offset), int64_t(Offset + Bytes));
+    if (auto Moved = Of.bringToHost(Range); !Moved)
+      return Moved.error();
+    BufferObject *Root = &Of;
+    uint64_t At = Offset;
+    if (auto It = Aliases.find(&Of); It != Aliases.end()) {
+      Root = It->second.Root;
+      At += It->second.Offset;
+    } else {
+      Aliases[&Of] = Alias{&Of, 0, {}};
+      Families[&Of] = {&Of};
+    }
+    auto B = std::make_unique<BufferObject>(Run->residency(),
+                                            static_cast<char *>(Of.host()) + Offset, Bytes,
+                                            Of.coherence());
+    BufferObject *Raw = B.get();
+    Objects[Raw] = {std::move(B), nullptr};
+    Aliases[Raw] = Alias{Root, At, {}};
+    Families[Root].push_back(Raw);
+    return Raw;
+  });
+}
+
+Status Session::flushAlias(BufferObject &B) {
+  Alias &Me = Aliases.at(&B);
+  if (Me.Dirty.empty())
+    return Status::success();
+  if (auto Moved = B.bringToHost(Me.Dirty); !Moved)
+    return Moved.error();
+  for (BufferObject *Other : Families.at(Me.Root)) {
+    if (Other == &B)
+      continue;
+    // Shifted into the other's offsets, within it.
+    const Alias &Them = Aliases.at(Other);
+    IntervalSet Theirs;
+    for (auto [Lo, Hi] : Me.Dirty.intervals()) {
+      int64_t Shift = int64_t(Me.Offset) - int64_t(Them.Offset);
+      int64_t L = std::max<int64_t>(Lo + Shift, 0);
+      int64_t H = std::min<int64_t>(Hi + Shift, int64_t(Other->bytes()));
+      if (L < H)
+        Theirs.add(L, H);
+    }
+    Other->hostWrote(Theirs);
+  }
+  Me.Dirty = IntervalSet();
+  return Status::success();
+}
+
+Status Session::syncAliases(BufferObject &B) {
+  auto It = Aliases.find(&B);
+  if (It == Aliases.end())
+    return Status::success();
+  const Alias &Me = It->second;
+  for (BufferObject *Other : Families.at(Me.Root)) {
+    const Alias &Them = Aliases.at(Other);
+    bool Overlaps = Them.Offset < Me.Offset + B.bytes() && Me.Offset < Them.Offset + Other->bytes();
+    if (Other != &B && Overlaps)
+      if (Status S = flushAlias(*Other); !S)
+        return S;
+  }
+  return Status::success();
+}
+
+void Session::wroteAliased(BufferObject &B, const IntervalSet &Set) {
+  if (auto It = Aliases.find(&B); It != Aliases.end())
+    It->second.Dirty.add(Set);
+}
+
 void Session::releaseBuffer(BufferObject *B) {
   void *Owned = inTurn([&]() -> void * {
     auto It = Objects.find(B);
     if (It == Objects.end())
       return nullptr;
+    if (auto A = Aliases.find(B); A != Aliases.end()) {
+      // What only it holds reaches the host, where its family sees it.
+      (void)flushAlias(*B);
+      BufferObject *Root = A->second.Root;
+      auto &Members = Families.at(Root);
+      Members.erase(std::find(Members.begin(), Members.end(), B));
+      Aliases.erase(A);
+      bool RootLive = std::find(Members.begin(), Members.end(), Root) != Members.end();
+      if (Members.empty() || (Members.size() == 1 && RootLive)) {
+        // The family is gone (or the root alone is left, an ordinary
+        // buffer again); a released root's memory goes with its last view.
+        Families.erase(Root);
+        Aliases.erase(Root);
+        if (!RootLive && Root != B) {
+          void *RootHost = Objects.at(Root).second;
+          Objects.erase(Root);
+          freeHost(RootHost);
+        }
+      }
+      if (B == Root && !Members.empty() && Families.count(Root)) {
+        // Views remain: the root's memory stays, the object unused.
+        It->second.first->onlyOnHost();
+        return nullptr;
+      }
+    }
     void *Host = It->second.second;
     Objects.erase(It);
     return Host;
@@ -332,6 +445,8 @@ Status checkRange(const BufferObject &B, uint64_t Offset, uint64_t Bytes, const 
 Status Session::readNow(BufferObject &B, uint64_t Offset, uint64_t Bytes, void *Dst) {
   if (Status S = checkRange(B, Offset, Bytes, Dst, "reading a buffer"); !S)
     return S;
+  if (Status S = syncAliases(B); !S)
+    return S;
   IntervalSet Want;
   Want.add(int64_t(Offset), int64_t(Offset + Bytes));
   if (auto Moved = B.bringToHost(Want); !Moved)
@@ -345,12 +460,15 @@ Status Session::readNow(BufferObject &B, uint64_t Offset, uint64_t Bytes, void *
 Status Session::writeNow(BufferObject &B, uint64_t Offset, uint64_t Bytes, const void *Src) {
   if (Status S = checkRange(B, Offset, Bytes, Src, "writing a buffer"); !S)
     return S;
+  if (Status S = syncAliases(B); !S)
+    return S;
   char *To = static_cast<char *>(B.host()) + Offset;
   if (Bytes && Src != To)
     std::memcpy(To, Src, Bytes);
   IntervalSet Set;
   Set.add(int64_t(Offset), int64_t(Offset + Bytes));
   B.hostWrote(Set);
+  wroteAliased(B, Set);
   return Status::success();
 }
 

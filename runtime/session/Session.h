@@ -122,6 +122,13 @@ public:
   /// wrote them; \p Init, if given, is copied in. Device copies are kept
   /// across launches until releaseBuffer or memory pressure.
   Result<BufferObject *> createBuffer(void *Host, uint64_t Bytes, const void *Init = nullptr);
+  /// A buffer object over bytes [Offset, Offset + Bytes) of \p Of (an
+  /// OpenCL sub-buffer): the same host memory, device copies of its own.
+  /// The objects of one family stay coherent: before one is used, bytes
+  /// another wrote and still holds on a device come to the host and the
+  /// user's copies of them elsewhere become stale. \p Of's host memory
+  /// lives until its last view is released.
+  Result<BufferObject *> createView(BufferObject &Of, uint64_t Offset, uint64_t Bytes);
   /// After the launches submitted before it.
   void releaseBuffer(BufferObject *B);
   /// Bytes [Offset, Offset + Bytes) of \p B after the launches submitted
@@ -155,6 +162,24 @@ private:
   /// Buffer objects (destroyed before the launcher, whose residency they
   /// are part of), and the host memory of those the session allocated.
   std::map<BufferObject *, std::pair<std::unique_ptr<BufferObject>, void *>> Objects;
+  /// Objects that share host memory with others (createView): the root
+  /// they are views of, where they start in it, and the bytes written
+  /// through them since their family last saw them (in their own offsets).
+  struct Alias {
+    BufferObject *Root = nullptr;
+    uint64_t Offset = 0;
+    IntervalSet Dirty;
+  };
+  std::map<BufferObject *, Alias> Aliases;
+  /// Root -> the live members of its family (the root while not released).
+  std::map<BufferObject *, std::vector<BufferObject *>> Families;
+  /// Before \p B is used: every other member's dirty bytes that overlap
+  /// it are made current on the host and stale in the other members.
+  Status syncAliases(BufferObject &B);
+  /// After \p Set of \p B was written.
+  void wroteAliased(BufferObject &B, const IntervalSet &Set);
+  /// Makes \p B's dirty bytes current on the host, stale in the others.
+  Status flushAlias(BufferObject &B);
   bool Explain = false;
 
   std::mutex QueueLock;

@@ -13,10 +13,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -424,6 +428,299 @@ TEST_F(OpenCL, UseHostPtrBuffersAndLifetimes) {
 // SKMD_OPENCL_COMPILER pointing nowhere): the device says so, a build from
 // source fails with CL_COMPILER_NOT_AVAILABLE and a log naming the module,
 // and a bundle still loads and runs.
+// Programs live at once each run their own kernels (their x86 variants
+// are loaded side by side; one once shadowed the next in dlopen).
+TEST_F(OpenCL, ProgramsLiveAtOnceRunTheirOwnKernels) {
+  const char *Twice = "__kernel void twice(__global int *x) { x[get_global_id(0)] *= 2; }";
+  const char *Thrice = "__kernel void thrice(__global int *x) { x[get_global_id(0)] *= 3; }";
+  cl_program P1 = build(Twice), P2 = build(Thrice);
+  cl_int E;
+  cl_kernel K1 = clCreateKernel(P1, "twice", &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  cl_kernel K2 = clCreateKernel(P2, "thrice", &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  std::vector<int> X(1024, 1);
+  cl_mem M = clCreateBuffer(Ctx, CL_MEM_COPY_HOST_PTR, X.size() * 4, X.data(), &E);
+  clSetKernelArg(K1, 0, sizeof M, &M);
+  clSetKernelArg(K2, 0, sizeof M, &M);
+  size_t Global = X.size();
+  ASSERT_EQ(clEnqueueNDRangeKernel(Q, K1, 1, nullptr, &Global, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(Q, K2, 1, nullptr, &Global, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clEnqueueReadBuffer(Q, M, CL_TRUE, 0, X.size() * 4, X.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  for (size_t I = 0; I < X.size(); ++I)
+    ASSERT_EQ(X[I], 6) << I;
+  clReleaseMemObject(M);
+  for (cl_kernel K : {K1, K2})
+    clReleaseKernel(K);
+  for (cl_program Prog : {P1, P2})
+    clReleaseProgram(Prog);
+}
+
+// Every object kind's retain and release through the loader, with the
+// reference counts its info query gives.
+TEST_F(OpenCL, RetainAndReleaseEveryObject) {
+  cl_int E;
+  auto Count = [](auto Info, auto Object, cl_uint Param) {
+    cl_uint N = 0;
+    EXPECT_EQ(Info(Object, Param, sizeof N, &N, nullptr), CL_SUCCESS);
+    return N;
+  };
+  EXPECT_EQ(clRetainContext(Ctx), CL_SUCCESS);
+  EXPECT_EQ(Count(clGetContextInfo, Ctx, CL_CONTEXT_REFERENCE_COUNT), 3u); // + the queue's
+  EXPECT_EQ(clReleaseContext(Ctx), CL_SUCCESS);
+  EXPECT_EQ(clRetainCommandQueue(Q), CL_SUCCESS);
+  EXPECT_EQ(Count(clGetCommandQueueInfo, Q, CL_QUEUE_REFERENCE_COUNT), 2u);
+  EXPECT_EQ(clReleaseCommandQueue(Q), CL_SUCCESS);
+  cl_mem M = clCreateBuffer(Ctx, CL_MEM_READ_WRITE, 256, nullptr, &E);
+  EXPECT_EQ(clRetainMemObject(M), CL_SUCCESS);
+  EXPECT_EQ(Count(clGetMemObjectInfo, M, CL_MEM_REFERENCE_COUNT), 2u);
+  cl_program Prog = build(VectorAdd);
+  EXPECT_EQ(clRetainProgram(Prog), CL_SUCCESS);
+  EXPECT_EQ(Count(clGetProgramInfo, Prog, CL_PROGRAM_REFERENCE_COUNT), 2u);
+  cl_kernel K = clCreateKernel(Prog, "scale", &E);
+  EXPECT_EQ(clRetainKernel(K), CL_SUCCESS);
+  EXPECT_EQ(Count(clGetKernelInfo, K, CL_KERNEL_REFERENCE_COUNT), 2u);
+  cl_event Ev = nullptr;
+  EXPECT_EQ(clEnqueueMarkerWithWaitList(Q, 0, nullptr, &Ev), CL_SUCCESS);
+  EXPECT_EQ(clRetainEvent(Ev), CL_SUCCESS);
+  EXPECT_EQ(Count(clGetEventInfo, Ev, CL_EVENT_REFERENCE_COUNT), 2u);
+  EXPECT_EQ(clRetainDevice(D), CL_SUCCESS);
+  EXPECT_EQ(clReleaseDevice(D), CL_SUCCESS);
+  for (int I = 0; I < 2; ++I) {
+    EXPECT_EQ(clReleaseEvent(Ev), CL_SUCCESS);
+    EXPECT_EQ(clReleaseKernel(K), CL_SUCCESS);
+    EXPECT_EQ(clReleaseProgram(Prog), CL_SUCCESS);
+    EXPECT_EQ(clReleaseMemObject(M), CL_SUCCESS);
+  }
+  EXPECT_EQ(clRetainContext(nullptr), CL_INVALID_CONTEXT);
+  EXPECT_EQ(clRetainCommandQueue(nullptr), CL_INVALID_COMMAND_QUEUE);
+  EXPECT_EQ(clReleaseCommandQueue(nullptr), CL_INVALID_COMMAND_QUEUE);
+  EXPECT_EQ(clRetainMemObject(nullptr), CL_INVALID_MEM_OBJECT);
+  EXPECT_EQ(clRetainProgram(nullptr), CL_INVALID_PROGRAM);
+  EXPECT_EQ(clReleaseProgram(nullptr), CL_INVALID_PROGRAM);
+  EXPECT_EQ(clRetainKernel(nullptr), CL_INVALID_KERNEL);
+  EXPECT_EQ(clRetainEvent(nullptr), CL_INVALID_EVENT);
+}
+
+// Sub-buffers are regions of one buffer: a launch on a sub-buffer split
+// over the devices, then reads through the parent and a sibling, each see
+// the others' writes (the platform keeps the family coherent).
+TEST_F(OpenCL, SubBuffersSeeEachOthersWrites) {
+  cl_program Prog = build(VectorAdd);
+  cl_int E;
+  cl_kernel K = clCreateKernel(Prog, "vector_add", &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  const size_t N = 4096, Half = N / 2;
+  std::vector<float> A(N), B(N);
+  for (size_t I = 0; I < N; ++I) {
+    A[I] = float(I);
+    B[I] = float(2 * I);
+  }
+  cl_mem MA = clCreateBuffer(Ctx, CL_MEM_COPY_HOST_PTR, N * 4, A.data(), &E);
+  cl_mem MB = clCreateBuffer(Ctx, CL_MEM_COPY_HOST_PTR, N * 4, B.data(), &E);
+  cl_mem MC = clCreateBuffer(Ctx, CL_MEM_READ_WRITE, N * 4, nullptr, &E);
+  float Zero = 0;
+  ASSERT_EQ(clEnqueueFillBuffer(Q, MC, &Zero, 4, 0, N * 4, 0, nullptr, nullptr), CL_SUCCESS);
+  // The specification's refusals.
+  cl_buffer_region Bad{4, 64};
+  EXPECT_EQ(clCreateSubBuffer(MC, 0, CL_BUFFER_CREATE_TYPE_REGION, &Bad, &E), nullptr);
+  EXPECT_EQ(E, CL_MISALIGNED_SUB_BUFFER_OFFSET);
+  cl_buffer_region Outside{N * 4 - 128, 256};
+  EXPECT_EQ(clCreateSubBuffer(MC, 0, CL_BUFFER_CREATE_TYPE_REGION, &Outside, &E), nullptr);
+  EXPECT_EQ(E, CL_INVALID_VALUE);
+  cl_buffer_region Empty{0, 0};
+  EXPECT_EQ(clCreateSubBuffer(MC, 0, CL_BUFFER_CREATE_TYPE_REGION, &Empty, &E), nullptr);
+  EXPECT_EQ(E, CL_INVALID_BUFFER_SIZE);
+  EXPECT_EQ(clCreateSubBuffer(MC, CL_MEM_USE_HOST_PTR, CL_BUFFER_CREATE_TYPE_REGION, &Bad, &E),
+            nullptr);
+  EXPECT_EQ(E, CL_INVALID_VALUE);
+
+  // Halves of each buffer; the kernel adds the second halves into the
+  // second half of C.
+  cl_buffer_region Second{Half * 4, Half * 4}, First{0, Half * 4};
+  cl_mem SA = clCreateSubBuffer(MA, 0, CL_BUFFER_CREATE_TYPE_REGION, &Second, &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  cl_mem SB = clCreateSubBuffer(MB, CL_MEM_READ_ONLY, CL_BUFFER_CREATE_TYPE_REGION, &Second, &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  cl_mem SC = clCreateSubBuffer(MC, 0, CL_BUFFER_CREATE_TYPE_REGION, &Second, &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  cl_mem SCFirst = clCreateSubBuffer(MC, 0, CL_BUFFER_CREATE_TYPE_REGION, &First, &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  EXPECT_EQ(clCreateSubBuffer(SC, 0, CL_BUFFER_CREATE_TYPE_REGION, &First, &E), nullptr);
+  EXPECT_EQ(E, CL_INVALID_MEM_OBJECT);
+  cl_mem Parent = nullptr;
+  size_t Offset = 0;
+  clGetMemObjectInfo(SC, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof Parent, &Parent, nullptr);
+  clGetMemObjectInfo(SC, CL_MEM_OFFSET, sizeof Offset, &Offset, nullptr);
+  EXPECT_EQ(Parent, MC);
+  EXPECT_EQ(Offset, Half * 4);
+  cl_mem_flags Flags = 0;
+  clGetMemObjectInfo(SB, CL_MEM_FLAGS, sizeof Flags, &Flags, nullptr);
+  EXPECT_EQ(Flags, cl_mem_flags(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR));
+
+  clSetKernelArg(K, 0, sizeof SA, &SA);
+  clSetKernelArg(K, 1, sizeof SB, &SB);
+  clSetKernelArg(K, 2, sizeof SC, &SC);
+  cl_int Count = cl_int(Half);
+  clSetKernelArg(K, 3, sizeof Count, &Count);
+  size_t Global = Half, Local = 64;
+  ASSERT_EQ(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &Global, &Local, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  // Through the parent: the second half written, the first still zero.
+  std::vector<float> C(N, -1.0f);
+  ASSERT_EQ(clEnqueueReadBuffer(Q, MC, CL_TRUE, 0, N * 4, C.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  for (size_t I = 0; I < N; ++I)
+    ASSERT_EQ(C[I], I < Half ? 0.0f : float(3 * I)) << I;
+  // A write through the parent is what the sub-buffer's next launch reads:
+  // C's second half becomes its input.
+  std::vector<float> Ones(Half, 1.0f);
+  ASSERT_EQ(clEnqueueWriteBuffer(Q, MA, CL_TRUE, Half * 4, Half * 4, Ones.data(), 0, nullptr,
+                                 nullptr),
+            CL_SUCCESS);
+  clSetKernelArg(K, 1, sizeof SC, &SC);
+  clSetKernelArg(K, 2, sizeof SCFirst, &SCFirst);
+  ASSERT_EQ(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &Global, &Local, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clEnqueueReadBuffer(Q, MC, CL_TRUE, 0, N * 4, C.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  for (size_t I = 0; I < N; ++I)
+    ASSERT_EQ(C[I], I < Half ? 1.0f + float(3 * (I + Half)) : float(3 * I)) << I;
+  // Copies between sibling regions that overlap are refused.
+  EXPECT_EQ(clEnqueueCopyBuffer(Q, SC, MC, 0, Half * 4 + 8, 64, 0, nullptr, nullptr),
+            CL_MEM_COPY_OVERLAP);
+  EXPECT_EQ(clEnqueueCopyBuffer(Q, SC, SCFirst, 0, 0, Half * 4, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueReadBuffer(Q, MC, CL_TRUE, 0, N * 4, C.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  for (size_t I = 0; I < N; ++I)
+    ASSERT_EQ(C[I], float(3 * (I % Half + Half))) << I;
+  // The parent lives while its sub-buffers do.
+  clReleaseMemObject(MC);
+  std::vector<float> Tail(Half);
+  ASSERT_EQ(clEnqueueReadBuffer(Q, SC, CL_TRUE, 0, Half * 4, Tail.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(Tail[5], float(3 * (5 + Half)));
+  for (cl_mem M : {SA, SB, SC, SCFirst, MA, MB})
+    EXPECT_EQ(clReleaseMemObject(M), CL_SUCCESS);
+  clReleaseKernel(K);
+  clReleaseProgram(Prog);
+}
+
+TEST_F(OpenCL, RectangularCopiesBetweenBuffers) {
+  cl_int E;
+  // A 16x8 grid of ints; copy the 5x3 window at (2, 1) to (9, 4) in another
+  // grid and to (0, 0) of a packed one.
+  const size_t W = 16, H = 8;
+  std::vector<int> Grid(W * H);
+  for (size_t I = 0; I < W * H; ++I)
+    Grid[I] = int(I);
+  cl_mem From = clCreateBuffer(Ctx, CL_MEM_COPY_HOST_PTR, Grid.size() * 4, Grid.data(), &E);
+  cl_mem To = clCreateBuffer(Ctx, CL_MEM_READ_WRITE, Grid.size() * 4, nullptr, &E);
+  cl_mem Packed = clCreateBuffer(Ctx, CL_MEM_READ_WRITE, 5 * 3 * 4, nullptr, &E);
+  int Zero = 0;
+  clEnqueueFillBuffer(Q, To, &Zero, 4, 0, Grid.size() * 4, 0, nullptr, nullptr);
+  size_t SrcOrigin[3] = {2 * 4, 1, 0}, DstOrigin[3] = {9 * 4, 4, 0}, Region[3] = {5 * 4, 3, 1};
+  size_t Origin0[3] = {0, 0, 0};
+  ASSERT_EQ(clEnqueueCopyBufferRect(Q, From, To, SrcOrigin, DstOrigin, Region, W * 4, 0, W * 4,
+                                    0, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clEnqueueCopyBufferRect(Q, From, Packed, SrcOrigin, Origin0, Region, W * 4, 0, 0, 0,
+                                    0, nullptr, nullptr),
+            CL_SUCCESS);
+  std::vector<int> Out(W * H), Small(15);
+  clEnqueueReadBuffer(Q, To, CL_TRUE, 0, Out.size() * 4, Out.data(), 0, nullptr, nullptr);
+  clEnqueueReadBuffer(Q, Packed, CL_TRUE, 0, 60, Small.data(), 0, nullptr, nullptr);
+  for (size_t Y = 0; Y < H; ++Y)
+    for (size_t X = 0; X < W; ++X) {
+      bool In = X >= 9 && X < 14 && Y >= 4 && Y < 7;
+      ASSERT_EQ(Out[Y * W + X], In ? Grid[(Y - 3) * W + X - 7] : 0) << X << "," << Y;
+    }
+  for (size_t I = 0; I < 15; ++I)
+    ASSERT_EQ(Small[I], Grid[(1 + I / 5) * W + 2 + I % 5]) << I;
+  // Outside the destination, and overlapping within one buffer.
+  size_t Far[3] = {14 * 4, 4, 0};
+  EXPECT_EQ(clEnqueueCopyBufferRect(Q, From, To, SrcOrigin, Far, Region, W * 4, 0, W * 4, 0, 0,
+                                    nullptr, nullptr),
+            CL_SUCCESS); // rows wrap into the next row: still inside
+  size_t Last[3] = {14 * 4, 6, 0};
+  EXPECT_EQ(clEnqueueCopyBufferRect(Q, From, To, SrcOrigin, Last, Region, W * 4, 0, W * 4, 0, 0,
+                                    nullptr, nullptr),
+            CL_INVALID_VALUE);
+  size_t Near[3] = {4 * 4, 2, 0};
+  EXPECT_EQ(clEnqueueCopyBufferRect(Q, From, From, SrcOrigin, Near, Region, W * 4, 0, W * 4, 0,
+                                    0, nullptr, nullptr),
+            CL_MEM_COPY_OVERLAP);
+  size_t Beside[3] = {8 * 4, 1, 0};
+  EXPECT_EQ(clEnqueueCopyBufferRect(Q, From, From, SrcOrigin, Beside, Region, W * 4, 0, W * 4,
+                                    0, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  clFinish(Q);
+  for (cl_mem M : {From, To, Packed})
+    clReleaseMemObject(M);
+}
+
+struct Seen {
+  std::vector<cl_int> Statuses;
+  std::mutex Lock;
+  std::condition_variable Done;
+};
+
+void CL_CALLBACK record(cl_event, cl_int Status, void *Data) {
+  auto *S = static_cast<Seen *>(Data);
+  std::lock_guard<std::mutex> Hold(S->Lock);
+  S->Statuses.push_back(Status);
+  S->Done.notify_all();
+}
+
+// Callbacks run once their status is reached, off the caller's thread, even
+// when the program has released the event; a failed user event gives its
+// error to the callbacks of the commands that waited on it.
+TEST_F(OpenCL, EventCallbacksRunWhenTheirStatusIsReached) {
+  cl_int E;
+  cl_event Gate = clCreateUserEvent(Ctx, &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  cl_event Marker = nullptr;
+  ASSERT_EQ(clEnqueueMarkerWithWaitList(Q, 1, &Gate, &Marker), CL_SUCCESS);
+  Seen S;
+  EXPECT_EQ(clSetEventCallback(Marker, CL_QUEUED, record, &S), CL_INVALID_VALUE);
+  EXPECT_EQ(clSetEventCallback(Marker, CL_COMPLETE, nullptr, &S), CL_INVALID_VALUE);
+  ASSERT_EQ(clSetEventCallback(Marker, CL_SUBMITTED, record, &S), CL_SUCCESS);
+  ASSERT_EQ(clSetEventCallback(Marker, CL_COMPLETE, record, &S), CL_SUCCESS);
+  ASSERT_EQ(clSetEventCallback(Gate, CL_COMPLETE, record, &S), CL_SUCCESS);
+  clReleaseEvent(Marker);
+  {
+    std::unique_lock<std::mutex> Hold(S.Lock);
+    ASSERT_TRUE(S.Done.wait_for(Hold, std::chrono::seconds(10),
+                                [&] { return S.Statuses.size() == 1; }));
+    EXPECT_EQ(S.Statuses[0], CL_SUBMITTED);
+  }
+  ASSERT_EQ(clSetUserEventStatus(Gate, -42), CL_SUCCESS);
+  {
+    std::unique_lock<std::mutex> Hold(S.Lock);
+    ASSERT_TRUE(S.Done.wait_for(Hold, std::chrono::seconds(10),
+                                [&] { return S.Statuses.size() == 3; }));
+    std::sort(S.Statuses.begin() + 1, S.Statuses.end());
+    EXPECT_EQ(S.Statuses[1], -42);
+    EXPECT_EQ(S.Statuses[2], CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  }
+  // Registered after the status was reached: runs at once.
+  cl_event Done = nullptr;
+  ASSERT_EQ(clEnqueueMarkerWithWaitList(Q, 0, nullptr, &Done), CL_SUCCESS);
+  clWaitForEvents(1, &Done);
+  ASSERT_EQ(clSetEventCallback(Done, CL_RUNNING, record, &S), CL_SUCCESS);
+  {
+    std::unique_lock<std::mutex> Hold(S.Lock);
+    ASSERT_TRUE(S.Done.wait_for(Hold, std::chrono::seconds(10),
+                                [&] { return S.Statuses.size() == 4; }));
+    EXPECT_EQ(S.Statuses[3], CL_RUNNING);
+  }
+  clReleaseEvent(Done);
+  clReleaseEvent(Gate);
+}
+
 TEST_F(OpenCL, WithoutTheCompilerBinariesStillRun) {
   const char *Module = std::getenv("SKMD_OPENCL_COMPILER");
   if (!Module || std::string(Module).find("missing") == std::string::npos)

@@ -46,9 +46,8 @@ Result<SharedObject> SharedObject::load(std::string_view Image) {
   }
   std::string Path = "/proc/self/fd/" + std::to_string(Fd);
   void *Handle = dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  // The mapping keeps the file alive; the descriptor is no longer needed.
-  close(Fd);
   if (!Handle) {
+    close(Fd);
     const char *Why = dlerror();
     return Failure(ErrorCode::CorruptBundle,
                    std::string("cannot load the x86 variant: ") +
@@ -56,21 +55,26 @@ Result<SharedObject> SharedObject::load(std::string_view Image) {
   }
   SharedObject S;
   S.Handle = Handle;
+  S.Fd = Fd;
   return S;
 }
 
-SharedObject::SharedObject(SharedObject &&O) noexcept : Handle(O.Handle) {
+SharedObject::SharedObject(SharedObject &&O) noexcept : Handle(O.Handle), Fd(O.Fd) {
   O.Handle = nullptr;
+  O.Fd = -1;
 }
 
 SharedObject &SharedObject::operator=(SharedObject &&O) noexcept {
   std::swap(Handle, O.Handle);
+  std::swap(Fd, O.Fd);
   return *this;
 }
 
 SharedObject::~SharedObject() {
   if (Handle)
     dlclose(Handle);
+  if (Fd >= 0)
+    close(Fd);
 }
 
 Result<void *> SharedObject::symbol(const std::string &Name) const {

@@ -33,6 +33,11 @@ public:
 private:
   SharedObject() = default;
   void *Handle = nullptr;
+  /// The memory file, open while the object is loaded: dlopen knows a
+  /// loaded object by its path (/proc/self/fd/N), so a descriptor closed
+  /// early lets the next variant get the same path and, from dlopen, the
+  /// first variant's handle.
+  int Fd = -1;
 };
 
 } // namespace skmd

@@ -1,0 +1,88 @@
+//===- Commands.h - What every entry point shares ----------------*- C++ -*-===//
+//
+// Commands are jobs in the platform's session queue (one FIFO for the
+// process: in order, an out-of-order queue accepted and run in order). A
+// wait list waits in the queue, not in the enqueuing call; every event is
+// the future of its command's job. This header holds the checks, the
+// enqueueing and the object lifetimes that the entry points of Contexts,
+// Buffers, Programs, Kernels and Events share.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_OPENCL_COMMANDS_H
+#define SKMD_OPENCL_COMMANDS_H
+
+#include "Icd.h"
+
+#include <functional>
+#include <future>
+#include <memory>
+#include <vector>
+
+namespace skmd::opencl {
+
+/// Writes an info query's answer of a fixed-size type.
+template <typename T> cl_int put(const T &V, size_t Size, void *Out, size_t *SizeRet) {
+  return answerBytes(&V, sizeof V, Size, Out, SizeRet);
+}
+
+inline void setError(cl_int *Err, cl_int Code) {
+  if (Err)
+    *Err = Code;
+}
+
+/// Nanoseconds on the steady clock (profiling times).
+cl_ulong nowNs();
+
+/// What a command's job waits for: the futures of its wait list's events
+/// (copies: the events may be released before the job runs).
+using WaitList = std::vector<std::shared_future<Status>>;
+
+cl_int checkWaitList(cl_uint N, const cl_event *List);
+WaitList waitList(cl_uint N, const cl_event *List);
+/// CL_INVALID_VALUE or CL_INVALID_DEVICE unless \p Devices is the device.
+cl_int checkDevices(cl_uint N, const cl_device_id *Devices);
+
+/// Whether \p S is a command's success: a device that failed had its
+/// groups re-run, so every output is there.
+bool succeeded(const Status &S);
+/// The OpenCL execution status of a finished command.
+cl_int statusCode(const Status &S);
+/// The event's execution status now.
+cl_int eventStatus(cl_event E);
+
+/// Runs \p Job in the session's queue after the wait list \p W, and gives
+/// the command's event (when asked) and, for a blocking command, its
+/// outcome.
+cl_int enqueueJob(cl_command_queue Q, cl_command_type Type, WaitList W, bool Blocking,
+                  cl_event *Event, std::function<Status()> Job,
+                  std::shared_ptr<LaunchRecord> Record = nullptr);
+
+/// \p State reached the execution status \p Status (CL_RUNNING,
+/// CL_COMPLETE or an error): the callbacks registered for it run, in
+/// order, on the platform's callback thread.
+void reach(CommandState &State, cl_int Status);
+
+/// clRetain* of any object: \p Invalid for a null handle.
+template <typename Handle, cl_int Invalid> cl_int CL_API_CALL retainObject(Handle H) {
+  if (!H)
+    return Invalid;
+  H->retain();
+  return CL_SUCCESS;
+}
+
+/// The last release of each object frees it and releases what it holds.
+void releaseContext(cl_context C);
+cl_int CL_API_CALL releaseCommandQueue(cl_command_queue Q);
+cl_int CL_API_CALL releaseProgram(cl_program P);
+cl_int CL_API_CALL releaseEvent(cl_event E);
+
+/// Each group's entry points into the dispatch table.
+void fillContextEntries(cl_icd_dispatch &T);
+void fillBufferEntries(cl_icd_dispatch &T);
+void fillProgramEntries(cl_icd_dispatch &T);
+void fillKernelEntries(cl_icd_dispatch &T);
+void fillEventEntries(cl_icd_dispatch &T);
+
+} // namespace skmd::opencl
+
+#endif // SKMD_OPENCL_COMMANDS_H

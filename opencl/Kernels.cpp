@@ -1,0 +1,330 @@
+//===- Kernels.cpp - Kernels, their arguments and launches ---------------- ===//
+//
+// A cl_kernel is a LoadedKernel of its program's bundle with the
+// arguments set so far; a launch is the session's, in the queue's turn.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+
+#include <algorithm>
+#include <array>
+
+using namespace skmd;
+using namespace skmd::opencl;
+
+namespace {
+
+// ---- Kernels -----------------------------------------------------------
+
+cl_kernel newKernel(cl_program P, const KernelInfo &Info) {
+  auto *K = new _cl_kernel();
+  K->Program = P;
+  P->retain();
+  ++P->Kernels;
+  K->Loaded.Source = P->Bundle.get();
+  K->Loaded.Info = &Info;
+  K->Loaded.Program = &P->Loaded;
+  K->Args.resize(Info.Args.size());
+  K->Set.assign(Info.Args.size(), false);
+  return K;
+}
+
+CL_API_ENTRY cl_kernel CL_API_CALL createKernel(cl_program P, const char *Name, cl_int *Err) {
+  if (!P) {
+    setError(Err, CL_INVALID_PROGRAM);
+    return nullptr;
+  }
+  if (!Name) {
+    setError(Err, CL_INVALID_VALUE);
+    return nullptr;
+  }
+  if (!P->Bundle || P->Status == CL_BUILD_ERROR) {
+    setError(Err, CL_INVALID_PROGRAM_EXECUTABLE);
+    return nullptr;
+  }
+  const KernelInfo *Info = P->Bundle->metadata().findKernel(Name);
+  if (!Info) {
+    setError(Err, CL_INVALID_KERNEL_NAME);
+    return nullptr;
+  }
+  setError(Err, CL_SUCCESS);
+  return newKernel(P, *Info);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL createKernelsInProgram(cl_program P, cl_uint N,
+                                                       cl_kernel *Kernels, cl_uint *NumRet) {
+  if (!P)
+    return CL_INVALID_PROGRAM;
+  if (!P->Bundle || P->Status == CL_BUILD_ERROR)
+    return CL_INVALID_PROGRAM_EXECUTABLE;
+  const auto &All = P->Bundle->metadata().Kernels;
+  if (Kernels && N < All.size())
+    return CL_INVALID_VALUE;
+  if (Kernels)
+    for (size_t I = 0; I < All.size(); ++I)
+      Kernels[I] = newKernel(P, All[I]);
+  if (NumRet)
+    *NumRet = cl_uint(All.size());
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL releaseKernel(cl_kernel K) {
+  if (!K)
+    return CL_INVALID_KERNEL;
+  if (K->release()) {
+    // Launches enqueued with it run first.
+    platformSession(nullptr)->drain();
+    cl_program P = K->Program;
+    --P->Kernels;
+    delete K;
+    releaseProgram(P);
+  }
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL setKernelArg(cl_kernel K, cl_uint Index, size_t Size,
+                                             const void *Value) {
+  if (!K)
+    return CL_INVALID_KERNEL;
+  const KernelInfo &Info = *K->Loaded.Info;
+  if (Index >= Info.Args.size())
+    return CL_INVALID_ARG_INDEX;
+  const KernelArg &Want = Info.Args[Index];
+  HostArg A;
+  switch (Want.Kind) {
+  case ArgKind::GlobalBuffer:
+  case ArgKind::ConstantBuffer: {
+    if (Size != sizeof(cl_mem))
+      return CL_INVALID_ARG_SIZE;
+    cl_mem M = Value ? *static_cast<const cl_mem *>(Value) : nullptr;
+    A.K = HostArg::Buffer;
+    if (M) {
+      if (M->Context != K->Program->Context)
+        return CL_INVALID_MEM_OBJECT;
+      A.Data = M->Object->host();
+      A.Bytes = M->Object->bytes();
+      A.Object = M->Object;
+    }
+    break;
+  }
+  case ArgKind::LocalBuffer:
+    if (Value)
+      return CL_INVALID_ARG_VALUE;
+    if (Size == 0)
+      return CL_INVALID_ARG_SIZE;
+    A.K = HostArg::Local;
+    A.LocalBytes = Size;
+    break;
+  case ArgKind::Sampler:
+    return CL_INVALID_SAMPLER;
+  case ArgKind::Scalar:
+    if (Size != Want.Size)
+      return CL_INVALID_ARG_SIZE;
+    if (!Value)
+      return CL_INVALID_ARG_VALUE;
+    A.K = HostArg::Scalar;
+    A.Value.assign(static_cast<const uint8_t *>(Value),
+                   static_cast<const uint8_t *>(Value) + Size);
+    break;
+  default:
+    return CL_INVALID_ARG_VALUE;
+  }
+  K->Args[Index] = std::move(A);
+  K->Set[Index] = true;
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL getKernelInfo(cl_kernel K, cl_kernel_info Param, size_t Size,
+                                              void *Out, size_t *SizeRet) {
+  if (!K)
+    return CL_INVALID_KERNEL;
+  switch (Param) {
+  case CL_KERNEL_FUNCTION_NAME:
+    return answerString(K->Loaded.Info->Name, Size, Out, SizeRet);
+  case CL_KERNEL_NUM_ARGS:
+    return put(cl_uint(K->Loaded.Info->Args.size()), Size, Out, SizeRet);
+  case CL_KERNEL_REFERENCE_COUNT:
+    return put(cl_uint(K->Refs), Size, Out, SizeRet);
+  case CL_KERNEL_CONTEXT:
+    return put(K->Program->Context, Size, Out, SizeRet);
+  case CL_KERNEL_PROGRAM:
+    return put(K->Program, Size, Out, SizeRet);
+  case CL_KERNEL_ATTRIBUTES:
+    return answerString("", Size, Out, SizeRet);
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL getKernelWorkGroupInfo(cl_kernel K, cl_device_id D,
+                                                       cl_kernel_work_group_info Param,
+                                                       size_t Size, void *Out,
+                                                       size_t *SizeRet) {
+  if (!K)
+    return CL_INVALID_KERNEL;
+  if (D && D != &TheDevice)
+    return CL_INVALID_DEVICE;
+  switch (Param) {
+  case CL_KERNEL_WORK_GROUP_SIZE:
+    return put(size_t(1024), Size, Out, SizeRet);
+  case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
+    size_t None[3] = {0, 0, 0};
+    return answerBytes(None, sizeof None, Size, Out, SizeRet);
+  }
+  case CL_KERNEL_LOCAL_MEM_SIZE:
+    return put(cl_ulong(0), Size, Out, SizeRet);
+  case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+    return put(size_t(32), Size, Out, SizeRet);
+  case CL_KERNEL_PRIVATE_MEM_SIZE:
+    return put(cl_ulong(0), Size, Out, SizeRet);
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL getKernelArgInfo(cl_kernel K, cl_uint Index,
+                                                 cl_kernel_arg_info Param, size_t Size,
+                                                 void *Out, size_t *SizeRet) {
+  if (!K)
+    return CL_INVALID_KERNEL;
+  const KernelInfo &Info = *K->Loaded.Info;
+  if (Index >= Info.Args.size())
+    return CL_INVALID_ARG_INDEX;
+  const KernelArg &A = Info.Args[Index];
+  switch (Param) {
+  case CL_KERNEL_ARG_ADDRESS_QUALIFIER: {
+    cl_kernel_arg_address_qualifier Q = CL_KERNEL_ARG_ADDRESS_PRIVATE;
+    if (A.Kind == ArgKind::GlobalBuffer)
+      Q = CL_KERNEL_ARG_ADDRESS_GLOBAL;
+    else if (A.Kind == ArgKind::ConstantBuffer)
+      Q = CL_KERNEL_ARG_ADDRESS_CONSTANT;
+    else if (A.Kind == ArgKind::LocalBuffer)
+      Q = CL_KERNEL_ARG_ADDRESS_LOCAL;
+    return put(Q, Size, Out, SizeRet);
+  }
+  case CL_KERNEL_ARG_ACCESS_QUALIFIER: {
+    cl_kernel_arg_access_qualifier Q = CL_KERNEL_ARG_ACCESS_NONE;
+    if (A.AccessQualifier == "read_only")
+      Q = CL_KERNEL_ARG_ACCESS_READ_ONLY;
+    else if (A.AccessQualifier == "write_only")
+      Q = CL_KERNEL_ARG_ACCESS_WRITE_ONLY;
+    else if (A.AccessQualifier == "read_write")
+      Q = CL_KERNEL_ARG_ACCESS_READ_WRITE;
+    return put(Q, Size, Out, SizeRet);
+  }
+  case CL_KERNEL_ARG_TYPE_NAME:
+    return answerString(A.TypeName, Size, Out, SizeRet);
+  case CL_KERNEL_ARG_TYPE_QUALIFIER: {
+    cl_kernel_arg_type_qualifier Q = CL_KERNEL_ARG_TYPE_NONE;
+    if (A.IsConst || A.Kind == ArgKind::ConstantBuffer)
+      Q |= CL_KERNEL_ARG_TYPE_CONST;
+    if (A.IsRestrict)
+      Q |= CL_KERNEL_ARG_TYPE_RESTRICT;
+    if (A.IsVolatile)
+      Q |= CL_KERNEL_ARG_TYPE_VOLATILE;
+    return put(Q, Size, Out, SizeRet);
+  }
+  case CL_KERNEL_ARG_NAME:
+    return answerString(A.Name, Size, Out, SizeRet);
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+// ---- Launches ----------------------------------------------------------
+
+/// A local size for \p Global when the program gives none: in each
+/// dimension the largest divisor within what every device takes (the
+/// product at most 256, x preferred).
+std::array<size_t, 3> pickLocal(cl_uint Dims, const size_t *Global) {
+  std::array<size_t, 3> Local{1, 1, 1};
+  size_t Budget = 256;
+  for (cl_uint D = 0; D < Dims; ++D) {
+    size_t Best = 1;
+    for (size_t L = std::min(Budget, Global[D]); L >= 1; --L)
+      if (Global[D] % L == 0) {
+        Best = L;
+        break;
+      }
+    Local[D] = Best;
+    Budget /= Best;
+  }
+  return Local;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL enqueueNDRangeKernel(cl_command_queue Q, cl_kernel K,
+                                                     cl_uint Dims, const size_t *Offset,
+                                                     const size_t *Global,
+                                                     const size_t *LocalIn, cl_uint NWait,
+                                                     const cl_event *Wait, cl_event *Event) {
+  if (!Q)
+    return CL_INVALID_COMMAND_QUEUE;
+  if (!K)
+    return CL_INVALID_KERNEL;
+  if (K->Program->Context != Q->Context)
+    return CL_INVALID_CONTEXT;
+  if (Dims < 1 || Dims > 3)
+    return CL_INVALID_WORK_DIMENSION;
+  if (!Global)
+    return CL_INVALID_GLOBAL_WORK_SIZE;
+  for (cl_uint D = 0; D < Dims; ++D)
+    if (Global[D] == 0)
+      return CL_INVALID_GLOBAL_WORK_SIZE;
+  if (std::find(K->Set.begin(), K->Set.end(), false) != K->Set.end())
+    return CL_INVALID_KERNEL_ARGS;
+  if (cl_int E = checkWaitList(NWait, Wait); E != CL_SUCCESS)
+    return E;
+  std::array<size_t, 3> Local{1, 1, 1};
+  if (LocalIn) {
+    size_t Items = 1;
+    for (cl_uint D = 0; D < Dims; ++D) {
+      if (LocalIn[D] == 0 || Global[D] % LocalIn[D])
+        return CL_INVALID_WORK_GROUP_SIZE;
+      Local[D] = LocalIn[D];
+      Items *= LocalIn[D];
+    }
+    if (Items > 1024)
+      return CL_INVALID_WORK_GROUP_SIZE;
+  } else {
+    Local = pickLocal(Dims, Global);
+  }
+  NDRange Range;
+  Range.WorkDim = Dims;
+  for (cl_uint D = 0; D < Dims; ++D) {
+    Range.GlobalOffset[D] = Offset ? Offset[D] : 0;
+    Range.LocalSize[D] = Local[D];
+    Range.NumGroups[D] = Global[D] / Local[D];
+  }
+  if (Status S = checkArgs(*K->Loaded.Info, K->Args); !S)
+    return CL_INVALID_KERNEL_ARGS;
+  // The arguments as they are now; the kernel's loaded forms live until
+  // its release, which waits for the launches enqueued with it.
+  auto Record = std::make_shared<LaunchRecord>();
+  LoadedKernel *Loaded = &K->Loaded;
+  return enqueueJob(Q, CL_COMMAND_NDRANGE_KERNEL, waitList(NWait, Wait), false, Event,
+                    [Loaded, Args = K->Args, Range, Record] {
+                      return platformSession(nullptr)->launchNow(*Loaded, Args, Range, "",
+                                                                 *Record);
+                    },
+                    Record);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL enqueueTask(cl_command_queue Q, cl_kernel K, cl_uint NWait,
+                                            const cl_event *Wait, cl_event *Event) {
+  size_t One = 1;
+  return enqueueNDRangeKernel(Q, K, 1, nullptr, &One, &One, NWait, Wait, Event);
+}
+
+} // namespace
+
+void skmd::opencl::fillKernelEntries(cl_icd_dispatch &T) {
+  T.clCreateKernel = createKernel;
+  T.clCreateKernelsInProgram = createKernelsInProgram;
+  T.clReleaseKernel = releaseKernel;
+  T.clSetKernelArg = setKernelArg;
+  T.clGetKernelInfo = getKernelInfo;
+  T.clGetKernelWorkGroupInfo = getKernelWorkGroupInfo;
+  T.clGetKernelArgInfo = getKernelArgInfo;
+  T.clEnqueueNDRangeKernel = enqueueNDRangeKernel;
+  T.clEnqueueTask = enqueueTask;
+}
