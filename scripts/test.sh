@@ -21,6 +21,8 @@ run_suite() {
 
 # The OpenCL driver the tests of SKMD's OpenCL device run on (PyPI).
 "$root/scripts/setup-spirv-opencl.sh"
+# PyOpenCL and numpy (PyPI), for the test of unmodified Python programs.
+"$root/scripts/setup-pyopencl.sh"
 run_suite "$root/build"
 if [ $quick -eq 0 ]; then
   # The sanitizers must not report leaks from LLVM's global state at exit;

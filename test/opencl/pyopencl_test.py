@@ -10,7 +10,9 @@ Run with OCL_ICD_VENDORS naming the build tree's vendor folder (PyOpenCL's
 wheel carries its own ocl-icd loader); SKMD_DEVICES chooses the devices.
 Exits non-zero on the first wrong answer, naming it.
 """
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 
@@ -19,7 +21,9 @@ import numpy as np
 # PyOpenCL keeps built binaries under the user's cache; a fresh one per run
 # so that every program is built here (and read back as a binary: PyOpenCL
 # stores CL_PROGRAM_BINARIES and reloads them with clCreateProgramWithBinary).
-os.environ.setdefault("XDG_CACHE_HOME", tempfile.mkdtemp(prefix="skmd-pyopencl-"))
+if "XDG_CACHE_HOME" not in os.environ:
+    os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="skmd-pyopencl-")
+    atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
 
 import pyopencl as cl  # noqa: E402
 import pyopencl.array as cla  # noqa: E402
@@ -99,7 +103,7 @@ def main():
     # Scans: several generated kernels with barriers in loops.
     u = rng.integers(0, 100, n).astype(np.int32)
     u_dev = cla.to_device(queue, u)
-    inc = InclusiveScanKernel(ctx, np.int32, "a+b")
+    inc = InclusiveScanKernel(ctx, np.int32, "a+b", neutral="0")
     out = u_dev.copy()
     inc(out)
     check("inclusive scan", out.get(), np.cumsum(u, dtype=np.int32))
