@@ -4,12 +4,17 @@
 // compiler behind skmd-cc), found beside the platform's own library and
 // opened on the first build (SKMD_OPENCL_COMPILER names another path).
 // Without it (a host with no LLVM) the device
-// says it has no compiler and source builds fail with
-// CL_COMPILER_NOT_AVAILABLE; binaries (bundles) still load.
+// says it has no compiler, and source builds take their bundle from the
+// build cache (SKMD_CACHE, cache/BuildCache.h) or fail with
+// CL_COMPILER_NOT_AVAILABLE; binaries (bundles) still load. With both, a
+// build fills the cache with every variant, for the hosts without LLVM.
 //
 //===----------------------------------------------------------------------===//
 #include "CompilerModule.h"
 #include "Icd.h"
+
+#include "bundle/Bundle.h"
+#include "cache/BuildCache.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -55,19 +60,21 @@ skmd_opencl_compile_fn compilerEntry(std::string *Why) {
 
 bool compilerAvailable() { return compilerEntry(nullptr) != nullptr; }
 
-cl_int compileSource(const std::string &Source, const std::string &Options,
-                     std::vector<uint8_t> &Bytes, std::string &Log) {
-  std::string Why;
-  skmd_opencl_compile_fn Compile = compilerEntry(&Why);
-  if (!Compile) {
-    Log = Why;
-    return CL_COMPILER_NOT_AVAILABLE;
-  }
-  // The variants the devices run: x86 always (the CPU merges and re-runs).
+namespace {
+
+/// The variants the platform's devices run: x86 always (the CPU merges and
+/// re-runs).
+std::vector<TargetKind> neededVariants() {
   std::vector<TargetKind> Kinds{TargetKind::X86};
   for (const DeviceInfo *I : platformSession(nullptr)->deviceInfos())
     if (std::find(Kinds.begin(), Kinds.end(), I->Variant) == Kinds.end())
       Kinds.push_back(I->Variant);
+  return Kinds;
+}
+
+cl_int runCompiler(skmd_opencl_compile_fn Compile, const std::string &Source,
+                   const std::string &Options, const std::vector<TargetKind> &Kinds,
+                   std::vector<uint8_t> &Bytes, std::string &Log) {
   std::string Targets;
   for (TargetKind K : Kinds)
     Targets += (Targets.empty() ? "" : ",") + std::string(targetKindName(K));
@@ -81,6 +88,75 @@ cl_int compileSource(const std::string &Source, const std::string &Options,
         static_cast<Out *>(C)->Bytes->assign(Data, Data + N);
       },
       [](void *C, const char *Text) { *static_cast<Out *>(C)->Log = Text; }, &Into);
+}
+
+/// The variants of \p Needed that the bundle \p Bytes lacks, by name.
+std::string missingVariants(const std::vector<uint8_t> &Bytes,
+                            const std::vector<TargetKind> &Needed) {
+  auto B = Bundle::fromBytes(Bytes);
+  if (!B)
+    return "a readable bundle (" + B.error().message() + ")";
+  std::string Missing;
+  for (TargetKind K : Needed)
+    if (B->variant(K).empty())
+      Missing += (Missing.empty() ? "" : ", ") + std::string(targetKindName(K));
+  return Missing;
+}
+
+} // namespace
+
+cl_int compileSource(const std::string &Source, const std::string &Options,
+                     std::vector<uint8_t> &Bytes, std::string &Log) {
+  auto Parsed = parseBuildOptions(Options);
+  if (!Parsed) {
+    Log = Parsed.error().message();
+    return CL_INVALID_BUILD_OPTIONS;
+  }
+  std::vector<TargetKind> Needed = neededVariants();
+  std::optional<BuildCache> Cache = BuildCache::fromEnvironment();
+  std::string CacheNote;
+  if (Cache) {
+    std::string Entry = Cache->entryPath(Source, *Parsed) + ".skmd";
+    if (auto Hit = Cache->find(Source, *Parsed)) {
+      std::string Missing = missingVariants(*Hit, Needed);
+      if (Missing.empty()) {
+        Bytes = std::move(*Hit);
+        Log = "skmd: built ahead of time: " + Entry + "\n";
+        return CL_SUCCESS;
+      }
+      CacheNote = "the build cache's " + Entry + " lacks " + Missing;
+    } else {
+      CacheNote = "the build cache " + Cache->dir() + " has no " + Entry;
+    }
+  }
+  std::string Why;
+  skmd_opencl_compile_fn Compile = compilerEntry(&Why);
+  if (!Compile) {
+    Log = Why + (CacheNote.empty()
+                     ? "; set SKMD_CACHE to a build cache filled where LLVM is (skmd-cc "
+                       "--cache=DIR, or this program run with SKMD_CACHE=DIR)"
+                     : "; " + CacheNote +
+                           " (fill it where LLVM is: skmd-cc --cache=DIR, or this program "
+                           "run with SKMD_CACHE=DIR)");
+    return CL_COMPILER_NOT_AVAILABLE;
+  }
+  if (!Cache)
+    return runCompiler(Compile, Source, Options, Needed, Bytes, Log);
+  // Filling the cache: every variant, so the entry serves hosts with other
+  // devices (a GPU host); the needed ones alone where the others cannot be
+  // built here (no CUDA libraries).
+  cl_int R = runCompiler(Compile, Source, Options,
+                         {TargetKind::X86, TargetKind::PTX, TargetKind::SPIRV}, Bytes, Log);
+  if (R != CL_SUCCESS) {
+    std::string AllLog = Log;
+    R = runCompiler(Compile, Source, Options, Needed, Bytes, Log);
+    if (R != CL_SUCCESS)
+      return R;
+    Log += "skmd: stored in the build cache without every variant: " + AllLog;
+  }
+  if (Status S = Cache->store(Source, *Parsed, Bytes); !S)
+    Log += "skmd: not stored in the build cache: " + S.error().message() + "\n";
+  return CL_SUCCESS;
 }
 
 } // namespace skmd::opencl

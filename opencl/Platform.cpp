@@ -11,6 +11,7 @@
 #include "Icd.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
@@ -271,7 +272,8 @@ cl_int CL_API_CALL getDeviceInfo(cl_device_id Device, cl_device_info Param, size
   case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
     return B(CL_TRUE);
   case CL_DEVICE_COMPILER_AVAILABLE:
-    return B(compilerAvailable() ? CL_TRUE : CL_FALSE);
+    // With a build cache, source builds may succeed without the compiler.
+    return B(compilerAvailable() || std::getenv("SKMD_CACHE") ? CL_TRUE : CL_FALSE);
   case CL_DEVICE_LINKER_AVAILABLE:
     return B(CL_FALSE);
   case CL_DEVICE_EXECUTION_CAPABILITIES: {

@@ -721,6 +721,79 @@ TEST_F(OpenCL, EventCallbacksRunWhenTheirStatusIsReached) {
   clReleaseEvent(Gate);
 }
 
+/// Builds test/opencl/cached.cl (SKMD_CACHE_TEST_SOURCE) with \p Options
+/// and checks c = a + Scale * b; the build log goes to \p Log.
+cl_int buildCachedAndRun(cl_context Ctx, cl_device_id D, cl_command_queue Q,
+                         const std::string &Text, const char *Options, float Scale,
+                         std::string &Log) {
+  const char *Source = Text.c_str();
+  cl_int E;
+  cl_program Prog = clCreateProgramWithSource(Ctx, 1, &Source, nullptr, &E);
+  cl_int Built = clBuildProgram(Prog, 1, &D, Options, nullptr, nullptr);
+  size_t Size = 0;
+  clGetProgramBuildInfo(Prog, D, CL_PROGRAM_BUILD_LOG, 0, nullptr, &Size);
+  Log.assign(Size, '\0');
+  clGetProgramBuildInfo(Prog, D, CL_PROGRAM_BUILD_LOG, Size, Log.data(), nullptr);
+  if (Built == CL_SUCCESS) {
+    cl_kernel K = clCreateKernel(Prog, "scaled_add", &E);
+    EXPECT_EQ(E, CL_SUCCESS);
+    const size_t N = 1024;
+    std::vector<float> A(N, 1.0f), B(N, 2.0f), C(N);
+    cl_mem MA = clCreateBuffer(Ctx, CL_MEM_COPY_HOST_PTR, N * 4, A.data(), &E);
+    cl_mem MB = clCreateBuffer(Ctx, CL_MEM_COPY_HOST_PTR, N * 4, B.data(), &E);
+    cl_mem MC = clCreateBuffer(Ctx, CL_MEM_WRITE_ONLY, N * 4, nullptr, &E);
+    clSetKernelArg(K, 0, sizeof MA, &MA);
+    clSetKernelArg(K, 1, sizeof MB, &MB);
+    clSetKernelArg(K, 2, sizeof MC, &MC);
+    size_t Global = N;
+    EXPECT_EQ(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &Global, nullptr, 0, nullptr, nullptr),
+              CL_SUCCESS);
+    EXPECT_EQ(clEnqueueReadBuffer(Q, MC, CL_TRUE, 0, N * 4, C.data(), 0, nullptr, nullptr),
+              CL_SUCCESS);
+    for (size_t I = 0; I < N; ++I)
+      if (C[I] != 1.0f + Scale * 2.0f) {
+        ADD_FAILURE() << "c[" << I << "] = " << C[I];
+        break;
+      }
+    for (cl_mem M : {MA, MB, MC})
+      clReleaseMemObject(M);
+    clReleaseKernel(K);
+  }
+  clReleaseProgram(Prog);
+  return Built;
+}
+
+// The build cache (SKMD_CACHE): with the compiler, a source build fills it
+// and the next identical build comes from it; without the compiler (ctest
+// runs this again with SKMD_OPENCL_COMPILER at a missing path, after
+// skmd-cc --cache filled the folder with SCALE=3), the entry skmd-cc made
+// builds, and other options fail saying what the cache lacks.
+TEST_F(OpenCL, SourceBuildsUseTheBuildCache) {
+  const char *Path = std::getenv("SKMD_CACHE_TEST_SOURCE");
+  if (!Path || !std::getenv("SKMD_CACHE"))
+    GTEST_SKIP() << "run with SKMD_CACHE and SKMD_CACHE_TEST_SOURCE (ctest opencl-build-cache-*)";
+  std::ifstream In(Path);
+  std::string Text((std::istreambuf_iterator<char>(In)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(Text.empty()) << Path;
+  std::string Log;
+  bool Compiler = !std::getenv("SKMD_OPENCL_COMPILER");
+  if (Compiler) {
+    ASSERT_EQ(buildCachedAndRun(Ctx, D, Q, Text, "-D SCALE=5", 5.0f, Log), CL_SUCCESS) << Log;
+    EXPECT_EQ(Log.find("built ahead of time"), std::string::npos) << Log;
+    ASSERT_EQ(buildCachedAndRun(Ctx, D, Q, Text, "-DSCALE=5 -w", 5.0f, Log), CL_SUCCESS) << Log;
+    EXPECT_NE(Log.find("built ahead of time"), std::string::npos) << Log;
+    return;
+  }
+  ASSERT_EQ(buildCachedAndRun(Ctx, D, Q, Text, "-cl-fast-relaxed-math -DSCALE=3", 3.0f, Log),
+            CL_SUCCESS)
+      << Log;
+  EXPECT_NE(Log.find("built ahead of time"), std::string::npos) << Log;
+  EXPECT_EQ(buildCachedAndRun(Ctx, D, Q, Text, "-DSCALE=4", 4.0f, Log),
+            CL_COMPILER_NOT_AVAILABLE);
+  EXPECT_NE(Log.find("the build cache"), std::string::npos) << Log;
+  EXPECT_NE(Log.find("skmd-cc --cache"), std::string::npos) << Log;
+}
+
 TEST_F(OpenCL, WithoutTheCompilerBinariesStillRun) {
   const char *Module = std::getenv("SKMD_OPENCL_COMPILER");
   if (!Module || std::string(Module).find("missing") == std::string::npos)

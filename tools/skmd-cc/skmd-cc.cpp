@@ -5,17 +5,21 @@
 //
 //   skmd-cc kernel.cl -o kernel.skmd
 //   skmd-cc --emit=llvm kernel.cl     # one artifact, for inspection
+//   skmd-cc --cache=DIR kernel.cl -DN=4   # for the OpenCL platform's
+//                                         # build cache (SKMD_CACHE=DIR)
 //
 //===----------------------------------------------------------------------===//
 #include "CodeGen/NVPTXDeviceLibraries.h"
 #include "Driver/BundleCompiler.h"
 #include "bundle/Bundle.h"
+#include "cache/BuildCache.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -78,6 +82,13 @@ cl::opt<std::string> Emit("emit",
                           cl::value_desc("kind"), cl::cat(Category));
 cl::opt<bool> Verbose("v", cl::desc("Print each step and its time"),
                       cl::cat(Category));
+cl::opt<std::string> CacheDir(
+    "cache",
+    cl::desc("Store the bundle in the OpenCL platform's build cache DIR, keyed by the "
+             "source and the build options as clBuildProgram would get them (-D, -I, "
+             "-cl-std, -O0 as -cl-opt-disable; -cl-std defaults to CL1.2 here, as in "
+             "clBuildProgram); hosts without LLVM read it with SKMD_CACHE=DIR"),
+    cl::value_desc("dir"), cl::cat(Category));
 cl::opt<bool> GuardVariants(
     "guard-variants",
     cl::desc("Also build the SKMD paper's guard-form variants "
@@ -221,6 +232,17 @@ int main(int argc, char **argv) {
     fail("unknown --emit=" + Emit + " (use llvm, ptx, spirv, asm or meta)");
 
   std::vector<TargetKind> Selected = selectedTargets();
+  // The cache's entries are what clBuildProgram would build: its -cl-std
+  // default, -O3 or -cl-opt-disable.
+  if (!CacheDir.empty()) {
+    if (!Emit.empty() || !OutputPath.empty())
+      fail("--cache writes into the build cache; it takes neither --emit nor -o");
+    if (OptLevel != 0 && OptLevel != 3)
+      fail("--cache builds as clBuildProgram does: -O3 (the default) or -O0 "
+           "(-cl-opt-disable), not -O" + Twine(OptLevel));
+    if (CLStd.getNumOccurrences() == 0)
+      CLStd = "CL1.2";
+  }
   CompilerOptions Opts = compilerOptions();
 
   // Missing GPU libraries are found out before any work is done.
@@ -239,6 +261,28 @@ int main(int argc, char **argv) {
     BundleMetadata Meta = unwrap(compileKernels(
         Opts, Selected, std::move(SourceHash), std::move(Kernels), nullptr));
     writeOutput(OutputPath.empty() ? "-" : std::string(OutputPath), toJson(Meta));
+    return 0;
+  }
+
+  if (!CacheDir.empty()) {
+    auto Source = MemoryBuffer::getFile(InputPath);
+    if (!Source)
+      fail("cannot read '" + InputPath + "': " + Source.getError().message());
+    BuildOptions Key;
+    Key.Defines = Defines;
+    Key.IncludeDirs = IncludeDirs;
+    Key.CLStd = CLStd;
+    Key.OptDisable = OptLevel == 0;
+    BundleWriter Writer = unwrap(compileBundle(Opts, Selected));
+    auto Bytes = Writer.serialize();
+    if (!Bytes)
+      fail(Bytes.error().message());
+    BuildCache Cache(CacheDir);
+    std::string Text = (*Source)->getBuffer().str();
+    if (Status S = Cache.store(Text, Key, *Bytes); !S)
+      fail(S.error().message());
+    outs() << "skmd-cc: cached " << Cache.entryPath(Text, Key) << ".skmd for clBuildProgram "
+           << "options '" << Key.canonical() << "'\n";
     return 0;
   }
 
