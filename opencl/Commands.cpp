@@ -125,7 +125,7 @@ cl_int checkDevices(cl_uint N, const cl_device_id *Devices) {
   if (N == 0 || !Devices)
     return CL_INVALID_VALUE;
   for (cl_uint I = 0; I < N; ++I)
-    if (Devices[I] != &TheDevice)
+    if (!hasDevice(platformDevices(), Devices[I]))
       return CL_INVALID_DEVICE;
   return CL_SUCCESS;
 }

@@ -13,7 +13,7 @@ using namespace skmd::opencl;
 
 namespace {
 
-cl_context newContext(const cl_context_properties *Props,
+cl_context newContext(std::vector<cl_device_id> Devices, const cl_context_properties *Props,
                       void(CL_CALLBACK *Notify)(const char *, const void *, size_t, void *),
                       void *Data, cl_int *Err) {
   if (!Notify && Data) {
@@ -43,6 +43,7 @@ cl_context newContext(const cl_context_properties *Props,
   if (!Kept.empty())
     Kept.push_back(0);
   auto *C = new _cl_context();
+  C->Devices = std::move(Devices);
   C->Properties = std::move(Kept);
   C->Notify = Notify;
   C->NotifyData = Data;
@@ -58,7 +59,11 @@ createContext(const cl_context_properties *Props, cl_uint N, const cl_device_id 
     setError(Err, E);
     return nullptr;
   }
-  return newContext(Props, Notify, Data, Err);
+  std::vector<cl_device_id> List;
+  for (cl_uint I = 0; I < N; ++I)
+    if (!hasDevice(List, Devices[I]))
+      List.push_back(Devices[I]);
+  return newContext(std::move(List), Props, Notify, Data, Err);
 }
 
 CL_API_ENTRY cl_context CL_API_CALL
@@ -67,11 +72,14 @@ createContextFromType(const cl_context_properties *Props, cl_device_type Type,
                       void *Data, cl_int *Err) {
   cl_uint Found = 0;
   cl_int E = getDeviceIDs(nullptr, Type, 0, nullptr, &Found);
+  std::vector<cl_device_id> List(Found);
+  if (E == CL_SUCCESS)
+    E = getDeviceIDs(nullptr, Type, Found, List.data(), nullptr);
   if (E != CL_SUCCESS) {
     setError(Err, E);
     return nullptr;
   }
-  return newContext(Props, Notify, Data, Err);
+  return newContext(std::move(List), Props, Notify, Data, Err);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL releaseContextEntry(cl_context C) {
@@ -89,9 +97,10 @@ CL_API_ENTRY cl_int CL_API_CALL getContextInfo(cl_context C, cl_context_info Par
   case CL_CONTEXT_REFERENCE_COUNT:
     return put(cl_uint(C->Refs), Size, Out, SizeRet);
   case CL_CONTEXT_NUM_DEVICES:
-    return put(cl_uint(1), Size, Out, SizeRet);
+    return put(cl_uint(C->Devices.size()), Size, Out, SizeRet);
   case CL_CONTEXT_DEVICES:
-    return put(static_cast<cl_device_id>(&TheDevice), Size, Out, SizeRet);
+    return answerBytes(C->Devices.data(), C->Devices.size() * sizeof(cl_device_id), Size, Out,
+                       SizeRet);
   case CL_CONTEXT_PROPERTIES:
     return answerBytes(C->Properties.data(),
                        C->Properties.size() * sizeof(cl_context_properties), Size, Out,
@@ -110,7 +119,7 @@ CL_API_ENTRY cl_command_queue CL_API_CALL createCommandQueue(cl_context C, cl_de
     setError(Err, CL_INVALID_CONTEXT);
     return nullptr;
   }
-  if (D != &TheDevice) {
+  if (!hasDevice(C->Devices, D)) {
     setError(Err, CL_INVALID_DEVICE);
     return nullptr;
   }
@@ -121,6 +130,7 @@ CL_API_ENTRY cl_command_queue CL_API_CALL createCommandQueue(cl_context C, cl_de
   }
   auto *Q = new _cl_command_queue();
   Q->Context = C;
+  Q->Device = D;
   Q->Properties = P;
   C->retain();
   setError(Err, CL_SUCCESS);
@@ -163,7 +173,7 @@ CL_API_ENTRY cl_int CL_API_CALL getCommandQueueInfo(cl_command_queue Q,
   case CL_QUEUE_CONTEXT:
     return put(Q->Context, Size, Out, SizeRet);
   case CL_QUEUE_DEVICE:
-    return put(static_cast<cl_device_id>(&TheDevice), Size, Out, SizeRet);
+    return put(Q->Device, Size, Out, SizeRet);
   case CL_QUEUE_REFERENCE_COUNT:
     return put(cl_uint(Q->Refs), Size, Out, SizeRet);
   case CL_QUEUE_PROPERTIES:

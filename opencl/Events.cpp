@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
+#include "skmd/cl_skmd.h"
+
 using namespace skmd;
 using namespace skmd::opencl;
 
@@ -100,6 +102,27 @@ CL_API_ENTRY cl_int CL_API_CALL getEventInfo(cl_event E, cl_event_info Param, si
     return put(eventStatus(E), Size, Out, SizeRet);
   case CL_EVENT_REFERENCE_COUNT:
     return put(cl_uint(E->Refs), Size, Out, SizeRet);
+  case CL_EVENT_SKMD_BYTES_TO_DEVICES:
+  case CL_EVENT_SKMD_BYTES_FROM_DEVICES:
+  case CL_EVENT_SKMD_PLAN: {
+    // What the launch moved and where its groups ran (skmd/cl_skmd.h).
+    if (!E->Record)
+      return CL_INVALID_VALUE;
+    if (eventStatus(E) > CL_COMPLETE)
+      return CL_PROFILING_INFO_NOT_AVAILABLE;
+    const LaunchReport &R = E->Record->Report;
+    cl_ulong In = 0, Back = R.BytesToHost;
+    std::string Plan;
+    for (const PieceReport &P : R.Pieces) {
+      In += P.BytesIn;
+      Back += P.BytesOut;
+      Plan += (Plan.empty() ? "" : " ") + P.Device + ":" + std::to_string(P.First) + "+" +
+              std::to_string(P.Count);
+    }
+    if (Param == CL_EVENT_SKMD_PLAN)
+      return answerString(Plan, Size, Out, SizeRet);
+    return put(Param == CL_EVENT_SKMD_BYTES_TO_DEVICES ? In : Back, Size, Out, SizeRet);
+  }
   default:
     return CL_INVALID_VALUE;
   }

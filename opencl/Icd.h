@@ -18,7 +18,17 @@ SKMD_ICD_EXPORT cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id, cl_platform
 namespace skmd::opencl {
 
 extern _cl_platform_id ThePlatform;
+/// The device made of every device the session opened.
 extern _cl_device_id TheDevice;
+
+/// The platform's devices: TheDevice, then, with SKMD_OPENCL_EXPOSE=each,
+/// each runtime device on its own. Empty when no device opens.
+const std::vector<cl_device_id> &platformDevices();
+/// The plan that runs a launch on \p D alone ("" for TheDevice: the
+/// session's default over all devices).
+std::string devicePlan(cl_device_id D);
+/// Whether \p D is one of \p Devices.
+bool hasDevice(const std::vector<cl_device_id> &Devices, cl_device_id D);
 
 /// The platform's session, opened on first use; null (with \p Why) when no
 /// device opens.

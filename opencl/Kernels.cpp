@@ -162,7 +162,10 @@ CL_API_ENTRY cl_int CL_API_CALL getKernelWorkGroupInfo(cl_kernel K, cl_device_id
                                                        size_t *SizeRet) {
   if (!K)
     return CL_INVALID_KERNEL;
-  if (D && D != &TheDevice)
+  const auto &Devices = K->Program->Context->Devices;
+  if (!D && Devices.size() > 1)
+    return CL_INVALID_VALUE;
+  if (D && !hasDevice(Devices, D))
     return CL_INVALID_DEVICE;
   switch (Param) {
   case CL_KERNEL_WORK_GROUP_SIZE:
@@ -301,9 +304,10 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueNDRangeKernel(cl_command_queue Q, cl_kern
   // its release, which waits for the launches enqueued with it.
   auto Record = std::make_shared<LaunchRecord>();
   LoadedKernel *Loaded = &K->Loaded;
+  // A queue on one of the devices alone runs its launches there.
   return enqueueJob(Q, CL_COMMAND_NDRANGE_KERNEL, waitList(NWait, Wait), false, Event,
-                    [Loaded, Args = K->Args, Range, Record] {
-                      return platformSession(nullptr)->launchNow(*Loaded, Args, Range, "",
+                    [Loaded, Args = K->Args, Range, Record, Plan = devicePlan(Q->Device)] {
+                      return platformSession(nullptr)->launchNow(*Loaded, Args, Range, Plan,
                                                                  *Record);
                     },
                     Record);

@@ -67,9 +67,13 @@ struct _cl_platform_id {
 
 struct _cl_device_id {
   cl_icd_dispatch *Dispatch = skmd::opencl::dispatchTable();
+  /// The runtime device it is (SKMD_OPENCL_EXPOSE=each), or -1 for the
+  /// device made of all of them.
+  int Index = -1;
 };
 
 struct _cl_context : skmd::opencl::Counted {
+  std::vector<cl_device_id> Devices;
   std::vector<cl_context_properties> Properties;
   void(CL_CALLBACK *Notify)(const char *, const void *, size_t, void *) = nullptr;
   void *NotifyData = nullptr;
@@ -77,6 +81,7 @@ struct _cl_context : skmd::opencl::Counted {
 
 struct _cl_command_queue : skmd::opencl::Counted {
   cl_context Context = nullptr;
+  cl_device_id Device = nullptr;
   cl_command_queue_properties Properties = 0;
 };
 
@@ -104,6 +109,8 @@ struct _cl_mem : skmd::opencl::Counted {
 
 struct _cl_program : skmd::opencl::Counted {
   cl_context Context = nullptr;
+  /// The context's, or those a binary was given for.
+  std::vector<cl_device_id> Devices;
   std::string Source;          ///< From clCreateProgramWithSource.
   std::unique_ptr<skmd::Bundle> Bundle; ///< Built, or given as the binary.
   std::vector<uint8_t> Binary; ///< The bundle's bytes (CL_PROGRAM_BINARIES).

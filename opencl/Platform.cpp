@@ -3,7 +3,9 @@
 // One platform, "SKMD", with one device made of every device the runtime
 // opens (SKMD_DEVICES chooses). Its answers hold for all of them: the
 // smallest memory, work-group limits every device takes, the extensions
-// all share, no images. The platform's Session is opened on the first
+// all share, no images. SKMD_OPENCL_EXPOSE=each lists each runtime device
+// after it too, so a program can run on one device alone (launches on
+// such a device's queue are planned onto it). The platform's Session is opened on the first
 // query that needs the devices, and every context uses it (one queue of
 // launches for the process: the devices are not shared between two).
 //
@@ -11,6 +13,7 @@
 #include "Icd.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -45,6 +48,54 @@ Session *platformSession(std::string *Why) {
   return S.get();
 }
 
+namespace {
+
+/// Each runtime device as a device of its own, when SKMD_OPENCL_EXPOSE
+/// asks for them.
+std::vector<_cl_device_id> &eachDevice() {
+  static std::vector<_cl_device_id> Each;
+  return Each;
+}
+
+} // namespace
+
+const std::vector<cl_device_id> &platformDevices() {
+  static std::once_flag Once;
+  static std::vector<cl_device_id> All;
+  std::call_once(Once, [] {
+    Session *S = platformSession(nullptr);
+    if (!S)
+      return;
+    All.push_back(&TheDevice);
+    const char *Expose = std::getenv("SKMD_OPENCL_EXPOSE");
+    std::string Mode = Expose ? Expose : "";
+    if (Mode != "each") {
+      if (!Mode.empty() && Mode != "one")
+        std::fprintf(stderr,
+                     "skmd: SKMD_OPENCL_EXPOSE=%s is not 'one' or 'each': one device it is\n",
+                     Expose);
+      return;
+    }
+    auto &Each = eachDevice();
+    Each.resize(S->devices().size());
+    for (size_t I = 0; I < Each.size(); ++I) {
+      Each[I].Index = int(I);
+      All.push_back(&Each[I]);
+    }
+  });
+  return All;
+}
+
+std::string devicePlan(cl_device_id D) {
+  if (!D || D->Index < 0)
+    return "";
+  return platformSession(nullptr)->deviceInfos()[size_t(D->Index)]->Name;
+}
+
+bool hasDevice(const std::vector<cl_device_id> &Devices, cl_device_id D) {
+  return D && std::find(Devices.begin(), Devices.end(), D) != Devices.end();
+}
+
 cl_int answerBytes(const void *Data, size_t N, size_t Size, void *Out, size_t *SizeRet) {
   if (Out && Size < N)
     return CL_INVALID_VALUE;
@@ -74,10 +125,14 @@ struct Limits {
   bool Doubles = true;
 };
 
-Limits limits(Session &S) {
+/// \p D's limits: every device's for TheDevice, else its own.
+Limits limits(Session &S, cl_device_id D) {
   Limits L;
   L.GlobalMem = ~cl_ulong(0);
-  for (const DeviceInfo *I : S.deviceInfos()) {
+  std::vector<const DeviceInfo *> Infos = S.deviceInfos();
+  if (D->Index >= 0)
+    Infos = {Infos[size_t(D->Index)]};
+  for (const DeviceInfo *I : Infos) {
     L.Name += (L.Name.empty() ? "" : " + ") + I->Name;
     L.Units += I->ComputeUnits;
     if (I->MemoryBytes)
@@ -87,7 +142,7 @@ Limits limits(Session &S) {
   }
   if (L.GlobalMem == ~cl_ulong(0))
     L.GlobalMem = cl_ulong(4) << 30;
-  L.Name = "SKMD (" + L.Name + ")";
+  L.Name = D->Index < 0 ? "SKMD (" + L.Name + ")" : "SKMD " + L.Name;
   return L;
 }
 
@@ -152,28 +207,33 @@ cl_int CL_API_CALL getDeviceIDs(cl_platform_id Platform, cl_device_type Type,
     return CL_INVALID_DEVICE_TYPE;
   if ((NumEntries == 0 && Devices) || (!Devices && !NumDevices))
     return CL_INVALID_VALUE;
-  // Found by programs that ask for a GPU, a CPU, the default or any.
-  bool Matches = Type & (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU);
-  if (!Matches || !platformSession(nullptr)) {
-    if (NumDevices)
-      *NumDevices = 0;
-    return CL_DEVICE_NOT_FOUND;
+  // The device made of all: found by programs that ask for a GPU, a CPU,
+  // the default or any. Each device on its own: by its own type, or any.
+  std::vector<cl_device_id> Found;
+  for (cl_device_id D : platformDevices()) {
+    bool Matches = Type == CL_DEVICE_TYPE_ALL;
+    if (D->Index < 0)
+      Matches |= (Type & (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU)) != 0;
+    else
+      Matches |= (Type & limits(*platformSession(nullptr), D).Type) != 0;
+    if (Matches)
+      Found.push_back(D);
   }
-  if (Devices)
-    Devices[0] = &TheDevice;
   if (NumDevices)
-    *NumDevices = 1;
+    *NumDevices = cl_uint(Found.size());
+  if (Found.empty())
+    return CL_DEVICE_NOT_FOUND;
+  for (cl_uint I = 0; Devices && I < NumEntries && I < Found.size(); ++I)
+    Devices[I] = Found[I];
   return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL getDeviceInfo(cl_device_id Device, cl_device_info Param, size_t Size,
                                  void *Out, size_t *SizeRet) {
-  if (Device != &TheDevice)
+  if (!hasDevice(platformDevices(), Device))
     return CL_INVALID_DEVICE;
   Session *S = platformSession(nullptr);
-  if (!S)
-    return CL_INVALID_DEVICE;
-  Limits L = limits(*S);
+  Limits L = limits(*S, Device);
   auto U = [&](cl_uint V) { return answerBytes(&V, sizeof V, Size, Out, SizeRet); };
   auto UL = [&](cl_ulong V) { return answerBytes(&V, sizeof V, Size, Out, SizeRet); };
   auto Z = [&](size_t V) { return answerBytes(&V, sizeof V, Size, Out, SizeRet); };
@@ -333,7 +393,7 @@ cl_int CL_API_CALL getDeviceInfo(cl_device_id Device, cl_device_info Param, size
 }
 
 cl_int CL_API_CALL retainDevice(cl_device_id Device) {
-  return Device == &TheDevice ? CL_SUCCESS : CL_INVALID_DEVICE;
+  return hasDevice(platformDevices(), Device) ? CL_SUCCESS : CL_INVALID_DEVICE;
 }
 
 } // namespace skmd::opencl

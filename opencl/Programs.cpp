@@ -18,6 +18,7 @@ namespace {
 cl_program newProgram(cl_context C) {
   auto *P = new _cl_program();
   P->Context = C;
+  P->Devices = C->Devices;
   C->retain();
   P->Loaded.Source = nullptr;
   return P;
@@ -75,14 +76,35 @@ createProgramWithBinary(cl_context C, cl_uint N, const cl_device_id *Devices,
     setError(Err, E);
     return nullptr;
   }
-  if (N != 1 || !Lengths || !Binaries || !Binaries[0] || !Lengths[0]) {
+  for (cl_uint I = 0; I < N; ++I)
+    if (!hasDevice(C->Devices, Devices[I])) {
+      setError(Err, CL_INVALID_DEVICE);
+      return nullptr;
+    }
+  if (!Lengths || !Binaries) {
     setError(Err, CL_INVALID_VALUE);
     return nullptr;
   }
+  for (cl_uint I = 0; I < N; ++I)
+    if (!Binaries[I] || !Lengths[I]) {
+      if (BinaryStatus)
+        BinaryStatus[I] = CL_INVALID_VALUE;
+      setError(Err, CL_INVALID_VALUE);
+      return nullptr;
+    }
+  // One bundle serves every device: each binary must be one, the first is
+  // kept.
   cl_program P = newProgram(C);
-  cl_int E = adoptBundle(P, std::vector<uint8_t>(Binaries[0], Binaries[0] + Lengths[0]));
-  if (BinaryStatus)
-    BinaryStatus[0] = E;
+  P->Devices.assign(Devices, Devices + N);
+  cl_int E = CL_SUCCESS;
+  for (cl_uint I = N; I-- > 0;) {
+    cl_int Each =
+        adoptBundle(P, std::vector<uint8_t>(Binaries[I], Binaries[I] + Lengths[I]));
+    if (BinaryStatus)
+      BinaryStatus[I] = Each;
+    if (Each != CL_SUCCESS)
+      E = Each;
+  }
   if (E != CL_SUCCESS) {
     releaseContext(C);
     delete P;
@@ -116,8 +138,9 @@ CL_API_ENTRY cl_int CL_API_CALL buildProgram(cl_program P, cl_uint N,
     return CL_INVALID_PROGRAM;
   if ((N == 0) != (Devices == nullptr) || (!Notify && Data))
     return CL_INVALID_VALUE;
-  if (N && checkDevices(N, Devices) != CL_SUCCESS)
-    return CL_INVALID_DEVICE;
+  for (cl_uint I = 0; I < N; ++I)
+    if (!hasDevice(P->Devices, Devices[I]))
+      return CL_INVALID_DEVICE;
   if (P->Kernels)
     return CL_INVALID_OPERATION;
   P->Options = Options ? Options : "";
@@ -148,20 +171,27 @@ CL_API_ENTRY cl_int CL_API_CALL getProgramInfo(cl_program P, cl_program_info Par
   case CL_PROGRAM_CONTEXT:
     return put(P->Context, Size, Out, SizeRet);
   case CL_PROGRAM_NUM_DEVICES:
-    return put(cl_uint(1), Size, Out, SizeRet);
+    return put(cl_uint(P->Devices.size()), Size, Out, SizeRet);
   case CL_PROGRAM_DEVICES:
-    return put(static_cast<cl_device_id>(&TheDevice), Size, Out, SizeRet);
+    return answerBytes(P->Devices.data(), P->Devices.size() * sizeof(cl_device_id), Size, Out,
+                       SizeRet);
   case CL_PROGRAM_SOURCE:
     return answerString(P->Source, Size, Out, SizeRet);
-  case CL_PROGRAM_BINARY_SIZES:
-    return put(size_t(P->Binary.size()), Size, Out, SizeRet);
+  case CL_PROGRAM_BINARY_SIZES: {
+    // The same bundle for each device.
+    std::vector<size_t> Sizes(P->Devices.size(), P->Binary.size());
+    return answerBytes(Sizes.data(), Sizes.size() * sizeof(size_t), Size, Out, SizeRet);
+  }
   case CL_PROGRAM_BINARIES: {
-    if (Out && Size < sizeof(unsigned char *))
+    size_t N = P->Devices.size();
+    if (Out && Size < N * sizeof(unsigned char *))
       return CL_INVALID_VALUE;
-    if (Out && *static_cast<unsigned char **>(Out) && !P->Binary.empty())
-      std::memcpy(*static_cast<unsigned char **>(Out), P->Binary.data(), P->Binary.size());
+    if (Out)
+      for (size_t I = 0; I < N; ++I)
+        if (auto *To = static_cast<unsigned char **>(Out)[I]; To && !P->Binary.empty())
+          std::memcpy(To, P->Binary.data(), P->Binary.size());
     if (SizeRet)
-      *SizeRet = sizeof(unsigned char *);
+      *SizeRet = N * sizeof(unsigned char *);
     return CL_SUCCESS;
   }
   case CL_PROGRAM_NUM_KERNELS:
@@ -186,7 +216,7 @@ CL_API_ENTRY cl_int CL_API_CALL getProgramBuildInfo(cl_program P, cl_device_id D
                                                     void *Out, size_t *SizeRet) {
   if (!P)
     return CL_INVALID_PROGRAM;
-  if (D != &TheDevice)
+  if (!hasDevice(P->Devices, D))
     return CL_INVALID_DEVICE;
   switch (Param) {
   case CL_PROGRAM_BUILD_STATUS:

@@ -11,6 +11,8 @@
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
 
+#include "skmd/cl_skmd.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -457,6 +459,173 @@ TEST_F(OpenCL, ProgramsLiveAtOnceRunTheirOwnKernels) {
     clReleaseKernel(K);
   for (cl_program Prog : {P1, P2})
     clReleaseProgram(Prog);
+}
+
+/// The groups each device ran in the launch of \p E (skmd/cl_skmd.h).
+std::string planOf(cl_event E) {
+  char Plan[512] = {0};
+  EXPECT_EQ(clGetEventInfo(E, CL_EVENT_SKMD_PLAN, sizeof Plan, Plan, nullptr), CL_SUCCESS);
+  return Plan;
+}
+
+// SKMD_OPENCL_EXPOSE=each (ctest opencl-expose-each): each runtime device
+// is a device of its own after the one made of all, found by its type; a
+// queue on one runs its launches there alone.
+TEST_F(OpenCL, EachDeviceOnItsOwn) {
+  const char *Expose = std::getenv("SKMD_OPENCL_EXPOSE");
+  if (!Expose || std::string(Expose) != "each")
+    GTEST_SKIP() << "run with SKMD_OPENCL_EXPOSE=each (ctest opencl-expose-each)";
+  cl_uint N = 0;
+  ASSERT_EQ(clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, 0, nullptr, &N), CL_SUCCESS);
+  ASSERT_EQ(N, 4u); // all, cpu, discrete0, discrete1
+  std::vector<cl_device_id> All(N);
+  ASSERT_EQ(clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, N, All.data(), nullptr), CL_SUCCESS);
+  EXPECT_EQ(All[0], D);
+  cl_uint Defaults = 0;
+  ASSERT_EQ(clGetDeviceIDs(P, CL_DEVICE_TYPE_DEFAULT, 0, nullptr, &Defaults), CL_SUCCESS);
+  EXPECT_EQ(Defaults, 1u);
+  cl_uint Gpus = 0;
+  ASSERT_EQ(clGetDeviceIDs(P, CL_DEVICE_TYPE_GPU, 0, nullptr, &Gpus), CL_SUCCESS);
+  EXPECT_EQ(Gpus, 1u); // the one made of all; HostDiscrete devices are CPUs
+  cl_int E;
+  cl_context Each = clCreateContext(nullptr, N, All.data(), nullptr, nullptr, &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  cl_uint InContext = 0;
+  clGetContextInfo(Each, CL_CONTEXT_NUM_DEVICES, sizeof InContext, &InContext, nullptr);
+  EXPECT_EQ(InContext, N);
+  const char *Source = VectorAdd;
+  cl_program Prog = clCreateProgramWithSource(Each, 1, &Source, nullptr, &E);
+  ASSERT_EQ(clBuildProgram(Prog, 0, nullptr, nullptr, nullptr, nullptr), CL_SUCCESS);
+  size_t Sizes[4] = {0, 0, 0, 0};
+  ASSERT_EQ(clGetProgramInfo(Prog, CL_PROGRAM_BINARY_SIZES, sizeof Sizes, Sizes, nullptr),
+            CL_SUCCESS);
+  for (size_t S : Sizes)
+    EXPECT_EQ(S, Sizes[0]);
+  cl_kernel K = clCreateKernel(Prog, "vector_add", &E);
+  size_t Group = 0;
+  EXPECT_EQ(clGetKernelWorkGroupInfo(K, nullptr, CL_KERNEL_WORK_GROUP_SIZE, sizeof Group, &Group,
+                                     nullptr),
+            CL_INVALID_VALUE); // several devices: name one
+  const int Items = 4096;
+  std::vector<float> A(Items, 1.5f), B(Items, 2.0f), C(Items);
+  cl_mem MA = clCreateBuffer(Each, CL_MEM_COPY_HOST_PTR, Items * 4, A.data(), &E);
+  cl_mem MB = clCreateBuffer(Each, CL_MEM_COPY_HOST_PTR, Items * 4, B.data(), &E);
+  cl_mem MC = clCreateBuffer(Each, CL_MEM_READ_WRITE, Items * 4, nullptr, &E);
+  clSetKernelArg(K, 0, sizeof MA, &MA);
+  clSetKernelArg(K, 1, sizeof MB, &MB);
+  clSetKernelArg(K, 2, sizeof MC, &MC);
+  clSetKernelArg(K, 3, sizeof Items, &Items);
+  for (cl_uint I = 0; I < N; ++I) {
+    char Name[128] = {0};
+    clGetDeviceInfo(All[I], CL_DEVICE_NAME, sizeof Name, Name, nullptr);
+    cl_command_queue On = clCreateCommandQueue(Each, All[I], 0, &E);
+    ASSERT_EQ(E, CL_SUCCESS) << Name;
+    cl_device_id Back = nullptr;
+    clGetCommandQueueInfo(On, CL_QUEUE_DEVICE, sizeof Back, &Back, nullptr);
+    EXPECT_EQ(Back, All[I]);
+    float Zero = 0;
+    clEnqueueFillBuffer(On, MC, &Zero, 4, 0, Items * 4, 0, nullptr, nullptr);
+    size_t Global = Items, Local = 64;
+    cl_event Launch = nullptr;
+    ASSERT_EQ(clEnqueueNDRangeKernel(On, K, 1, nullptr, &Global, &Local, 0, nullptr, &Launch),
+              CL_SUCCESS);
+    ASSERT_EQ(clEnqueueReadBuffer(On, MC, CL_TRUE, 0, Items * 4, C.data(), 0, nullptr, nullptr),
+              CL_SUCCESS);
+    for (int X = 0; X < Items; ++X)
+      ASSERT_EQ(C[X], 3.5f) << Name << " " << X;
+    std::string Plan = planOf(Launch);
+    if (I == 0) {
+      EXPECT_NE(Plan.find(' '), std::string::npos) << Plan; // split
+    } else {
+      // One device, every group: "SKMD cpu (...)" runs "cpu:0+64".
+      std::string Device = std::string(Name).substr(5);
+      Device = Device.substr(0, Device.find(' '));
+      EXPECT_EQ(Plan, Device + ":0+64") << Name;
+    }
+    clReleaseEvent(Launch);
+    clReleaseCommandQueue(On);
+  }
+  for (cl_mem M : {MA, MB, MC})
+    clReleaseMemObject(M);
+  clReleaseKernel(K);
+  clReleaseProgram(Prog);
+  clReleaseContext(Each);
+}
+
+// An iterative stencil's buffers stay on the devices between launches:
+// after the first two, each Jacobi step moves the rows at the pieces' borders
+// (the halo), not the grid (issue 21), and the result equals the host's.
+TEST_F(OpenCL, IterativeStencilMovesHalosNotGrids) {
+  const char *Jacobi =
+      "__kernel void jacobi(__global const float *in, __global float *out, int w, int h) {\n"
+      "  int x = get_global_id(0), y = get_global_id(1);\n"
+      "  float v = in[y * w + x];\n"
+      "  if (x > 0 && y > 0 && x < w - 1 && y < h - 1)\n"
+      "    v = 0.25f * (in[y * w + x - 1] + in[y * w + x + 1] + in[(y - 1) * w + x] +\n"
+      "                 in[(y + 1) * w + x]);\n"
+      "  out[y * w + x] = v;\n"
+      "}\n";
+  cl_program Prog = build(Jacobi);
+  cl_int E;
+  cl_kernel K = clCreateKernel(Prog, "jacobi", &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  const int W = 256, H = 256, Steps = 10;
+  std::vector<float> Grid(W * H);
+  for (int I = 0; I < W * H; ++I)
+    Grid[I] = float((I * 37) % 101);
+  cl_mem Bufs[2] = {
+      clCreateBuffer(Ctx, CL_MEM_COPY_HOST_PTR, Grid.size() * 4, Grid.data(), &E),
+      clCreateBuffer(Ctx, CL_MEM_READ_WRITE, Grid.size() * 4, nullptr, &E)};
+  clSetKernelArg(K, 2, sizeof W, &W);
+  clSetKernelArg(K, 3, sizeof H, &H);
+  size_t Global[2] = {W, H}, Local[2] = {16, 16};
+  const cl_ulong RowBytes = W * 4;
+  for (int S = 0; S < Steps; ++S) {
+    clSetKernelArg(K, 0, sizeof(cl_mem), &Bufs[S % 2]);
+    clSetKernelArg(K, 1, sizeof(cl_mem), &Bufs[(S + 1) % 2]);
+    cl_event Launch = nullptr;
+    ASSERT_EQ(clEnqueueNDRangeKernel(Q, K, 2, nullptr, Global, Local, 0, nullptr, &Launch),
+              CL_SUCCESS);
+    clWaitForEvents(1, &Launch);
+    cl_ulong In = 0, Back = 0;
+    clGetEventInfo(Launch, CL_EVENT_SKMD_BYTES_TO_DEVICES, sizeof In, &In, nullptr);
+    clGetEventInfo(Launch, CL_EVENT_SKMD_BYTES_FROM_DEVICES, sizeof Back, &Back, nullptr);
+    std::string Plan = planOf(Launch);
+    clReleaseEvent(Launch);
+    ASSERT_NE(Plan.find("discrete"), std::string::npos) << Plan;
+    // The first step brings each piece its rows; the second grows each
+    // device's copy of the first step's output to hold the halo too (its
+    // rows make that trip through the host once). From then on only
+    // halos move.
+    if (S < 2)
+      continue;
+    // Two borders between three pieces; a row each way across each, at
+    // most, to and from the devices (a row is 16 groups' edge).
+    EXPECT_GT(In, 0u) << "step " << S << ", plan " << Plan;
+    EXPECT_LE(In, 4 * RowBytes) << "step " << S << ", plan " << Plan;
+    EXPECT_LE(Back, 4 * RowBytes) << "step " << S << ", plan " << Plan;
+  }
+  std::vector<float> Got(W * H), Ref = Grid, Next(W * H);
+  ASSERT_EQ(clEnqueueReadBuffer(Q, Bufs[Steps % 2], CL_TRUE, 0, Got.size() * 4, Got.data(), 0,
+                                nullptr, nullptr),
+            CL_SUCCESS);
+  for (int S = 0; S < Steps; ++S) {
+    for (int Y = 0; Y < H; ++Y)
+      for (int X = 0; X < W; ++X) {
+        float V = Ref[Y * W + X];
+        if (X > 0 && Y > 0 && X < W - 1 && Y < H - 1)
+          V = 0.25f * (Ref[Y * W + X - 1] + Ref[Y * W + X + 1] + Ref[(Y - 1) * W + X] +
+                       Ref[(Y + 1) * W + X]);
+        Next[Y * W + X] = V;
+      }
+    std::swap(Ref, Next);
+  }
+  for (int I = 0; I < W * H; ++I)
+    ASSERT_EQ(Got[I], Ref[I]) << I;
+  for (cl_mem M : Bufs)
+    clReleaseMemObject(M);
+  clReleaseKernel(K);
+  clReleaseProgram(Prog);
 }
 
 // Every object kind's retain and release through the loader, with the
