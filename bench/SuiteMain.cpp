@@ -30,6 +30,7 @@
 #include <fstream>
 #include <memory>
 #include <new>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -50,6 +51,7 @@ struct Options {
   std::string Devices;
   std::string OpenCl = "all";
   std::vector<std::string> Plans{"single", "linear", "auto"};
+  bool PlansGiven = false;
   bool Pinned = false;
   std::string Profile = "auto";
   std::string Db, Json, Markdown;
@@ -82,8 +84,13 @@ void printUsage() {
       "  --opencl=LIST      vendor-driver devices: all (default), none, or\n"
       "                     labels such as pocl-cpu,nvidia-gpu0\n"
       "  --plans=LIST       SKMD plans: single (each device alone), device\n"
-      "                     names (cpu, gpu0...), linear, auto, even, or\n"
-      "                     manual:... (default single,linear,auto)\n"
+      "                     names (cpu, gpu0...), linear, auto, even,\n"
+      "                     manual:..., or opencl: the application's plain\n"
+      "                     OpenCL host code on the SKMD platform (its ICD\n"
+      "                     registered, e.g. OCL_ICD_VENDORS=build/opencl/vendors;\n"
+      "                     its plan the platform's default)\n"
+      "                     (default single,linear,auto, and opencl when the\n"
+      "                     SKMD platform is registered)\n"
       "  --pinned           SKMD's buffers in page-locked memory (the vendor\n"
       "                     drivers' stay pageable)\n"
       "  --profile=MODE     auto (default): profile what the model lacks\n"
@@ -165,6 +172,7 @@ std::string parseOptions(int Argc, char **Argv, Options &O, bool &Help) {
     } else if (Value("--opencl", O.OpenCl)) {
     } else if (Value("--plans", V)) {
       O.Plans = splitList(V);
+      O.PlansGiven = true;
       if (O.Plans.empty())
         return "--plans needs at least one plan";
     } else if (Value("--profile", O.Profile)) {
@@ -184,11 +192,12 @@ std::string parseOptions(int Argc, char **Argv, Options &O, bool &Help) {
   return "";
 }
 
-/// One configuration: a vendor driver's device, or SKMD with a plan.
+/// One configuration: a vendor driver's device, SKMD with a plan, or the
+/// OpenCL host code on the SKMD platform (plan "opencl").
 struct Config {
-  std::string Label; ///< "pocl-cpu", "skmd cpu", "skmd auto"
+  std::string Label; ///< "pocl-cpu", "skmd cpu", "skmd auto", "skmd-opencl"
   bool Vendor = false;
-  ClDeviceInfo ClDevice; ///< When Vendor.
+  ClDeviceInfo ClDevice; ///< When Vendor, or the SKMD platform's device.
   std::string Plan;      ///< When !Vendor.
   bool SingleDevice = false;
 };
@@ -285,7 +294,7 @@ std::unique_ptr<PreparedRun> prepareConfig(const Options &O, skmd_context Ctx, c
   Run->C = &C;
   Run->R = &R;
   std::string Why;
-  if (C.Vendor) {
+  if (C.Vendor || C.Plan == "opencl") {
     std::string Source;
     if (std::string E = readFile(O.KernelsDir + "/" + A.Source + ".cl", Source); !E.empty()) {
       R.Error = E;
@@ -450,10 +459,13 @@ int run(int Argc, char **Argv) {
     }
     return 0;
   }
-  // The SKMD library reads these at skmd_init.
+  // The SKMD library reads these at skmd_init, and the SKMD platform (plan
+  // opencl) when it opens its devices.
   if (!O.Db.empty())
     setenv("SKMD_PROFILE_DB", O.Db.c_str(), 1);
   setenv("SKMD_PROFILE", O.Profile.c_str(), 1);
+  if (O.HaveDevices)
+    setenv("SKMD_DEVICES", O.Devices.c_str(), 1);
 
   skmd_context Ctx = nullptr;
   if (skmd_status E = skmd_init(O.HaveDevices ? O.Devices.c_str() : nullptr, &Ctx)) {
@@ -473,10 +485,22 @@ int run(int Argc, char **Argv) {
   std::vector<Config> Configs;
   std::string NoOpenCl;
   std::string VendorText;
+  // The SKMD platform is not a vendor driver: it is the "opencl" plan.
+  std::vector<ClDeviceInfo> Found = listOpenClDevices(NoOpenCl);
+  std::optional<ClDeviceInfo> SkmdPlatform;
+  for (auto It = Found.begin(); It != Found.end();)
+    if (It->Platform == "SKMD") {
+      if (!SkmdPlatform)
+        SkmdPlatform = *It;
+      It = Found.erase(It);
+    } else {
+      ++It;
+    }
+  if (!O.PlansGiven && SkmdPlatform)
+    O.Plans.push_back("opencl");
   if (O.OpenCl != "none") {
     std::vector<std::string> Wanted = splitList(O.OpenCl);
     bool All = O.OpenCl == "all";
-    std::vector<ClDeviceInfo> Found = listOpenClDevices(NoOpenCl);
     for (const ClDeviceInfo &D : Found) {
       if (!All && std::find(Wanted.begin(), Wanted.end(), D.Label) == Wanted.end())
         continue;
@@ -509,6 +533,18 @@ int run(int Argc, char **Argv) {
     if (Plan == "single") {
       for (const std::string &D : SkmdDevices)
         Configs.push_back({"skmd " + D, false, {}, D, true});
+      continue;
+    }
+    if (Plan == "opencl") {
+      if (!SkmdPlatform) {
+        std::fprintf(stderr,
+                     "skmd-bench: --plans=opencl: the SKMD platform is not registered with the "
+                     "ICD loader (OCL_ICD_VENDORS=<build>/opencl/vendors, or "
+                     "OCL_ICD_FILENAMES=<build>/lib/libSKMD_OpenCL.so with Khronos' loader)\n");
+        skmd_release_context(Ctx);
+        return 2;
+      }
+      Configs.push_back({"skmd-opencl", false, *SkmdPlatform, Plan, false});
       continue;
     }
     bool Single = std::find(SkmdDevices.begin(), SkmdDevices.end(), Plan) != SkmdDevices.end();
@@ -571,8 +607,12 @@ int run(int Argc, char **Argv) {
   for (size_t I = 0; I < Configs.size(); ++I)
     Md << " ---: |";
   Md << (AutoColumns ? " ---: | ---: | --- | --- |\n" : " --- |\n");
-  double LogVendor = 0, LogSingle = 0;
-  unsigned NVendor = 0, NSingle = 0;
+  int OpenClIndex = -1;
+  for (size_t I = 0; I < Configs.size(); ++I)
+    if (Configs[I].Plan == "opencl")
+      OpenClIndex = int(I);
+  double LogVendor = 0, LogSingle = 0, LogOpenCl = 0;
+  unsigned NVendor = 0, NSingle = 0, NOpenCl = 0;
   bool AllOk = true;
   nlohmann::json JApps = nlohmann::json::array();
   for (const AppRow &Row : Rows) {
@@ -620,6 +660,17 @@ int run(int Argc, char **Argv) {
       return fixed(S, "%.2fx") + " (" + Configs[size_t(Base)].Label + ")";
     };
     std::string VsVendor = Speedup(Vendor, LogVendor, NVendor, "auto_vs_fastest_vendor");
+    // The same applications through the ICD against the C API's auto:
+    // above 1 the platform was slower.
+    if (AutoRan && OpenClIndex >= 0) {
+      const Result &Cl = Row.Results[size_t(OpenClIndex)];
+      if (Cl.ok() && !Cl.Ms.empty()) {
+        double Ratio = Cl.medianMs() / Auto->medianMs();
+        LogOpenCl += std::log(Ratio);
+        ++NOpenCl;
+        JApp["opencl_vs_auto"] = Ratio;
+      }
+    }
     std::string VsSingle = Speedup(Single, LogSingle, NSingle, "auto_vs_fastest_skmd_single");
     if (AutoColumns)
       Md << " " << VsVendor << " | " << VsSingle << " | "
@@ -638,6 +689,10 @@ int run(int Argc, char **Argv) {
        << (NSingle ? fixed(GeoSingle, "%.2fx") : std::string("-")) << " over SKMD's fastest single device ("
        << NSingle << " applications).\n";
   }
+  if (NOpenCl)
+    Md << "\nThrough the SKMD platform (skmd-opencl), unmodified OpenCL host code took "
+       << fixed(std::exp(LogOpenCl / NOpenCl), "%.2fx") << " the C API's auto time (geometric mean, "
+       << NOpenCl << " applications).\n";
 
   if (O.Markdown.empty()) {
     std::fputs(Md.str().c_str(), stdout);
@@ -662,6 +717,8 @@ int run(int Argc, char **Argv) {
       J["geomean_auto_vs_fastest_vendor"] = GeoVendor;
     if (NSingle)
       J["geomean_auto_vs_fastest_skmd_single"] = GeoSingle;
+    if (NOpenCl)
+      J["geomean_opencl_vs_auto"] = std::exp(LogOpenCl / NOpenCl);
     if (!writeWhole(O.Json, J.dump(2) + "\n")) {
       std::fprintf(stderr, "skmd-bench: cannot write %s\n", O.Json.c_str());
       AllOk = false;
