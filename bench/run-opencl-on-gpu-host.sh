@@ -1,0 +1,47 @@
+#!/bin/bash
+# The SKMD OpenCL platform on a GPU host (after
+# bench/package-opencl-for-gpu-host.sh), unmodified OpenCL host code
+# building its kernels from source through the build cache:
+#   iterative  opencl-iterative: a Jacobi stencil and n-body, 100 steps, on
+#              PoCL's CPU, NVIDIA's GPU and the SKMD platform (CPU + GPU)
+#   suite      skmd-bench at the paper's sizes: the C API's auto against the
+#              same applications' OpenCL host code on the platform
+#              (skmd-opencl), beside each device alone and NVIDIA's driver;
+#              SUITE_APPS and SUITE_OPTIONS narrow or extend it
+# Results (JSON, markdown, logs) go to $OUT.
+#   bash gpu-run/opencl/run.sh [iterative|suite|all]
+cd "$(dirname "$0")"
+what=${1:-all}
+export LD_LIBRARY_PATH=$PWD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# Both loaders: Khronos' adds OCL_ICD_FILENAMES to the system's platforms;
+# ocl-icd reads a vendors folder, here with links to the system's.
+export OCL_ICD_FILENAMES=$PWD/lib/libSKMD_OpenCL.so
+mkdir -p vendors && echo "$PWD/lib/libSKMD_OpenCL.so" > vendors/skmd.icd
+for icd in /etc/OpenCL/vendors/*.icd; do
+  [ -e "$icd" ] && ln -sf "$icd" vendors/
+done
+export OCL_ICD_VENDORS=$PWD/vendors
+export SKMD_CACHE=$PWD/cache SKMD_DEVICES=${SKMD_DEVICES:-cpu,cuda}
+export SKMD_PROFILE_DB=$PWD/profiles.sqlite SKMD_PROFILE=auto
+[ -e "$OUT/machine.txt" ] || { lscpu; nvidia-smi; clinfo -l; } > "$OUT/machine.txt" 2>&1
+rc=0
+if [ "$what" = iterative ] || [ "$what" = all ]; then
+  echo "== opencl-iterative"
+  bin/opencl-iterative --kernels-dir=kernels --json="$OUT/iterative.json" \
+    ${ITERATIVE_OPTIONS:-} 2> "$OUT/iterative.log" | tee "$OUT/iterative.txt"
+  rc=$((rc | PIPESTATUS[0]))
+  grep -v "^skmd: " "$OUT/iterative.log" | tail -5
+fi
+if [ "$what" = suite ] || [ "$what" = all ]; then
+  echo "== skmd-bench"
+  apps=${SUITE_APPS:-vector-add,black-scholes,matmul,transpose,histogram,reduction,sobel,nbody}
+  bin/skmd-bench --only="$apps" --kernels-dir=kernels --bundles-dir=kernels \
+    --db=profiles.sqlite --opencl=nvidia-gpu0 --plans=single,auto,opencl \
+    --json="$OUT/suite.json" --markdown="$OUT/suite.md" ${SUITE_OPTIONS:-} \
+    2> "$OUT/suite.log"
+  rc=$((rc | $?))
+  grep -v "^skmd: " "$OUT/suite.log" | tail -n 30
+  cat "$OUT/suite.md"
+fi
+echo "run.sh rc=$rc"
+exit $rc
