@@ -55,10 +55,17 @@
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/IPO/GlobalDCE.h"
 #include "llvm/Transforms/IPO/Internalize.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/Scalarizer.h"
+
+#include <algorithm>
+#include <dlfcn.h>
+#include <link.h>
 
 using namespace llvm;
 
@@ -194,19 +201,63 @@ Error linkPTXLibraries(Module &M, const CompilerOptions &Opts,
                                 PipelineTuningOptions());
 }
 
-/// SKMD's OpenCL builtins for x86 (lib/Builtins/x86), only what the kernels
-/// call, internal so that the work-group functions inline them.
-Error linkX86Builtins(Module &M, const CompilerOptions &Opts) {
+/// The folder of the binary this code was linked into: skmd-cc's bin/, or
+/// the lib/ of the OpenCL platform's compiler module. dladdr names a shared
+/// object by the path it was loaded from, the main program by argv[0] (not
+/// a path where it came from $PATH), so that one is /proc/self/exe.
+std::string ownBinaryDir() {
+  static int Anchor;
+  Dl_info Info;
+  struct link_map *Map = nullptr;
+  std::string Path;
+  if (dladdr1(&Anchor, &Info, reinterpret_cast<void **>(&Map),
+              RTLD_DL_LINKMAP) &&
+      Map && Map->l_name && *Map->l_name)
+    Path = Map->l_name;
+  else
+    Path = sys::fs::getMainExecutable(nullptr, &Anchor);
+  SmallString<256> Real;
+  if (!Path.empty() && !sys::fs::real_path(Path, Real))
+    Path = std::string(Real);
+  return sys::path::parent_path(Path).str();
+}
+
+/// Where the x86 builtins library may be: an installed one relative to the
+/// binary (bin/../lib/skmd for skmd-cc, lib/skmd for the compiler module;
+/// lib/CMakeLists.txt gives both from GNUInstallDirs), then the build
+/// tree's, so that an installed compiler works with the build tree gone.
+std::vector<std::string> x86BuiltinsCandidates() {
   std::vector<std::string> Candidates;
+#ifdef SKMD_X86_BUILTINS_NAME
+  std::string Dir = ownBinaryDir();
+  if (!Dir.empty())
+    for (const char *Rel : {SKMD_X86_BUILTINS_FROM_BINDIR, SKMD_X86_BUILTINS_FROM_LIBDIR}) {
+      SmallString<256> P(Dir);
+      sys::path::append(P, Rel, SKMD_X86_BUILTINS_NAME);
+      sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+      if (std::find(Candidates.begin(), Candidates.end(), std::string(P)) ==
+          Candidates.end())
+        Candidates.push_back(std::string(P));
+    }
+#endif
 #ifdef SKMD_X86_BUILTINS
   Candidates.push_back(SKMD_X86_BUILTINS);
 #endif
+  return Candidates;
+}
+
+/// SKMD's OpenCL builtins for x86 (lib/Builtins/x86), only what the kernels
+/// call, internal so that the work-group functions inline them.
+Error linkX86Builtins(Module &M, const CompilerOptions &Opts) {
+  std::vector<std::string> Candidates = x86BuiltinsCandidates();
   auto Path = findBitcodeLibrary("SKMD's x86 builtins library", "--x86-builtins",
                                  Opts.X86BuiltinsPath, Candidates,
                                  "Rebuild SKMD (the target skmd-builtins), or "
                                  "pass --x86-builtins=PATH");
   if (!Path)
     return Path.takeError();
+  if (Opts.Verbose)
+    errs() << "x86 builtins: " << *Path << '\n';
   if (Error E = linkBitcodeLibrary(M, *Path))
     return E;
   for (Function &F : M)
