@@ -566,6 +566,24 @@ std::string movesKey(const KernelInfo &K, const std::string &KernelId,
   return Key;
 }
 
+Status MovesCache::checkSizes(const KernelInfo &K, const std::string &KernelId,
+                              const std::vector<HostArg> &Args, const NDRange &Range) {
+  // The pieces do not matter: the key of a launch with none.
+  std::string Key = movesKey(K, KernelId, Args, Range, {}, {}, false, false);
+  {
+    std::lock_guard<std::mutex> Hold(Lock);
+    if (std::find(SizesChecked.begin(), SizesChecked.end(), Key) != SizesChecked.end())
+      return Status::success();
+  }
+  if (Status S = checkBufferSizes(K, Args, Range); !S)
+    return S;
+  std::lock_guard<std::mutex> Hold(Lock);
+  SizesChecked.push_front(std::move(Key));
+  if (SizesChecked.size() > Entries)
+    SizesChecked.pop_back();
+  return Status::success();
+}
+
 Result<std::vector<std::vector<BufferMove>>>
 MovesCache::plan(const KernelInfo &K, const std::string &KernelId,
                  const std::vector<HostArg> &Args, const NDRange &Range,

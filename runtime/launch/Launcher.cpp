@@ -675,7 +675,7 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
     return S;
   if (Range.totalGroups() == 0)
     return Failure(ErrorCode::InvalidArgument, "the launch has no work-groups");
-  if (Status S = checkBufferSizes(K, Args, Range); !S)
+  if (Status S = Moves.checkSizes(K, Kernel.Source->metadata().SourceHash, Args, Range); !S)
     return S;
   if (Status S = checkPieces(K, Range, Pieces, CoverAll); !S)
     return S;

@@ -325,4 +325,18 @@ TEST(Transfers, BadArgumentsAreNamed) {
       << S.error().message();
 }
 
+// The size check is cached per launch shape: a shape that passed passes
+// again at once, and a smaller buffer in the same shape is still refused.
+TEST(Transfers, CachedSizeChecksStillRefuseSmallerBuffers) {
+  KernelInfo K = copyKernel(false);
+  MovesCache Cache;
+  EXPECT_TRUE(Cache.checkSizes(K, "id", buffers(512), range1D(8, 16)).ok());
+  EXPECT_TRUE(Cache.checkSizes(K, "id", buffers(512), range1D(8, 16)).ok());
+  Status S = Cache.checkSizes(K, "id", buffers(100), range1D(8, 16));
+  ASSERT_FALSE(S.ok());
+  EXPECT_NE(S.error().message().find("but the buffer has 100 bytes"), std::string::npos)
+      << S.error().message();
+  EXPECT_FALSE(Cache.checkSizes(K, "id", buffers(512), range1D(16, 16)).ok());
+}
+
 } // namespace
