@@ -13,21 +13,23 @@
 cd "$(dirname "$0")"
 what=${1:-all}
 export LD_LIBRARY_PATH=$PWD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-# Both loaders: Khronos' adds OCL_ICD_FILENAMES to the system's platforms;
-# ocl-icd reads a vendors folder, here with links to the system's.
+# Registered beside the system's platforms: Khronos' loader (the one
+# there) adds OCL_ICD_FILENAMES to them. (ocl-icd would need a vendors
+# folder: scripts/register-opencl.sh.)
 export OCL_ICD_FILENAMES=$PWD/lib/libSKMD_OpenCL.so
-mkdir -p vendors && echo "$PWD/lib/libSKMD_OpenCL.so" > vendors/skmd.icd
-for icd in /etc/OpenCL/vendors/*.icd; do
-  [ -e "$icd" ] && ln -sf "$icd" vendors/
-done
-export OCL_ICD_VENDORS=$PWD/vendors
+# NVIDIA's OpenCL driver where its library is installed but not registered.
+if ! clinfo -l 2>/dev/null | grep -q NVIDIA; then
+  nv=$(ldconfig -p | awk '/libnvidia-opencl\.so\.1 / { print $NF; exit }')
+  [ -n "$nv" ] && OCL_ICD_FILENAMES=$OCL_ICD_FILENAMES:$nv
+fi
 export SKMD_CACHE=$PWD/cache SKMD_DEVICES=${SKMD_DEVICES:-cpu,cuda}
 export SKMD_PROFILE_DB=$PWD/profiles.sqlite SKMD_PROFILE=auto
 [ -e "$OUT/machine.txt" ] || { lscpu; nvidia-smi; clinfo -l; } > "$OUT/machine.txt" 2>&1
 rc=0
 if [ "$what" = iterative ] || [ "$what" = all ]; then
   echo "== opencl-iterative"
-  bin/opencl-iterative --kernels-dir=kernels --json="$OUT/iterative.json" \
+  # Each device of SKMD's also alone (SKMD_OPENCL_EXPOSE=each).
+  SKMD_OPENCL_EXPOSE=each bin/opencl-iterative --kernels-dir=kernels --json="$OUT/iterative.json" \
     ${ITERATIVE_OPTIONS:-} 2> "$OUT/iterative.log" | tee "$OUT/iterative.txt"
   rc=$((rc | PIPESTATUS[0]))
   grep -v "^skmd: " "$OUT/iterative.log" | tail -5
