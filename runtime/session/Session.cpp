@@ -453,7 +453,7 @@ Status Session::readNow(BufferObject &B, uint64_t Offset, uint64_t Bytes, void *
     return Moved.error();
   const char *From = static_cast<const char *>(B.host()) + Offset;
   if (Bytes && Dst != From)
-    std::memcpy(Dst, From, Bytes);
+    Cpu->copyHost(Dst, From, Bytes);
   return Status::success();
 }
 
@@ -464,7 +464,7 @@ Status Session::writeNow(BufferObject &B, uint64_t Offset, uint64_t Bytes, const
     return S;
   char *To = static_cast<char *>(B.host()) + Offset;
   if (Bytes && Src != To)
-    std::memcpy(To, Src, Bytes);
+    Cpu->copyHost(To, Src, Bytes);
   IntervalSet Set;
   Set.add(int64_t(Offset), int64_t(Offset + Bytes));
   B.hostWrote(Set);

@@ -6,7 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "common/KernelHarness.h"
+#include "devices/cpu/CpuDevice.h"
 #include "devices/cpu/SharedObject.h"
+
+#include <cstring>
 
 #include <climits>
 #include <cmath>
@@ -307,6 +310,19 @@ TEST_F(CpuDevice, StridedInequalityAnd64BitGuards) {
     }
   };
   check(R);
+}
+
+// Large host copies go over the device's threads in chunks; every byte
+// lands, including a tail shorter than a chunk.
+TEST(CpuDeviceCopies, LargeHostCopiesAreWhole) {
+  auto Cpu = skmd::CpuDevice::create(3);
+  for (uint64_t Bytes : {uint64_t(1000), uint64_t(8 << 20) + 13, uint64_t(21 << 20) + 1}) {
+    std::vector<uint8_t> From(Bytes), To(Bytes, 0);
+    for (uint64_t I = 0; I < Bytes; ++I)
+      From[I] = uint8_t(I * 131 + (I >> 20));
+    Cpu->copyHost(To.data(), From.data(), Bytes);
+    ASSERT_EQ(std::memcmp(To.data(), From.data(), Bytes), 0) << Bytes;
+  }
 }
 
 TEST(CpuDeviceErrors, BadLaunchesAreRefused) {

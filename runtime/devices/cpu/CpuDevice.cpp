@@ -5,6 +5,7 @@
 #include "devices/cpu/WorkGroupRunner.h"
 
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 
@@ -170,6 +171,20 @@ Status CpuDevice::copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
                    Info.Name + ": copy past the end of a device allocation");
   std::memcpy(Dst, reinterpret_cast<const char *>(Src.Address) + SrcOffset, Bytes);
   return Status::success();
+}
+
+void CpuDevice::copyHost(void *Dst, const void *Src, uint64_t Bytes) {
+  // Below a few MiB the threads' wake-up costs more than it saves.
+  constexpr uint64_t Chunk = 2 << 20, Alone = 8 << 20;
+  if (Bytes < Alone || Pool.size() == 1) {
+    std::memcpy(Dst, Src, Bytes);
+    return;
+  }
+  Pool.parallelFor((Bytes + Chunk - 1) / Chunk, 1, [&](unsigned, uint64_t Begin, uint64_t End) {
+    uint64_t From = Begin * Chunk, To = std::min(End * Chunk, Bytes);
+    std::memcpy(static_cast<char *>(Dst) + From, static_cast<const char *>(Src) + From,
+                To - From);
+  });
 }
 
 Status CpuDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
