@@ -167,19 +167,29 @@ CL_API_ENTRY cl_int CL_API_CALL getKernelWorkGroupInfo(cl_kernel K, cl_device_id
     return CL_INVALID_VALUE;
   if (D && !hasDevice(Devices, D))
     return CL_INVALID_DEVICE;
+  const KernelInfo &Info = *K->Loaded.Info;
+  const auto &Reqd = Info.ReqdWorkGroupSize;
   switch (Param) {
   case CL_KERNEL_WORK_GROUP_SIZE:
-    return put(size_t(1024), Size, Out, SizeRet);
+    // A required size is the only one; else every device's limit.
+    return put(Reqd[0] ? size_t(Reqd[0]) * Reqd[1] * Reqd[2] : size_t(1024), Size, Out,
+               SizeRet);
   case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
-    size_t None[3] = {0, 0, 0};
-    return answerBytes(None, sizeof None, Size, Out, SizeRet);
+    size_t Sizes[3] = {Reqd[0], Reqd[1], Reqd[2]};
+    return answerBytes(Sizes, sizeof Sizes, Size, Out, SizeRet);
   }
-  case CL_KERNEL_LOCAL_MEM_SIZE:
-    return put(cl_ulong(0), Size, Out, SizeRet);
+  case CL_KERNEL_LOCAL_MEM_SIZE: {
+    // The kernel's own __local variables and the __local arguments set.
+    cl_ulong Bytes = Info.Cpu.LocalMemBytes;
+    for (const HostArg &A : K->Args)
+      if (A.K == HostArg::Local)
+        Bytes += A.LocalBytes;
+    return put(Bytes, Size, Out, SizeRet);
+  }
   case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
     return put(size_t(32), Size, Out, SizeRet);
   case CL_KERNEL_PRIVATE_MEM_SIZE:
-    return put(cl_ulong(0), Size, Out, SizeRet);
+    return put(cl_ulong(Info.Cpu.StateBytesPerItem), Size, Out, SizeRet);
   default:
     return CL_INVALID_VALUE;
   }
@@ -278,10 +288,19 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueNDRangeKernel(cl_command_queue Q, cl_kern
   if (cl_int E = checkWaitList(NWait, Wait); E != CL_SUCCESS)
     return E;
   std::array<size_t, 3> Local{1, 1, 1};
+  // A reqd_work_group_size is the local size: given, it must match; not
+  // given, it is taken.
+  const auto &Reqd = K->Loaded.Info->ReqdWorkGroupSize;
+  size_t ReqdSizes[3] = {Reqd[0], Reqd[1], Reqd[2]};
+  if (Reqd[0] && !LocalIn)
+    LocalIn = ReqdSizes;
   if (LocalIn) {
+    const size_t MaxItems[3] = {1024, 1024, 64};
     size_t Items = 1;
     for (cl_uint D = 0; D < Dims; ++D) {
-      if (LocalIn[D] == 0 || Global[D] % LocalIn[D])
+      if (LocalIn[D] > MaxItems[D])
+        return CL_INVALID_WORK_ITEM_SIZE;
+      if (LocalIn[D] == 0 || Global[D] % LocalIn[D] || (Reqd[0] && LocalIn[D] != Reqd[D]))
         return CL_INVALID_WORK_GROUP_SIZE;
       Local[D] = LocalIn[D];
       Items *= LocalIn[D];

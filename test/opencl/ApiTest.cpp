@@ -628,6 +628,53 @@ TEST_F(OpenCL, IterativeStencilMovesHalosNotGrids) {
   clReleaseProgram(Prog);
 }
 
+// reqd_work_group_size is the local size: queried, taken when the launch
+// gives none, and a launch that gives another is refused.
+TEST_F(OpenCL, RequiredWorkGroupSizes) {
+  const char *Source =
+      "__kernel __attribute__((reqd_work_group_size(64, 1, 1)))\n"
+      "void sizes(__global int *out) {\n"
+      "  __local int tile[64];\n"
+      "  tile[get_local_id(0)] = (int)get_local_size(0);\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  out[get_global_id(0)] = tile[63 - get_local_id(0)];\n"
+      "}\n";
+  cl_program Prog = build(Source);
+  cl_int E;
+  cl_kernel K = clCreateKernel(Prog, "sizes", &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  size_t Compile[3] = {0, 0, 0}, Group = 0;
+  cl_ulong Local = 0;
+  ASSERT_EQ(clGetKernelWorkGroupInfo(K, D, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof Compile,
+                                     Compile, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(Compile[0], 64u);
+  EXPECT_EQ(Compile[1], 1u);
+  clGetKernelWorkGroupInfo(K, D, CL_KERNEL_WORK_GROUP_SIZE, sizeof Group, &Group, nullptr);
+  EXPECT_EQ(Group, 64u);
+  clGetKernelWorkGroupInfo(K, D, CL_KERNEL_LOCAL_MEM_SIZE, sizeof Local, &Local, nullptr);
+  EXPECT_GE(Local, 256u);
+  std::vector<int> Out(1024, 0);
+  cl_mem M = clCreateBuffer(Ctx, CL_MEM_READ_WRITE, Out.size() * 4, nullptr, &E);
+  clSetKernelArg(K, 0, sizeof M, &M);
+  size_t Global = Out.size(), Wrong = 32;
+  EXPECT_EQ(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &Global, &Wrong, 0, nullptr, nullptr),
+            CL_INVALID_WORK_GROUP_SIZE);
+  ASSERT_EQ(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &Global, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clEnqueueReadBuffer(Q, M, CL_TRUE, 0, Out.size() * 4, Out.data(), 0, nullptr,
+                                nullptr),
+            CL_SUCCESS);
+  for (int V : Out)
+    ASSERT_EQ(V, 64);
+  size_t TooDeep[3] = {64, 1, 128};
+  EXPECT_EQ(clEnqueueNDRangeKernel(Q, K, 3, nullptr, TooDeep, TooDeep, 0, nullptr, nullptr),
+            CL_INVALID_WORK_ITEM_SIZE);
+  clReleaseMemObject(M);
+  clReleaseKernel(K);
+  clReleaseProgram(Prog);
+}
+
 // Every object kind's retain and release through the loader, with the
 // reference counts its info query gives.
 TEST_F(OpenCL, RetainAndReleaseEveryObject) {
