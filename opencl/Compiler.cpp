@@ -19,7 +19,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <fstream>
 #include <mutex>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace skmd::opencl {
 
@@ -105,19 +108,82 @@ std::string missingVariants(const std::vector<uint8_t> &Bytes,
 
 } // namespace
 
+/// The program's headers as files under a folder of their own, for the
+/// compiler's -I; removed with the object.
+class HeaderFolder {
+public:
+  ~HeaderFolder() {
+    for (auto It = Made.rbegin(); It != Made.rend(); ++It)
+      (It->second ? rmdir : unlink)(It->first.c_str());
+  }
+  /// Writes \p Included; an include name that is absolute or climbs out
+  /// ("..") is refused, naming it.
+  bool write(const Headers &Included, std::string &Why) {
+    char Dir[] = "/tmp/skmd-headers-XXXXXX";
+    if (!mkdtemp(Dir)) {
+      Why = "cannot make a folder for the program's headers";
+      return false;
+    }
+    Root = Dir;
+    Made.push_back({Root, true});
+    for (const auto &[Name, Text] : Included) {
+      if (Name.empty() || Name[0] == '/' || ("/" + Name + "/").find("/../") != std::string::npos) {
+        Why = "header include name '" + Name + "' is absolute or leaves its folder";
+        return false;
+      }
+      // Each folder of the name, then the file.
+      for (size_t Slash = Name.find('/'); Slash != std::string::npos;
+           Slash = Name.find('/', Slash + 1)) {
+        std::string Sub = Root + "/" + Name.substr(0, Slash);
+        if (mkdir(Sub.c_str(), 0700) == 0)
+          Made.push_back({Sub, true});
+      }
+      std::string Path = Root + "/" + Name;
+      std::ofstream Out(Path, std::ios::binary);
+      Out << Text;
+      if (!Out) {
+        Why = "cannot write header " + Name;
+        return false;
+      }
+      Made.push_back({Path, false});
+    }
+    return true;
+  }
+  const std::string &root() const { return Root; }
+
+private:
+  std::string Root;
+  std::vector<std::pair<std::string, bool>> Made; ///< Path, is a folder.
+};
+
 cl_int compileSource(const std::string &Source, const std::string &Options,
-                     std::vector<uint8_t> &Bytes, std::string &Log) {
+                     const Headers &Included, std::vector<uint8_t> &Bytes, std::string &Log) {
   auto Parsed = parseBuildOptions(Options);
   if (!Parsed) {
     Log = Parsed.error().message();
     return CL_INVALID_BUILD_OPTIONS;
   }
+  // The cache's key holds the headers' text, not the folder they are
+  // written to for this compile.
+  std::string KeySource = Source;
+  for (const auto &[Name, Text] : Included)
+    KeySource += "\n//skmd-header " + Name + "\n" + Text;
+  HeaderFolder Folder;
+  std::string CompileOptions = Options;
+  if (!Included.empty()) {
+    std::string Why;
+    if (!Folder.write(Included, Why)) {
+      Log = Why;
+      return CL_INVALID_VALUE;
+    }
+    CompileOptions += " -I " + Folder.root();
+  }
   std::vector<TargetKind> Needed = neededVariants();
   std::optional<BuildCache> Cache = BuildCache::fromEnvironment();
   std::string CacheNote;
   if (Cache) {
-    std::string Entry = Cache->entryPath(Source, *Parsed) + ".skmd";
-    if (auto Hit = Cache->find(Source, *Parsed)) {
+    std::string Entry = Cache->entryPath(KeySource, *Parsed) + ".skmd";
+    if (auto Hit = Cache->find(KeySource, *Parsed)) {
       std::string Missing = missingVariants(*Hit, Needed);
       if (Missing.empty()) {
         Bytes = std::move(*Hit);
@@ -141,22 +207,51 @@ cl_int compileSource(const std::string &Source, const std::string &Options,
     return CL_COMPILER_NOT_AVAILABLE;
   }
   if (!Cache)
-    return runCompiler(Compile, Source, Options, Needed, Bytes, Log);
+    return runCompiler(Compile, Source, CompileOptions, Needed, Bytes, Log);
   // Filling the cache: every variant, so the entry serves hosts with other
   // devices (a GPU host); the needed ones alone where the others cannot be
   // built here (no CUDA libraries).
-  cl_int R = runCompiler(Compile, Source, Options,
+  cl_int R = runCompiler(Compile, Source, CompileOptions,
                          {TargetKind::X86, TargetKind::PTX, TargetKind::SPIRV}, Bytes, Log);
   if (R != CL_SUCCESS) {
     std::string AllLog = Log;
-    R = runCompiler(Compile, Source, Options, Needed, Bytes, Log);
+    R = runCompiler(Compile, Source, CompileOptions, Needed, Bytes, Log);
     if (R != CL_SUCCESS)
       return R;
     Log += "skmd: stored in the build cache without every variant: " + AllLog;
   }
-  if (Status S = Cache->store(Source, *Parsed, Bytes); !S)
+  if (Status S = Cache->store(KeySource, *Parsed, Bytes); !S)
     Log += "skmd: not stored in the build cache: " + S.error().message() + "\n";
   return CL_SUCCESS;
+}
+
+cl_int checkSource(const std::string &Source, const std::string &Options,
+                   const Headers &Included, std::string &Log) {
+  if (auto Parsed = parseBuildOptions(Options); !Parsed) {
+    Log = Parsed.error().message();
+    return CL_INVALID_BUILD_OPTIONS;
+  }
+  std::string Why;
+  skmd_opencl_compile_fn Compile = compilerEntry(&Why);
+  if (!Compile) {
+    if (BuildCache::fromEnvironment()) {
+      Log = "skmd: not checked here (no compiler); the link builds from the build cache\n";
+      return CL_SUCCESS;
+    }
+    Log = Why;
+    return CL_COMPILER_NOT_AVAILABLE;
+  }
+  HeaderFolder Folder;
+  std::string CheckOptions = Options;
+  if (!Included.empty()) {
+    if (!Folder.write(Included, Why)) {
+      Log = Why;
+      return CL_INVALID_VALUE;
+    }
+    CheckOptions += " -I " + Folder.root();
+  }
+  std::vector<uint8_t> None;
+  return runCompiler(Compile, Source, CheckOptions, {}, None, Log);
 }
 
 } // namespace skmd::opencl

@@ -11,6 +11,7 @@
 #include "CompilerModule.h"
 
 #include "Driver/BundleCompiler.h"
+#include "Frontend/OpenCLFrontend.h"
 #include "cache/BuildCache.h"
 
 #include "llvm/Support/Error.h"
@@ -59,8 +60,22 @@ static cl_int compile(const std::string &Source, const std::string &Options,
   std::string Diagnostics;
   llvm::raw_string_ostream DiagOut(Diagnostics);
   Opts.Frontend.Diagnostics = &DiagOut;
-  auto Writer = compileBundle(Opts, Targets);
   cl_int Result = CL_SUCCESS;
+  if (Targets.empty()) {
+    // clCompileProgram's check: parsed and checked, nothing generated (a
+    // unit may call functions another defines, and define no kernel).
+    auto Checked = analyzeKernels(Opts.Frontend);
+    Log = Diagnostics;
+    if (!Checked) {
+      std::string Why = llvm::toString(Checked.takeError());
+      Log += (Log.empty() || Log.back() == '\n' ? "" : "\n") + Why;
+      Result = CL_BUILD_PROGRAM_FAILURE;
+    }
+    std::remove(Path.c_str());
+    rmdir(Dir);
+    return Result;
+  }
+  auto Writer = compileBundle(Opts, Targets);
   Log = Diagnostics;
   if (!Writer) {
     std::string Why = llvm::toString(Writer.takeError());
@@ -81,6 +96,7 @@ extern "C" __attribute__((visibility("default"))) int
 skmd_opencl_compile(const char *Source, const char *Options, const char *Targets,
                     void (*OnBundle)(void *, const unsigned char *, size_t),
                     void (*OnLog)(void *, const char *), void *Context) {
+  // No targets: check the source only.
   std::vector<TargetKind> Kinds;
   std::istringstream In(Targets ? Targets : "x86");
   for (std::string Name; std::getline(In, Name, ',');)

@@ -5,6 +5,8 @@
 #include "Objects.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 /// The symbols the ICD loader looks up by name (cl_khr_icd: the platforms,
 /// their names, extension functions); everything else is hidden.
@@ -45,8 +47,17 @@ bool compilerAvailable();
 /// Compiles \p Source with the build options \p Options into a bundle's
 /// bytes for the variants the platform's devices run; \p Log gets the
 /// compiler's messages. Fails with the OpenCL error code and the log.
+/// Headers a program's #include directives name (clCompileProgram's
+/// input headers): include name and text.
+using Headers = std::vector<std::pair<std::string, std::string>>;
 cl_int compileSource(const std::string &Source, const std::string &Options,
-                     std::vector<uint8_t> &Bundle, std::string &Log);
+                     const Headers &Included, std::vector<uint8_t> &Bundle, std::string &Log);
+/// clCompileProgram's check of one unit: parsed and checked, nothing built
+/// (a unit may call what another defines). Without the compiler, a build
+/// cache defers the check to the link's build; else
+/// CL_COMPILER_NOT_AVAILABLE.
+cl_int checkSource(const std::string &Source, const std::string &Options,
+                   const Headers &Included, std::string &Log);
 
 cl_int CL_API_CALL getPlatformIDs(cl_uint, cl_platform_id *, cl_uint *);
 cl_int CL_API_CALL getPlatformInfo(cl_platform_id, cl_platform_info, size_t, void *, size_t *);

@@ -38,7 +38,8 @@ CL_API_ENTRY cl_kernel CL_API_CALL createKernel(cl_program P, const char *Name, 
     setError(Err, CL_INVALID_VALUE);
     return nullptr;
   }
-  if (!P->Bundle || P->Status == CL_BUILD_ERROR) {
+  if (!P->Bundle || P->Status == CL_BUILD_ERROR ||
+      P->BinaryType != CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
     setError(Err, CL_INVALID_PROGRAM_EXECUTABLE);
     return nullptr;
   }
@@ -55,7 +56,8 @@ CL_API_ENTRY cl_int CL_API_CALL createKernelsInProgram(cl_program P, cl_uint N,
                                                        cl_kernel *Kernels, cl_uint *NumRet) {
   if (!P)
     return CL_INVALID_PROGRAM;
-  if (!P->Bundle || P->Status == CL_BUILD_ERROR)
+  if (!P->Bundle || P->Status == CL_BUILD_ERROR ||
+      P->BinaryType != CL_PROGRAM_BINARY_TYPE_EXECUTABLE)
     return CL_INVALID_PROGRAM_EXECUTABLE;
   const auto &All = P->Bundle->metadata().Kernels;
   if (Kernels && N < All.size())

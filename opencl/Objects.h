@@ -112,6 +112,10 @@ struct _cl_program : skmd::opencl::Counted {
   /// The context's, or those a binary was given for.
   std::vector<cl_device_id> Devices;
   std::string Source;          ///< From clCreateProgramWithSource.
+  /// clCompileProgram's input headers: include name and text.
+  std::vector<std::pair<std::string, std::string>> Included;
+  /// CL_PROGRAM_BINARY_TYPE once built, compiled or linked.
+  cl_program_binary_type BinaryType = CL_PROGRAM_BINARY_TYPE_NONE;
   std::unique_ptr<skmd::Bundle> Bundle; ///< Built, or given as the binary.
   std::vector<uint8_t> Binary; ///< The bundle's bytes (CL_PROGRAM_BINARIES).
   skmd::LoadedProgram Loaded;

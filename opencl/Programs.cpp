@@ -6,7 +6,9 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
+#include <algorithm>
 #include <cstring>
+#include <sstream>
 
 using namespace skmd;
 using namespace skmd::opencl;
@@ -111,6 +113,7 @@ createProgramWithBinary(cl_context C, cl_uint N, const cl_device_id *Devices,
     setError(Err, E);
     return nullptr;
   }
+  P->BinaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
   setError(Err, CL_SUCCESS);
   return P;
 }
@@ -149,16 +152,157 @@ CL_API_ENTRY cl_int CL_API_CALL buildProgram(cl_program P, cl_uint N,
     // Without the compiler module this fails with CL_COMPILER_NOT_AVAILABLE
     // and the log says why.
     std::vector<uint8_t> Bytes;
-    Result = compileSource(P->Source, P->Options, Bytes, P->Log);
+    Result = compileSource(P->Source, P->Options, P->Included, Bytes, P->Log);
     if (Result == CL_SUCCESS && adoptBundle(P, std::move(Bytes)) != CL_SUCCESS)
       Result = CL_BUILD_PROGRAM_FAILURE;
   } else if (!P->Bundle) {
     Result = CL_INVALID_PROGRAM;
   }
   P->Status = Result == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+  P->BinaryType = Result == CL_SUCCESS ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+                                       : CL_PROGRAM_BINARY_TYPE_NONE;
   if (Notify)
     Notify(P, Data);
   return Result;
+}
+
+// Separate compilation. SKMD's bundles are whole programs: compiling a
+// unit checks it (parsed and checked, as clang would) and keeps its source,
+// options and headers; linking compiles the units' sources together, one
+// after another, into one program's bundle. A library is the same
+// units, kept for a later link.
+CL_API_ENTRY cl_int CL_API_CALL compileProgram(cl_program P, cl_uint N,
+                                               const cl_device_id *Devices, const char *Options,
+                                               cl_uint NumHeaders, const cl_program *HeaderPrograms,
+                                               const char **HeaderNames,
+                                               void(CL_CALLBACK *Notify)(cl_program, void *),
+                                               void *Data) {
+  if (!P)
+    return CL_INVALID_PROGRAM;
+  if ((N == 0) != (Devices == nullptr) || (!Notify && Data) ||
+      (NumHeaders == 0) != (HeaderPrograms == nullptr) ||
+      (NumHeaders == 0) != (HeaderNames == nullptr))
+    return CL_INVALID_VALUE;
+  for (cl_uint I = 0; I < N; ++I)
+    if (!hasDevice(P->Devices, Devices[I]))
+      return CL_INVALID_DEVICE;
+  if (P->Source.empty() || P->Kernels)
+    return CL_INVALID_OPERATION;
+  Headers Included;
+  for (cl_uint I = 0; I < NumHeaders; ++I) {
+    if (!HeaderPrograms[I] || !HeaderNames[I])
+      return CL_INVALID_VALUE;
+    Included.push_back({HeaderNames[I], HeaderPrograms[I]->Source});
+  }
+  P->Options = Options ? Options : "";
+  P->Included = std::move(Included);
+  cl_int Result = checkSource(P->Source, P->Options, P->Included, P->Log);
+  if (Result == CL_BUILD_PROGRAM_FAILURE)
+    Result = CL_COMPILE_PROGRAM_FAILURE;
+  P->Status = Result == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+  P->BinaryType = Result == CL_SUCCESS ? CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
+                                       : CL_PROGRAM_BINARY_TYPE_NONE;
+  if (Notify)
+    Notify(P, Data);
+  return Result;
+}
+
+CL_API_ENTRY cl_program CL_API_CALL linkProgram(cl_context C, cl_uint N,
+                                                const cl_device_id *Devices, const char *Options,
+                                                cl_uint NumInputs, const cl_program *Inputs,
+                                                void(CL_CALLBACK *Notify)(cl_program, void *),
+                                                void *Data, cl_int *Err) {
+  if (!C) {
+    setError(Err, CL_INVALID_CONTEXT);
+    return nullptr;
+  }
+  if ((N == 0) != (Devices == nullptr) || (!Notify && Data) || NumInputs == 0 || !Inputs) {
+    setError(Err, CL_INVALID_VALUE);
+    return nullptr;
+  }
+  for (cl_uint I = 0; I < N; ++I)
+    if (!hasDevice(C->Devices, Devices[I])) {
+      setError(Err, CL_INVALID_DEVICE);
+      return nullptr;
+    }
+  for (cl_uint I = 0; I < NumInputs; ++I) {
+    if (!Inputs[I] || Inputs[I]->Context != C) {
+      setError(Err, CL_INVALID_PROGRAM);
+      return nullptr;
+    }
+    if (Inputs[I]->BinaryType != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT &&
+        Inputs[I]->BinaryType != CL_PROGRAM_BINARY_TYPE_LIBRARY) {
+      setError(Err, CL_INVALID_OPERATION);
+      return nullptr;
+    }
+  }
+  // Link options change nothing SKMD compiles, but a library.
+  bool Library = false;
+  {
+    std::istringstream In(Options ? Options : "");
+    for (std::string W; In >> W;) {
+      if (W == "-create-library")
+        Library = true;
+      else if (W != "-enable-link-options" && W.rfind("-cl-", 0) != 0) {
+        setError(Err, CL_INVALID_LINKER_OPTIONS);
+        return nullptr;
+      }
+    }
+  }
+  cl_program P = newProgram(C);
+  if (N)
+    P->Devices.assign(Devices, Devices + N);
+  P->Options = Options ? Options : "";
+  cl_int Result = CL_SUCCESS;
+  {
+    // One program of every input's source, in order, each from its own
+    // line 1; their compile options must agree (they are one compile).
+    std::string Source;
+    for (cl_uint I = 0; I < NumInputs; ++I) {
+      const cl_program In = Inputs[I];
+      if (In->Source.empty() || In->Options != Inputs[0]->Options) {
+        P->Log = In->Source.empty()
+                     ? "skmd: program " + std::to_string(I) +
+                           " has no source: SKMD links programs from their sources"
+                     : "skmd: programs 0 and " + std::to_string(I) +
+                           " were compiled with different options ('" + Inputs[0]->Options +
+                           "', '" + In->Options + "'); SKMD links by compiling them as one";
+        Result = CL_LINK_PROGRAM_FAILURE;
+        break;
+      }
+      Source += "#line 1 \"input-" + std::to_string(I) + "\"\n" + In->Source + "\n";
+      for (const auto &H : In->Included)
+        if (std::find(P->Included.begin(), P->Included.end(), H) == P->Included.end())
+          P->Included.push_back(H);
+    }
+    P->Source = Source;
+    std::vector<uint8_t> Bytes;
+    if (Result == CL_SUCCESS && Library) {
+      // Checked, and compiled where it is linked into an executable, with
+      // the options its units were compiled with.
+      Result = checkSource(Source, Inputs[0]->Options, P->Included, P->Log);
+      P->Options = Inputs[0]->Options;
+    } else if (Result == CL_SUCCESS) {
+      Result = compileSource(Source, Inputs[0]->Options, P->Included, Bytes, P->Log);
+      if (Result == CL_SUCCESS && adoptBundle(P, std::move(Bytes)) != CL_SUCCESS)
+        Result = CL_LINK_PROGRAM_FAILURE;
+    }
+    if (Result == CL_BUILD_PROGRAM_FAILURE)
+      Result = CL_LINK_PROGRAM_FAILURE;
+  }
+  P->Status = Result == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+  P->BinaryType = Result != CL_SUCCESS ? CL_PROGRAM_BINARY_TYPE_NONE
+                  : Library          ? CL_PROGRAM_BINARY_TYPE_LIBRARY
+                                     : CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  if (Notify)
+    Notify(P, Data);
+  // A failed link still gives the program, for its log.
+  setError(Err, Result);
+  if (Result != CL_SUCCESS && Result != CL_LINK_PROGRAM_FAILURE) {
+    releaseProgram(P);
+    return nullptr;
+  }
+  return P;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL getProgramInfo(cl_program P, cl_program_info Param,
@@ -226,9 +370,7 @@ CL_API_ENTRY cl_int CL_API_CALL getProgramBuildInfo(cl_program P, cl_device_id D
   case CL_PROGRAM_BUILD_LOG:
     return answerString(P->Log, Size, Out, SizeRet);
   case CL_PROGRAM_BINARY_TYPE:
-    return put(cl_program_binary_type(P->Bundle ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-                                                : CL_PROGRAM_BINARY_TYPE_NONE),
-               Size, Out, SizeRet);
+    return put(P->BinaryType, Size, Out, SizeRet);
   default:
     return CL_INVALID_VALUE;
   }
@@ -245,6 +387,8 @@ void skmd::opencl::fillProgramEntries(cl_icd_dispatch &T) {
   T.clCreateProgramWithSource = createProgramWithSource;
   T.clCreateProgramWithBinary = createProgramWithBinary;
   T.clBuildProgram = buildProgram;
+  T.clCompileProgram = compileProgram;
+  T.clLinkProgram = linkProgram;
   T.clGetProgramInfo = getProgramInfo;
   T.clGetProgramBuildInfo = getProgramBuildInfo;
   T.clUnloadCompiler = unloadCompiler;

@@ -675,6 +675,77 @@ TEST_F(OpenCL, RequiredWorkGroupSizes) {
   clReleaseProgram(Prog);
 }
 
+// Separate compilation: a program compiled with an input header, linked
+// alone and with a second program whose function it calls.
+TEST_F(OpenCL, CompileWithHeadersAndLink) {
+  cl_int E;
+  const char *HeaderText = "#define SCALE 3\nfloat twice(float x);\n";
+  const char *Main = "#include \"lib/scale.h\"\n"
+                     "__kernel void apply(__global float *x) {\n"
+                     "  size_t i = get_global_id(0);\n"
+                     "  x[i] = twice(x[i]) * SCALE;\n"
+                     "}\n";
+  const char *Helper = "float twice(float x) { return 2.0f * x; }\n";
+  cl_program Header = clCreateProgramWithSource(Ctx, 1, &HeaderText, nullptr, &E);
+  cl_program MainProg = clCreateProgramWithSource(Ctx, 1, &Main, nullptr, &E);
+  cl_program HelperProg = clCreateProgramWithSource(Ctx, 1, &Helper, nullptr, &E);
+  const char *Names[] = {"lib/scale.h"};
+  // Without the header the include fails, with the compiler's message.
+  EXPECT_EQ(clCompileProgram(MainProg, 0, nullptr, "", 0, nullptr, nullptr, nullptr, nullptr),
+            CL_COMPILE_PROGRAM_FAILURE);
+  EXPECT_NE(log(MainProg).find("scale.h"), std::string::npos) << log(MainProg);
+  // With it the unit compiles: the call to twice, declared there, is
+  // resolved by the link.
+  ASSERT_EQ(clCompileProgram(MainProg, 0, nullptr, "", 1, &Header, Names, nullptr, nullptr),
+            CL_SUCCESS)
+      << log(MainProg);
+  ASSERT_EQ(clCompileProgram(HelperProg, 0, nullptr, "", 0, nullptr, nullptr, nullptr, nullptr),
+            CL_SUCCESS)
+      << log(HelperProg);
+  cl_program_binary_type Type = 0;
+  clGetProgramBuildInfo(HelperProg, D, CL_PROGRAM_BINARY_TYPE, sizeof Type, &Type, nullptr);
+  EXPECT_EQ(Type, cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT));
+  EXPECT_EQ(clCreateKernel(HelperProg, "apply", &E), nullptr);
+  EXPECT_EQ(E, CL_INVALID_PROGRAM_EXECUTABLE);
+  // The helper as a library, then linked with the main unit.
+  cl_program Lib = clLinkProgram(Ctx, 0, nullptr, "-create-library", 1, &HelperProg, nullptr,
+                                 nullptr, &E);
+  ASSERT_EQ(E, CL_SUCCESS) << (Lib ? log(Lib) : "");
+  clGetProgramBuildInfo(Lib, D, CL_PROGRAM_BINARY_TYPE, sizeof Type, &Type, nullptr);
+  EXPECT_EQ(Type, cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_LIBRARY));
+  cl_program Inputs[] = {MainProg, Lib};
+  cl_program Linked = clLinkProgram(Ctx, 0, nullptr, "", 2, Inputs, nullptr, nullptr, &E);
+  ASSERT_EQ(E, CL_SUCCESS) << (Linked ? log(Linked) : "");
+  clGetProgramBuildInfo(Linked, D, CL_PROGRAM_BINARY_TYPE, sizeof Type, &Type, nullptr);
+  EXPECT_EQ(Type, cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_EXECUTABLE));
+  cl_kernel K = clCreateKernel(Linked, "apply", &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  std::vector<float> X(256, 1.5f);
+  cl_mem M = clCreateBuffer(Ctx, CL_MEM_COPY_HOST_PTR, X.size() * 4, X.data(), &E);
+  clSetKernelArg(K, 0, sizeof M, &M);
+  size_t Global = X.size();
+  ASSERT_EQ(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &Global, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  clEnqueueReadBuffer(Q, M, CL_TRUE, 0, X.size() * 4, X.data(), 0, nullptr, nullptr);
+  for (float V : X)
+    ASSERT_EQ(V, 9.0f);
+  // Options that disagree cannot be one compile: the link fails with a log.
+  ASSERT_EQ(clCompileProgram(HelperProg, 0, nullptr, "-DUNUSED=1", 0, nullptr, nullptr, nullptr,
+                             nullptr),
+            CL_SUCCESS);
+  cl_program Pair[] = {MainProg, HelperProg};
+  cl_program Bad = clLinkProgram(Ctx, 0, nullptr, "", 2, Pair, nullptr, nullptr, &E);
+  EXPECT_EQ(E, CL_LINK_PROGRAM_FAILURE);
+  ASSERT_NE(Bad, nullptr);
+  EXPECT_NE(log(Bad).find("different options"), std::string::npos) << log(Bad);
+  EXPECT_EQ(clLinkProgram(Ctx, 0, nullptr, "-bogus", 1, Inputs, nullptr, nullptr, &E), nullptr);
+  EXPECT_EQ(E, CL_INVALID_LINKER_OPTIONS);
+  clReleaseMemObject(M);
+  clReleaseKernel(K);
+  for (cl_program Prog : {Bad, Linked, Lib, Header, MainProg, HelperProg})
+    clReleaseProgram(Prog);
+}
+
 // Every object kind's retain and release through the loader, with the
 // reference counts its info query gives.
 TEST_F(OpenCL, RetainAndReleaseEveryObject) {
