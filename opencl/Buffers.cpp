@@ -9,6 +9,7 @@
 
 #include "buffers/BufferObject.h"
 #include <algorithm>
+#include <iterator>
 #include <cstring>
 
 using namespace skmd;
@@ -155,6 +156,26 @@ CL_API_ENTRY cl_mem CL_API_CALL createSubBuffer(cl_mem M, cl_mem_flags Flags,
   M->Context->retain();
   setError(Err, CL_SUCCESS);
   return S;
+}
+
+// No image support: no format is supported, which is an answer, not an
+// error (clinfo and portable programs ask before creating images).
+CL_API_ENTRY cl_int CL_API_CALL getSupportedImageFormats(cl_context C, cl_mem_flags,
+                                                         cl_mem_object_type Type,
+                                                         cl_uint NumEntries,
+                                                         cl_image_format *Formats,
+                                                         cl_uint *NumFormats) {
+  if (!C)
+    return CL_INVALID_CONTEXT;
+  const cl_mem_object_type Images[] = {CL_MEM_OBJECT_IMAGE1D,        CL_MEM_OBJECT_IMAGE1D_BUFFER,
+                                       CL_MEM_OBJECT_IMAGE1D_ARRAY,  CL_MEM_OBJECT_IMAGE2D,
+                                       CL_MEM_OBJECT_IMAGE2D_ARRAY,  CL_MEM_OBJECT_IMAGE3D};
+  if (std::find(std::begin(Images), std::end(Images), Type) == std::end(Images) ||
+      (NumEntries == 0 && Formats))
+    return CL_INVALID_VALUE;
+  if (NumFormats)
+    *NumFormats = 0;
+  return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL setMemObjectDestructorCallback(
@@ -528,6 +549,7 @@ void skmd::opencl::fillBufferEntries(cl_icd_dispatch &T) {
   T.clReleaseMemObject = releaseMemObject;
   T.clCreateSubBuffer = createSubBuffer;
   T.clSetMemObjectDestructorCallback = setMemObjectDestructorCallback;
+  T.clGetSupportedImageFormats = getSupportedImageFormats;
   T.clGetMemObjectInfo = getMemObjectInfo;
   T.clEnqueueReadBuffer = enqueueReadBuffer;
   T.clEnqueueWriteBuffer = enqueueWriteBuffer;

@@ -128,6 +128,13 @@ TEST_F(OpenCL, PlatformAndDeviceAnswerAsTheSpecificationSays) {
   Desc.image_width = Desc.image_height = 4;
   EXPECT_EQ(clCreateImage(Ctx, CL_MEM_READ_ONLY, &Format, &Desc, nullptr, &E), nullptr);
   EXPECT_EQ(E, CL_INVALID_OPERATION);
+  cl_uint Formats = 7;
+  EXPECT_EQ(clGetSupportedImageFormats(Ctx, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, nullptr,
+                                       &Formats),
+            CL_SUCCESS);
+  EXPECT_EQ(Formats, 0u);
+  EXPECT_EQ(clCreateSampler(Ctx, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST, &E), nullptr);
+  EXPECT_EQ(E, CL_INVALID_OPERATION);
 }
 
 TEST_F(OpenCL, BuffersRefuseBadFlagsAndSizes) {
