@@ -6,7 +6,7 @@
 #                             libSKMD_OpenCL_Compiler.so
 #   lib/skmd/                 SKMDPasses.so (opt -load-pass-plugin), the x86
 #                             builtins bitcode skmd-cc links into kernels
-#   include/skmd/             skmd.h, skmd.hpp
+#   include/skmd/             skmd.h, skmd.hpp, cl_skmd.h (the OpenCL platform's queries)
 #   lib/cmake/SKMD/           SKMDConfig.cmake, its version file, SKMDTargets
 #   lib/pkgconfig/skmd.pc
 #   etc/OpenCL/vendors/skmd.icd  (/etc/OpenCL/vendors for the prefix /usr)
@@ -23,6 +23,7 @@ install(TARGETS skmd EXPORT SKMDTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/include/skmd/skmd.h
               ${PROJECT_SOURCE_DIR}/include/skmd/skmd.hpp
+              ${PROJECT_SOURCE_DIR}/include/skmd/cl_skmd.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/skmd)
 
 # The user-facing tools (bench/ and test/ binaries are not installed).

@@ -214,6 +214,20 @@ int emitOne(const CompilerOptions &Opts, const std::vector<TargetKind> &Selected
   return 0;
 }
 
+/// The bundle for \p Selected. With the default targets, a kernel the
+/// SPIR-V variant cannot carry (printf) gets the other two, with a warning.
+BundleWriter compileSelected(const CompilerOptions &Opts, std::vector<TargetKind> &Selected) {
+  auto Writer = compileBundle(Opts, Selected);
+  if (Writer || !Targets.empty())
+    return unwrap(std::move(Writer));
+  std::string Why = toString(Writer.takeError());
+  if (Why.find(SPIRVPrintfUnsupported) == std::string::npos)
+    fail(Why);
+  WithColor::warning(errs(), "skmd-cc") << Why << "; the bundle has no SPIR-V variant\n";
+  Selected = {TargetKind::X86, TargetKind::PTX};
+  return unwrap(compileBundle(Opts, Selected));
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -273,7 +287,7 @@ int main(int argc, char **argv) {
     Key.IncludeDirs = IncludeDirs;
     Key.CLStd = CLStd;
     Key.OptDisable = OptLevel == 0;
-    BundleWriter Writer = unwrap(compileBundle(Opts, Selected));
+    BundleWriter Writer = compileSelected(Opts, Selected);
     auto Bytes = Writer.serialize();
     if (!Bytes)
       fail(Bytes.error().message());
@@ -290,7 +304,7 @@ int main(int argc, char **argv) {
       OutputPath.empty() ? defaultBundlePath() : std::string(OutputPath);
   if (Out == "-")
     fail("a bundle is binary; give -o <file>");
-  BundleWriter Writer = unwrap(compileBundle(Opts, Selected));
+  BundleWriter Writer = compileSelected(Opts, Selected);
   Status S = Writer.writeFile(Out);
   if (!S)
     fail(S.error().message());
