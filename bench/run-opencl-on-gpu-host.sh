@@ -6,7 +6,8 @@
 #              PoCL's CPU, NVIDIA's GPU and the SKMD platform (CPU + GPU)
 #   suite      skmd-bench at the paper's sizes: the C API's auto against the
 #              same applications' OpenCL host code on the platform
-#              (skmd-opencl), beside each device alone and NVIDIA's driver;
+#              (skmd-opencl), beside each device alone and the vendors' drivers
+#              (SUITE_VENDORS, default nvidia-gpu0: PoCL takes minutes on matmul);
 #              SUITE_APPS and SUITE_OPTIONS narrow or extend it
 # Results (JSON, markdown, logs) go to $OUT.
 #   bash gpu-run/opencl/run.sh [iterative|suite|all]
@@ -43,7 +44,7 @@ if [ "$what" = suite ] || [ "$what" = all ]; then
   echo "== skmd-bench"
   apps=${SUITE_APPS:-vector-add,black-scholes,matmul,transpose,histogram,reduction,sobel,nbody}
   bin/skmd-bench --only="$apps" --kernels-dir=kernels --bundles-dir=kernels \
-    --db=profiles.sqlite --opencl=nvidia-gpu0 --plans=single,auto,opencl \
+    --db=profiles.sqlite --opencl=${SUITE_VENDORS:-nvidia-gpu0} --plans=single,auto,opencl \
     --json="$OUT/suite.json" --markdown="$OUT/suite.md" ${SUITE_OPTIONS:-} \
     2> "$OUT/suite.log"
   rc=$((rc | $?))
