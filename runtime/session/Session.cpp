@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 namespace skmd {
 
@@ -122,6 +123,80 @@ void Session::serve() {
   }
 }
 
+std::optional<std::vector<Piece>> Session::residentPlan(LoadedKernel &K,
+                                                       const std::vector<HostArg> &Args,
+                                                       const NDRange &Range,
+                                                       LaunchRecord &Record) {
+  std::vector<BufferObject *> Read;
+  for (size_t A = 0; A < Args.size(); ++A) {
+    if (Args[A].K != HostArg::Buffer)
+      continue;
+    BufferObject *B = Args[A].Object;
+    if (!B || B->coherence() != BufferObject::Coherence::Resident)
+      return std::nullopt;
+    if (A < K.Info->Args.size() && K.Info->Args[A].Read &&
+        std::find(Read.begin(), Read.end(), B) == Read.end())
+      Read.push_back(B);
+  }
+  const ModelPlan &M = *Record.Model;
+  ResidentPlans::Shape &S = Resident.shape(*K.Info, Range);
+  uint64_t Before = S.Launches++;
+  Planned = &S;
+  bool Stale = S.Pieces.empty() || (S.Pieces.size() > 1 && !K.Info->Partitionable);
+  if (Before == 0 || Stale || S.LastMs <= 0) {
+    // The model's plan first: the data starts where the model expects it.
+    S.Pieces = M.Pieces;
+    S.Method = M.Method;
+    return std::nullopt;
+  }
+  // Each device alone: the model's kernel time for every group, and the
+  // bytes of the kernel's inputs it lacks. A link not measured is taken at
+  // 10 GB/s (a pageable copy's rate): the move is spread over the launches
+  // anyway.
+  const uint64_t Total = Range.totalGroups();
+  double FastestLink = 0;
+  for (auto &D : Devices)
+    if (!D->info().SharesHostMemory)
+      FastestLink = std::max(FastestLink, D->info().LinkGBps > 0 ? D->info().LinkGBps : 10.0);
+  std::vector<AloneCandidate> Candidates;
+  for (unsigned D = 0; D < Devices.size(); ++D) {
+    auto Alone = Planner->predict({{D, 0, Total}}, "alone", K, Args, Range);
+    if (!Alone)
+      continue;
+    const DeviceInfo &Info = Devices[D]->info();
+    AloneCandidate C;
+    C.Device = D;
+    C.KernelMs = Alone->Predicted[D].KernelMs;
+    for (BufferObject *B : Read) {
+      IntervalSet Missing = B->all();
+      if (Info.SharesHostMemory)
+        Missing.subtract(B->hostValid());
+      else if (const BufferObject::DeviceCopy *Copy = B->copyOn(*Devices[D]))
+        Missing.subtract(Copy->Valid);
+      C.MissingBytes += uint64_t(Missing.bytes());
+    }
+    C.LinkGBps = Info.SharesHostMemory ? FastestLink : Info.LinkGBps > 0 ? Info.LinkGBps : 10.0;
+    Candidates.push_back(C);
+  }
+  std::optional<unsigned> InUse;
+  if (S.Pieces.size() == 1)
+    InUse = S.Pieces.front().Device;
+  if (auto Better = betterAlone(S.LastMs, Before, Candidates, InUse)) {
+    char Why[160];
+    std::snprintf(Why, sizeof Why,
+                  "resident: %s alone (the plan in use took %.3f ms a launch; %llu launches "
+                  "of this shape)",
+                  Devices[*Better]->info().Name.c_str(), S.LastMs,
+                  static_cast<unsigned long long>(Before));
+    S.Pieces = {{*Better, 0, Total}};
+    S.Method = Why;
+  }
+  Record.Plan = S.Method;
+  if (auto Predicted = Planner->predict(S.Pieces, S.Method, K, Args, Range))
+    Record.Model = std::move(*Predicted);
+  return S.Pieces;
+}
+
 Result<std::vector<Piece>> Session::choosePlan(LoadedKernel &K, const std::vector<HostArg> &Args,
                                                const NDRange &Range, const std::string &Plan,
                                                LaunchRecord &Record, std::string &NoModel) {
@@ -151,6 +226,9 @@ Result<std::vector<Piece>> Session::choosePlan(LoadedKernel &K, const std::vecto
     if (M) {
       Record.Plan = M->Method;
       Record.Model = std::move(*M);
+      if (Plan != "linear")
+        if (auto Kept = residentPlan(K, Args, Range, Record))
+          return *Kept;
       return Record.Model->Pieces;
     }
     // The default falls back when the model cannot plan (no profiles, no
@@ -207,7 +285,10 @@ Status Session::launchNow(LoadedKernel &K, const std::vector<HostArg> &Args,
     if (A.Object)
       if (Status Synced = syncAliases(*A.Object); !Synced)
         return Synced;
+  ResidentPlans::Shape *Shape = std::exchange(Planned, nullptr);
   Status S = Run->run(K, Args, Range, *Pieces, Record.Report);
+  if (Shape && S)
+    ResidentPlans::measured(*Shape, *Pieces, Record.Report);
   // Whatever a written buffer's kernel wrote, its aliases see it next
   // (after a failure too: some bytes may have changed).
   for (size_t A = 0; A < Args.size(); ++A)

@@ -18,6 +18,7 @@
 #include "devices/cpu/CpuDevice.h"
 #include "launch/Launcher.h"
 #include "partitioner/ModelPlanner.h"
+#include "session/ResidentPlans.h"
 
 #include <condition_variable>
 #include <deque>
@@ -154,6 +155,12 @@ private:
   Result<std::vector<Piece>> choosePlan(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
                                         const NDRange &Range, const std::string &Plan,
                                         LaunchRecord &Record, std::string &NoModel);
+  /// For a launch whose every buffer is resident: the plan in use for its
+  /// shape, or a device alone that beats it now that the data is where it
+  /// is (session/ResidentPlans.h); nullopt for other launches.
+  std::optional<std::vector<Piece>> residentPlan(LoadedKernel &Kernel,
+                                                 const std::vector<HostArg> &Args,
+                                                 const NDRange &Range, LaunchRecord &Record);
 
   std::vector<std::unique_ptr<Device>> Devices;
   CpuDevice *Cpu = nullptr;
@@ -173,6 +180,10 @@ private:
   std::map<BufferObject *, Alias> Aliases;
   /// Root -> the live members of its family (the root while not released).
   std::map<BufferObject *, std::vector<BufferObject *>> Families;
+  /// Plans of launch shapes on resident buffers, and the shape of the
+  /// launch being planned (its measured time is kept after it runs).
+  ResidentPlans Resident;
+  ResidentPlans::Shape *Planned = nullptr;
   /// Before \p B is used: every other member's dirty bytes that overlap
   /// it are made current on the host and stale in the other members.
   Status syncAliases(BufferObject &B);
