@@ -55,15 +55,6 @@ struct Options {
   std::string Json;
 };
 
-std::vector<std::string> splitList(const std::string &S) {
-  std::vector<std::string> Out;
-  std::stringstream SS(S);
-  for (std::string Item; std::getline(SS, Item, ',');)
-    if (!Item.empty())
-      Out.push_back(Item);
-  return Out;
-}
-
 double nowMs() {
   return std::chrono::duration<double, std::milli>(
              std::chrono::steady_clock::now().time_since_epoch())

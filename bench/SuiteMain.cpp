@@ -109,15 +109,6 @@ void printUsage() {
       SmallScale, SKMD_BENCH_KERNELS_DIR, SKMD_BENCH_BUNDLES_DIR);
 }
 
-std::vector<std::string> splitList(const std::string &S) {
-  std::vector<std::string> Out;
-  std::stringstream SS(S);
-  for (std::string Item; std::getline(SS, Item, ',');)
-    if (!Item.empty())
-      Out.push_back(Item);
-  return Out;
-}
-
 std::string parseOptions(int Argc, char **Argv, Options &O, bool &Help) {
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];

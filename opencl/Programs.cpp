@@ -133,6 +133,17 @@ cl_int CL_API_CALL skmd::opencl::releaseProgram(cl_program P) {
 
 namespace {
 
+/// The end of a build, compile or link: the status and binary type its
+/// outcome gives, then the program's callback.
+cl_int finishBuild(cl_program P, cl_int Result, cl_program_binary_type Type,
+                   void(CL_CALLBACK *Notify)(cl_program, void *), void *Data) {
+  P->Status = Result == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+  P->BinaryType = Result == CL_SUCCESS ? Type : CL_PROGRAM_BINARY_TYPE_NONE;
+  if (Notify)
+    Notify(P, Data);
+  return Result;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL buildProgram(cl_program P, cl_uint N,
                                              const cl_device_id *Devices, const char *Options,
                                              void(CL_CALLBACK *Notify)(cl_program, void *),
@@ -158,12 +169,7 @@ CL_API_ENTRY cl_int CL_API_CALL buildProgram(cl_program P, cl_uint N,
   } else if (!P->Bundle) {
     Result = CL_INVALID_PROGRAM;
   }
-  P->Status = Result == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
-  P->BinaryType = Result == CL_SUCCESS ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-                                       : CL_PROGRAM_BINARY_TYPE_NONE;
-  if (Notify)
-    Notify(P, Data);
-  return Result;
+  return finishBuild(P, Result, CL_PROGRAM_BINARY_TYPE_EXECUTABLE, Notify, Data);
 }
 
 // Separate compilation. SKMD's bundles are whole programs: compiling a
@@ -199,12 +205,7 @@ CL_API_ENTRY cl_int CL_API_CALL compileProgram(cl_program P, cl_uint N,
   cl_int Result = checkSource(P->Source, P->Options, P->Included, P->Log);
   if (Result == CL_BUILD_PROGRAM_FAILURE)
     Result = CL_COMPILE_PROGRAM_FAILURE;
-  P->Status = Result == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
-  P->BinaryType = Result == CL_SUCCESS ? CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
-                                       : CL_PROGRAM_BINARY_TYPE_NONE;
-  if (Notify)
-    Notify(P, Data);
-  return Result;
+  return finishBuild(P, Result, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, Notify, Data);
 }
 
 CL_API_ENTRY cl_program CL_API_CALL linkProgram(cl_context C, cl_uint N,
@@ -290,12 +291,9 @@ CL_API_ENTRY cl_program CL_API_CALL linkProgram(cl_context C, cl_uint N,
     if (Result == CL_BUILD_PROGRAM_FAILURE)
       Result = CL_LINK_PROGRAM_FAILURE;
   }
-  P->Status = Result == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
-  P->BinaryType = Result != CL_SUCCESS ? CL_PROGRAM_BINARY_TYPE_NONE
-                  : Library          ? CL_PROGRAM_BINARY_TYPE_LIBRARY
-                                     : CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-  if (Notify)
-    Notify(P, Data);
+  finishBuild(P, Result,
+              Library ? CL_PROGRAM_BINARY_TYPE_LIBRARY : CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
+              Notify, Data);
   // A failed link still gives the program, for its log.
   setError(Err, Result);
   if (Result != CL_SUCCESS && Result != CL_LINK_PROGRAM_FAILURE) {
