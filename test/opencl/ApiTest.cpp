@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
@@ -751,6 +752,104 @@ TEST_F(OpenCL, CompileWithHeadersAndLink) {
   clReleaseKernel(K);
   for (cl_program Prog : {Bad, Linked, Lib, Header, MainProg, HelperProg})
     clReleaseProgram(Prog);
+}
+
+// n-body time steps: every piece reads every body's position, so a step
+// moves the positions the other pieces wrote (at most two buffers' worth
+// over the two HostDiscrete devices), never the velocities, which each
+// piece reads and writes for its own bodies; the bodies end where the
+// host's steps put them.
+TEST_F(OpenCL, NBodyStepsMoveOnlyOtherPiecesPositions) {
+  const char *Source =
+      "__kernel void step(__global const float4 *pos, __global const float4 *vel,\n"
+      "                   __global float4 *npos, __global float4 *nvel, uint n) {\n"
+      "  uint i = get_global_id(0);\n"
+      "  float4 p = pos[i];\n"
+      "  float3 a = (float3)(0.0f);\n"
+      "  for (uint j = 0; j < n; ++j) {\n"
+      "    float3 d = pos[j].xyz - p.xyz;\n"
+      "    float r2 = dot(d, d) + 0.01f;\n"
+      "    a += d * (pos[j].w / (r2 * sqrt(r2)));\n"
+      "  }\n"
+      "  float4 v = vel[i];\n"
+      "  v.xyz += a * 0.01f;\n"
+      "  nvel[i] = v;\n"
+      "  npos[i] = (float4)(p.xyz + v.xyz * 0.01f, p.w);\n"
+      "}\n";
+  cl_program Prog = build(Source);
+  cl_int E;
+  cl_kernel K = clCreateKernel(Prog, "step", &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  const cl_uint N = 1024;
+  const size_t Bytes = N * 4 * sizeof(float);
+  std::vector<float> Pos(N * 4), Vel(N * 4, 0.0f);
+  for (cl_uint I = 0; I < N; ++I) {
+    Pos[4 * I] = float(I % 32);
+    Pos[4 * I + 1] = float(I / 32);
+    Pos[4 * I + 2] = float((I * 7) % 13);
+    Pos[4 * I + 3] = 1.0f + float(I % 3);
+  }
+  cl_mem B[4];
+  B[0] = clCreateBuffer(Ctx, CL_MEM_COPY_HOST_PTR, Bytes, Pos.data(), &E);
+  B[1] = clCreateBuffer(Ctx, CL_MEM_COPY_HOST_PTR, Bytes, Vel.data(), &E);
+  B[2] = clCreateBuffer(Ctx, CL_MEM_READ_WRITE, Bytes, nullptr, &E);
+  B[3] = clCreateBuffer(Ctx, CL_MEM_READ_WRITE, Bytes, nullptr, &E);
+  clSetKernelArg(K, 4, sizeof N, &N);
+  const int Steps = 5;
+  size_t Global = N, Local = 64;
+  for (int S = 0; S < Steps; ++S) {
+    int From = S % 2 ? 2 : 0, To = S % 2 ? 0 : 2;
+    clSetKernelArg(K, 0, sizeof(cl_mem), &B[From]);
+    clSetKernelArg(K, 1, sizeof(cl_mem), &B[From + 1]);
+    clSetKernelArg(K, 2, sizeof(cl_mem), &B[To]);
+    clSetKernelArg(K, 3, sizeof(cl_mem), &B[To + 1]);
+    cl_event Launch = nullptr;
+    ASSERT_EQ(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &Global, &Local, 0, nullptr, &Launch),
+              CL_SUCCESS);
+    clWaitForEvents(1, &Launch);
+    cl_ulong In = 0, Back = 0;
+    clGetEventInfo(Launch, CL_EVENT_SKMD_BYTES_TO_DEVICES, sizeof In, &In, nullptr);
+    clGetEventInfo(Launch, CL_EVENT_SKMD_BYTES_FROM_DEVICES, sizeof Back, &Back, nullptr);
+    std::string Plan = planOf(Launch);
+    clReleaseEvent(Launch);
+    ASSERT_NE(Plan.find("discrete"), std::string::npos) << Plan;
+    if (S < 2)
+      continue;
+    EXPECT_GT(In, 0u) << "step " << S << ", plan " << Plan;
+    EXPECT_LE(In, 2 * Bytes) << "step " << S << ", plan " << Plan;
+    EXPECT_LE(Back, Bytes) << "step " << S << ", plan " << Plan;
+  }
+  std::vector<float> Got(N * 4);
+  ASSERT_EQ(clEnqueueReadBuffer(Q, B[Steps % 2 ? 2 : 0], CL_TRUE, 0, Bytes, Got.data(), 0,
+                                nullptr, nullptr),
+            CL_SUCCESS);
+  // The host's steps, in double precision.
+  std::vector<double> P(Pos.begin(), Pos.end()), V(Vel.begin(), Vel.end());
+  for (int S = 0; S < Steps; ++S) {
+    std::vector<double> NP = P, NV = V;
+    for (cl_uint I = 0; I < N; ++I) {
+      double A[3] = {0, 0, 0};
+      for (cl_uint J = 0; J < N; ++J) {
+        double D[3] = {P[4 * J] - P[4 * I], P[4 * J + 1] - P[4 * I + 1],
+                       P[4 * J + 2] - P[4 * I + 2]};
+        double R2 = D[0] * D[0] + D[1] * D[1] + D[2] * D[2] + 0.01;
+        for (int C = 0; C < 3; ++C)
+          A[C] += D[C] * (P[4 * J + 3] / (R2 * std::sqrt(R2)));
+      }
+      for (int C = 0; C < 3; ++C) {
+        NV[4 * I + C] = V[4 * I + C] + A[C] * 0.01;
+        NP[4 * I + C] = P[4 * I + C] + NV[4 * I + C] * 0.01;
+      }
+    }
+    P.swap(NP);
+    V.swap(NV);
+  }
+  for (cl_uint I = 0; I < N * 4; ++I)
+    ASSERT_NEAR(Got[I], P[I], 1e-3 * (1 + std::fabs(P[I]))) << I;
+  for (cl_mem M : B)
+    clReleaseMemObject(M);
+  clReleaseKernel(K);
+  clReleaseProgram(Prog);
 }
 
 // Every object kind's retain and release through the loader, with the
