@@ -66,14 +66,21 @@ CL_API_ENTRY cl_mem CL_API_CALL createBuffer(cl_context C, cl_mem_flags Flags, s
   return M;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL releaseMemObject(cl_mem M) {
+} // namespace
+
+cl_int CL_API_CALL skmd::opencl::releaseMemObject(cl_mem M) {
   if (!M)
     return CL_INVALID_MEM_OBJECT;
   if (M->release()) {
     // After the commands enqueued before that use it.
     platformSession(nullptr)->releaseBuffer(M->Object);
-    for (auto It = M->Destructors.rbegin(); It != M->Destructors.rend(); ++It)
-      It->first(M, It->second);
+    // Last registered first, off the session's worker (the last release
+    // may be a command's, at the end of its job).
+    if (!M->Destructors.empty())
+      postCallback([M, Callbacks = std::move(M->Destructors)] {
+        for (auto It = Callbacks.rbegin(); It != Callbacks.rend(); ++It)
+          It->first(M, It->second);
+      });
     if (M->Parent)
       releaseMemObject(M->Parent);
     releaseContext(M->Context);
@@ -81,6 +88,8 @@ CL_API_ENTRY cl_int CL_API_CALL releaseMemObject(cl_mem M) {
   }
   return CL_SUCCESS;
 }
+
+namespace {
 
 /// Whether sub-buffer flags \p Sub may be asked of a buffer made with
 /// \p Parent (access no wider, no host pointer flags).
@@ -244,7 +253,7 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueReadBuffer(cl_command_queue Q, cl_mem M,
   return enqueueJob(Q, CL_COMMAND_READ_BUFFER, waitList(NWait, Wait), Blocking, Event,
                     [B, Offset, Size, Ptr] {
                       return platformSession(nullptr)->readNow(*B, Offset, Size, Ptr);
-                    });
+                    }, std::make_shared<Held>(std::initializer_list<cl_mem>{M}));
 }
 
 CL_API_ENTRY cl_int CL_API_CALL enqueueWriteBuffer(cl_command_queue Q, cl_mem M,
@@ -258,7 +267,7 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueWriteBuffer(cl_command_queue Q, cl_mem M,
   return enqueueJob(Q, CL_COMMAND_WRITE_BUFFER, waitList(NWait, Wait), Blocking, Event,
                     [B, Offset, Size, Ptr] {
                       return platformSession(nullptr)->writeNow(*B, Offset, Size, Ptr);
-                    });
+                    }, std::make_shared<Held>(std::initializer_list<cl_mem>{M}));
 }
 
 CL_API_ENTRY cl_int CL_API_CALL enqueueCopyBuffer(cl_command_queue Q, cl_mem Src, cl_mem Dst,
@@ -288,7 +297,7 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueCopyBuffer(cl_command_queue Q, cl_mem Src
                       Session &S = *platformSession(nullptr);
                       Status R = S.readNow(*From, SrcOffset, Size, Bytes.data());
                       return R ? S.writeNow(*To, DstOffset, Size, Bytes.data()) : R;
-                    });
+                    }, std::make_shared<Held>(std::initializer_list<cl_mem>{Src, Dst}));
 }
 
 CL_API_ENTRY cl_int CL_API_CALL enqueueFillBuffer(cl_command_queue Q, cl_mem M,
@@ -315,7 +324,7 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueFillBuffer(cl_command_queue Q, cl_mem M,
                     [B, Offset, Bytes = std::move(Bytes)] {
                       return platformSession(nullptr)->writeNow(*B, Offset, Bytes.size(),
                                                                 Bytes.data());
-                    });
+                    }, std::make_shared<Held>(std::initializer_list<cl_mem>{M}));
 }
 
 // A mapping is the buffer's host copy itself: mapping brings its stale
@@ -355,7 +364,7 @@ CL_API_ENTRY void *CL_API_CALL enqueueMapBuffer(cl_command_queue Q, cl_mem M, cl
                           if (!Fetch)
                             return Status::success();
                           return platformSession(nullptr)->readNow(*B, Offset, Size, Ptr);
-                        });
+                        }, std::make_shared<Held>(std::initializer_list<cl_mem>{M}));
   if (E != CL_SUCCESS) {
     std::lock_guard<std::mutex> Hold(M->MapLock);
     M->Maps.pop_back();
@@ -393,7 +402,7 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueUnmapMemObject(cl_command_queue Q, cl_mem
                         return Status::success();
                       return platformSession(nullptr)->writeNow(*B, Map.Offset, Map.Size,
                                                                 Map.Ptr);
-                    });
+                    }, std::make_shared<Held>(std::initializer_list<cl_mem>{M}));
 }
 
 // ---- Rectangular transfers -----------------------------------------------
@@ -465,7 +474,7 @@ cl_int enqueueRect(cl_command_queue Q, cl_mem M, bool Read, cl_bool Blocking,
                             return St;
                         }
                       return Status::success();
-                    });
+                    }, std::make_shared<Held>(std::initializer_list<cl_mem>{M}));
 }
 
 CL_API_ENTRY cl_int CL_API_CALL enqueueCopyBufferRect(
@@ -518,7 +527,7 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueCopyBufferRect(
                             return St;
                         }
                       return Status::success();
-                    });
+                    }, std::make_shared<Held>(std::initializer_list<cl_mem>{Src, Dst}));
 }
 
 CL_API_ENTRY cl_int CL_API_CALL enqueueReadBufferRect(

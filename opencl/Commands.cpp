@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <deque>
 #include <thread>
+#include <utility>
 
 using namespace skmd;
 
@@ -99,6 +100,8 @@ std::string commandName(cl_command_type Type) {
 
 } // namespace
 
+void postCallback(std::function<void()> Fn) { CallbackThread::get().post(std::move(Fn)); }
+
 cl_ulong nowNs() {
   return cl_ulong(std::chrono::duration_cast<std::chrono::nanoseconds>(
                       std::chrono::steady_clock::now().time_since_epoch())
@@ -169,8 +172,33 @@ void reach(CommandState &State, cl_int Status) {
     });
 }
 
+Held::Held(std::initializer_list<cl_mem> List) {
+  for (cl_mem M : List)
+    hold(M);
+}
+
+void Held::hold(cl_mem M) {
+  if (!M)
+    return;
+  M->retain();
+  Mems.push_back(M);
+}
+
+void Held::hold(cl_kernel K) {
+  K->retain();
+  Kernel = K;
+}
+
+void Held::release() {
+  for (cl_mem M : Mems)
+    releaseMemObject(M);
+  Mems.clear();
+  if (Kernel)
+    releaseKernel(std::exchange(Kernel, nullptr));
+}
+
 cl_int enqueueJob(cl_command_queue Q, cl_command_type Type, WaitList W, bool Blocking,
-                  cl_event *Event, std::function<Status()> Job,
+                  cl_event *Event, std::function<Status()> Job, std::shared_ptr<Held> Uses,
                   std::shared_ptr<LaunchRecord> Record) {
   auto State = std::make_shared<CommandState>();
   cl_ulong Queued = nowNs();
@@ -178,8 +206,8 @@ cl_int enqueueJob(cl_command_queue Q, cl_command_type Type, WaitList W, bool Blo
   void *NotifyData = Q->Context->NotifyData;
   std::shared_future<Status> Done =
       platformSession(nullptr)
-          ->enqueue([W = std::move(W), Job = std::move(Job), State, Type, Notify,
-                     NotifyData]() -> Status {
+          ->enqueue([W = std::move(W), Job = std::move(Job), State, Type, Notify, NotifyData,
+                     Uses]() -> Status {
             Status S = waitAll(W);
             State->Start = nowNs();
             reach(*State, CL_RUNNING);
@@ -196,6 +224,8 @@ cl_int enqueueJob(cl_command_queue Q, cl_command_type Type, WaitList W, bool Blo
               }
             }
             State->End = nowNs();
+            if (Uses)
+              Uses->release();
             reach(*State, statusCode(S));
             return S;
           })

@@ -14,6 +14,7 @@
 #include "Icd.h"
 
 #include <functional>
+#include <initializer_list>
 #include <future>
 #include <memory>
 #include <vector>
@@ -50,12 +51,37 @@ cl_int statusCode(const Status &S);
 /// The event's execution status now.
 cl_int eventStatus(cl_event E);
 
+/// What an enqueued command uses, retained from the enqueueing call until
+/// its job has run (the specification's implicit retains): the program may
+/// release its objects at once, and no release waits for the queue, which
+/// may be held back by a user event only the program sets.
+class Held {
+public:
+  Held() = default;
+  explicit Held(std::initializer_list<cl_mem> Mems);
+  Held(const Held &) = delete;
+  Held &operator=(const Held &) = delete;
+  ~Held() { release(); }
+  void hold(cl_mem M);
+  void hold(cl_kernel K);
+  /// Lets them go (on the session's worker, at the end of the job).
+  void release();
+
+private:
+  std::vector<cl_mem> Mems;
+  cl_kernel Kernel = nullptr;
+};
+
 /// Runs \p Job in the session's queue after the wait list \p W, and gives
 /// the command's event (when asked) and, for a blocking command, its
-/// outcome.
+/// outcome. \p Uses is released when the job has run.
 cl_int enqueueJob(cl_command_queue Q, cl_command_type Type, WaitList W, bool Blocking,
-                  cl_event *Event, std::function<Status()> Job,
+                  cl_event *Event, std::function<Status()> Job, std::shared_ptr<Held> Uses,
                   std::shared_ptr<LaunchRecord> Record = nullptr);
+
+/// Runs \p Fn on the platform's callback thread (never the session's
+/// worker: a callback may call a blocking entry point).
+void postCallback(std::function<void()> Fn);
 
 /// \p State reached the execution status \p Status (CL_RUNNING,
 /// CL_COMPLETE or an error): the callbacks registered for it run, in
@@ -75,6 +101,8 @@ void releaseContext(cl_context C);
 cl_int CL_API_CALL releaseCommandQueue(cl_command_queue Q);
 cl_int CL_API_CALL releaseProgram(cl_program P);
 cl_int CL_API_CALL releaseEvent(cl_event E);
+cl_int CL_API_CALL releaseMemObject(cl_mem M);
+cl_int CL_API_CALL releaseKernel(cl_kernel K);
 
 /// Each group's entry points into the dispatch table.
 void fillContextEntries(cl_icd_dispatch &T);

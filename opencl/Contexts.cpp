@@ -154,8 +154,8 @@ cl_int CL_API_CALL skmd::opencl::releaseCommandQueue(cl_command_queue Q) {
   if (!Q)
     return CL_INVALID_COMMAND_QUEUE;
   if (Q->release()) {
-    // Releasing a queue flushes it; its commands finish first.
-    platformSession(nullptr)->drain();
+    // An implicit flush: the commands run on (every command is in the
+    // session's queue already), holding what they use.
     releaseContext(Q->Context);
     delete Q;
   }

@@ -23,7 +23,7 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueMarkerWithWaitList(cl_command_queue Q, cl
     return E;
   // In order: everything before it is done when it is.
   return enqueueJob(Q, CL_COMMAND_MARKER, waitList(NWait, Wait), false, Event,
-                    [] { return Status::success(); });
+                    [] { return Status::success(); }, nullptr);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL enqueueBarrierWithWaitList(cl_command_queue Q, cl_uint NWait,
@@ -51,7 +51,7 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueWaitForEvents(cl_command_queue Q, cl_uint
   if (cl_int E = checkWaitList(N, List); E != CL_SUCCESS)
     return CL_INVALID_EVENT;
   return enqueueJob(Q, CL_COMMAND_MARKER, waitList(N, List), false, nullptr,
-                    [] { return Status::success(); });
+                    [] { return Status::success(); }, nullptr);
 }
 
 // ---- Events ------------------------------------------------------------

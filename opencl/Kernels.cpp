@@ -26,6 +26,7 @@ cl_kernel newKernel(cl_program P, const KernelInfo &Info) {
   K->Loaded.Program = &P->Loaded;
   K->Args.resize(Info.Args.size());
   K->Set.assign(Info.Args.size(), false);
+  K->ArgMems.assign(Info.Args.size(), nullptr);
   return K;
 }
 
@@ -70,12 +71,14 @@ CL_API_ENTRY cl_int CL_API_CALL createKernelsInProgram(cl_program P, cl_uint N,
   return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL releaseKernel(cl_kernel K) {
+} // namespace
+
+cl_int CL_API_CALL skmd::opencl::releaseKernel(cl_kernel K) {
   if (!K)
     return CL_INVALID_KERNEL;
   if (K->release()) {
-    // Launches enqueued with it run first.
-    platformSession(nullptr)->drain();
+    // No launch holds it any more (Held): last released at the end of one,
+    // or after the last has run.
     cl_program P = K->Program;
     --P->Kernels;
     delete K;
@@ -83,6 +86,8 @@ CL_API_ENTRY cl_int CL_API_CALL releaseKernel(cl_kernel K) {
   }
   return CL_SUCCESS;
 }
+
+namespace {
 
 CL_API_ENTRY cl_int CL_API_CALL setKernelArg(cl_kernel K, cl_uint Index, size_t Size,
                                              const void *Value) {
@@ -93,6 +98,7 @@ CL_API_ENTRY cl_int CL_API_CALL setKernelArg(cl_kernel K, cl_uint Index, size_t 
     return CL_INVALID_ARG_INDEX;
   const KernelArg &Want = Info.Args[Index];
   HostArg A;
+  cl_mem Mem = nullptr;
   switch (Want.Kind) {
   case ArgKind::GlobalBuffer:
   case ArgKind::ConstantBuffer: {
@@ -106,6 +112,7 @@ CL_API_ENTRY cl_int CL_API_CALL setKernelArg(cl_kernel K, cl_uint Index, size_t 
       A.Data = M->Object->host();
       A.Bytes = M->Object->bytes();
       A.Object = M->Object;
+      Mem = M;
     }
     break;
   }
@@ -132,6 +139,7 @@ CL_API_ENTRY cl_int CL_API_CALL setKernelArg(cl_kernel K, cl_uint Index, size_t 
     return CL_INVALID_ARG_VALUE;
   }
   K->Args[Index] = std::move(A);
+  K->ArgMems[Index] = Mem;
   K->Set[Index] = true;
   return CL_SUCCESS;
 }
@@ -321,17 +329,21 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueNDRangeKernel(cl_command_queue Q, cl_kern
   }
   if (Status S = checkArgs(*K->Loaded.Info, K->Args); !S)
     return CL_INVALID_KERNEL_ARGS;
-  // The arguments as they are now; the kernel's loaded forms live until
-  // its release, which waits for the launches enqueued with it.
+  // The arguments as they are now; the kernel (its loaded forms) and its
+  // buffers are held until the launch has run.
   auto Record = std::make_shared<LaunchRecord>();
   LoadedKernel *Loaded = &K->Loaded;
+  auto Uses = std::make_shared<Held>();
+  Uses->hold(K);
+  for (cl_mem M : K->ArgMems)
+    Uses->hold(M);
   // A queue on one of the devices alone runs its launches there.
   return enqueueJob(Q, CL_COMMAND_NDRANGE_KERNEL, waitList(NWait, Wait), false, Event,
                     [Loaded, Args = K->Args, Range, Record, Plan = devicePlan(Q->Device)] {
                       return platformSession(nullptr)->launchNow(*Loaded, Args, Range, Plan,
                                                                  *Record);
                     },
-                    Record);
+                    Uses, Record);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL enqueueTask(cl_command_queue Q, cl_kernel K, cl_uint NWait,

@@ -129,6 +129,9 @@ struct _cl_kernel : skmd::opencl::Counted {
   skmd::LoadedKernel Loaded;
   std::vector<skmd::HostArg> Args;
   std::vector<bool> Set;
+  /// The buffer set for each argument (null elsewhere): a launch holds
+  /// them until it has run.
+  std::vector<cl_mem> ArgMems;
 };
 
 struct _cl_event : skmd::opencl::Counted {

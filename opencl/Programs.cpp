@@ -124,7 +124,7 @@ cl_int CL_API_CALL skmd::opencl::releaseProgram(cl_program P) {
   if (!P)
     return CL_INVALID_PROGRAM;
   if (P->release()) {
-    platformSession(nullptr)->drain();
+    // Its kernels hold it, and launches hold their kernels.
     releaseContext(P->Context);
     delete P;
   }

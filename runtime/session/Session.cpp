@@ -109,6 +109,7 @@ std::future<Status> Session::submit(std::function<Status()> Job) {
 }
 
 void Session::serve() {
+  WorkerId = std::this_thread::get_id();
   for (;;) {
     std::packaged_task<Status()> Task;
     {
@@ -473,40 +474,50 @@ void Session::wroteAliased(BufferObject &B, const IntervalSet &Set) {
 }
 
 void Session::releaseBuffer(BufferObject *B) {
-  void *Owned = inTurn([&]() -> void * {
-    auto It = Objects.find(B);
-    if (It == Objects.end())
+  // In its turn, without waiting for it: a command before it may wait on
+  // something only the caller can give (an OpenCL user event). On the
+  // worker (a job releasing what it held), now.
+  auto Release = [this, B] {
+    freeHost(forgetBuffer(B));
+    return Status::success();
+  };
+  if (std::this_thread::get_id() == WorkerId.load())
+    Release();
+  else
+    submit(Release);
+}
+
+void *Session::forgetBuffer(BufferObject *B) {
+  auto It = Objects.find(B);
+  if (It == Objects.end())
+    return nullptr;
+  if (auto A = Aliases.find(B); A != Aliases.end()) {
+    // What only it holds reaches the host, where its family sees it.
+    (void)flushAlias(*B);
+    BufferObject *Root = A->second.Root;
+    Aliases.erase(A);
+    auto &Members = Families.at(Root);
+    Members.erase(std::find(Members.begin(), Members.end(), B));
+    bool RootLive = std::find(Members.begin(), Members.end(), Root) != Members.end();
+    if (Members.empty() || (Members.size() == 1 && RootLive)) {
+      // The family is gone (or the root alone is left, an ordinary buffer
+      // again); a released root's memory goes with its last view.
+      Families.erase(Root);
+      Aliases.erase(Root);
+      if (!RootLive && Root != B) {
+        void *RootHost = Objects.at(Root).second;
+        Objects.erase(Root);
+        freeHost(RootHost);
+      }
+    } else if (B == Root) {
+      // Views remain: the root's memory stays, the object unused.
+      It->second.first->onlyOnHost();
       return nullptr;
-    if (auto A = Aliases.find(B); A != Aliases.end()) {
-      // What only it holds reaches the host, where its family sees it.
-      (void)flushAlias(*B);
-      BufferObject *Root = A->second.Root;
-      auto &Members = Families.at(Root);
-      Members.erase(std::find(Members.begin(), Members.end(), B));
-      Aliases.erase(A);
-      bool RootLive = std::find(Members.begin(), Members.end(), Root) != Members.end();
-      if (Members.empty() || (Members.size() == 1 && RootLive)) {
-        // The family is gone (or the root alone is left, an ordinary
-        // buffer again); a released root's memory goes with its last view.
-        Families.erase(Root);
-        Aliases.erase(Root);
-        if (!RootLive && Root != B) {
-          void *RootHost = Objects.at(Root).second;
-          Objects.erase(Root);
-          freeHost(RootHost);
-        }
-      }
-      if (B == Root && !Members.empty() && Families.count(Root)) {
-        // Views remain: the root's memory stays, the object unused.
-        It->second.first->onlyOnHost();
-        return nullptr;
-      }
     }
-    void *Host = It->second.second;
-    Objects.erase(It);
-    return Host;
-  });
-  freeHost(Owned);
+  }
+  void *Host = It->second.second;
+  Objects.erase(It);
+  return Host;
 }
 
 namespace {

@@ -20,6 +20,7 @@
 #include "partitioner/ModelPlanner.h"
 #include "session/ResidentPlans.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -130,7 +131,8 @@ public:
   /// user's copies of them elsewhere become stale. \p Of's host memory
   /// lives until its last view is released.
   Result<BufferObject *> createView(BufferObject &Of, uint64_t Offset, uint64_t Bytes);
-  /// After the launches submitted before it.
+  /// After the launches submitted before it, without waiting for them
+  /// (from a job, at once).
   void releaseBuffer(BufferObject *B);
   /// Bytes [Offset, Offset + Bytes) of \p B after the launches submitted
   /// before: exactly the stale ranges come back from the devices.
@@ -191,6 +193,8 @@ private:
   void wroteAliased(BufferObject &B, const IntervalSet &Set);
   /// Makes \p B's dirty bytes current on the host, stale in the others.
   Status flushAlias(BufferObject &B);
+  /// Drops \p B (and its family's bookkeeping); the host memory to free.
+  void *forgetBuffer(BufferObject *B);
   bool Explain = false;
 
   std::mutex QueueLock;
@@ -198,6 +202,8 @@ private:
   std::deque<std::packaged_task<Status()>> Queue;
   bool Stopping = false;
   std::thread Worker;
+  /// The worker's id once it runs: jobs may release buffers in place.
+  std::atomic<std::thread::id> WorkerId{};
 
   /// Page-locked blocks from allocHost and the device that owns each.
   std::mutex HostLock;

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -850,6 +851,50 @@ TEST_F(OpenCL, NBodyStepsMoveOnlyOtherPiecesPositions) {
     clReleaseMemObject(M);
   clReleaseKernel(K);
   clReleaseProgram(Prog);
+}
+
+// A program may release what it enqueued with at once: the commands hold
+// their kernel and buffers. Releasing must not wait for the queue, which a
+// user event only the program sets holds back (it waited, and deadlocked).
+TEST_F(OpenCL, ReleasingObjectsDoesNotWaitForHeldBackCommands) {
+  cl_program Prog = build(VectorAdd);
+  cl_int E;
+  cl_kernel K = clCreateKernel(Prog, "vector_add", &E);
+  const int N = 4096;
+  std::vector<float> A(N, 1.0f), B(N, 2.0f), C(N, 0.0f);
+  cl_mem MA = clCreateBuffer(Ctx, CL_MEM_COPY_HOST_PTR, N * 4, A.data(), &E);
+  cl_mem MB = clCreateBuffer(Ctx, CL_MEM_COPY_HOST_PTR, N * 4, B.data(), &E);
+  cl_mem MC = clCreateBuffer(Ctx, CL_MEM_USE_HOST_PTR, N * 4, C.data(), &E);
+  clSetKernelArg(K, 0, sizeof MA, &MA);
+  clSetKernelArg(K, 1, sizeof MB, &MB);
+  clSetKernelArg(K, 2, sizeof MC, &MC);
+  clSetKernelArg(K, 3, sizeof N, &N);
+  std::atomic<int> Destroyed{0};
+  clSetMemObjectDestructorCallback(
+      MA, [](cl_mem, void *D) { ++*static_cast<std::atomic<int> *>(D); }, &Destroyed);
+  cl_event Gate = clCreateUserEvent(Ctx, &E);
+  cl_event Launch = nullptr;
+  size_t Global = N, Local = 64;
+  ASSERT_EQ(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &Global, &Local, 1, &Gate, &Launch),
+            CL_SUCCESS);
+  // Every release returns at once (the test would hang here).
+  auto Start = std::chrono::steady_clock::now();
+  EXPECT_EQ(clReleaseKernel(K), CL_SUCCESS);
+  EXPECT_EQ(clReleaseProgram(Prog), CL_SUCCESS);
+  for (cl_mem M : {MA, MB, MC})
+    EXPECT_EQ(clReleaseMemObject(M), CL_SUCCESS);
+  EXPECT_LT(std::chrono::steady_clock::now() - Start, std::chrono::seconds(5));
+  EXPECT_EQ(Destroyed.load(), 0); // the launch holds it
+  ASSERT_EQ(clSetUserEventStatus(Gate, CL_COMPLETE), CL_SUCCESS);
+  ASSERT_EQ(clWaitForEvents(1, &Launch), CL_SUCCESS);
+  for (int I = 0; I < N; ++I)
+    ASSERT_EQ(C[I], 3.0f) << I;
+  // Released at the end of the launch; its destructor callback follows.
+  for (int Wait = 0; Wait < 500 && Destroyed.load() == 0; ++Wait)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(Destroyed.load(), 1);
+  clReleaseEvent(Launch);
+  clReleaseEvent(Gate);
 }
 
 // Every object kind's retain and release through the loader, with the
