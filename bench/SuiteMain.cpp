@@ -191,6 +191,11 @@ struct Config {
   ClDeviceInfo ClDevice; ///< When Vendor, or the SKMD platform's device.
   std::string Plan;      ///< When !Vendor.
   bool SingleDevice = false;
+  /// OpenCL host code: buffers written and read (Copied), or the host
+  /// arrays themselves (InPlace, CL_MEM_USE_HOST_PTR: how CPU drivers are
+  /// meant to be used, and the platform's way to compute on the caller's
+  /// memory as the C API does).
+  ClProblemRun::Placement Where = ClProblemRun::Placement::Copied;
 };
 
 /// One configuration's outcome for one application.
@@ -292,7 +297,7 @@ std::unique_ptr<PreparedRun> prepareConfig(const Options &O, skmd_context Ctx, c
       return nullptr;
     }
     Run->Cl =
-        ClProblemRun::prepare(C.ClDevice, Source, P, ClProblemRun::Placement::Copied, Out, Why);
+        ClProblemRun::prepare(C.ClDevice, Source, P, C.Where, Out, Why);
   } else {
     Run->Skmd =
         SkmdProblemRun::prepare(Ctx, O.BundlesDir + "/" + A.Source + ".skmd", P, O.Pinned, Out, Why);
@@ -500,6 +505,13 @@ int run(int Argc, char **Argv) {
       C.Vendor = true;
       C.ClDevice = D;
       Configs.push_back(C);
+      // A CPU driver also as its vendor means it: on the host arrays (on
+      // the H100 host PoCL's vector add took 83 ms with copies, 8 without).
+      if (D.IsCpu) {
+        C.Label = D.Label + " in place";
+        C.Where = ClProblemRun::Placement::InPlace;
+        Configs.push_back(C);
+      }
       VendorText += std::string(VendorText.empty() ? "" : "; ") + D.Label + ": " + D.Version +
                     ", " + D.Name + ", " + std::to_string(D.ComputeUnits) + " compute units";
     }
@@ -536,6 +548,8 @@ int run(int Argc, char **Argv) {
         return 2;
       }
       Configs.push_back({"skmd-opencl", false, *SkmdPlatform, Plan, false});
+      Configs.push_back({"skmd-opencl in place", false, *SkmdPlatform, Plan, false,
+                         ClProblemRun::Placement::InPlace});
       continue;
     }
     bool Single = std::find(SkmdDevices.begin(), SkmdDevices.end(), Plan) != SkmdDevices.end();
@@ -598,12 +612,22 @@ int run(int Argc, char **Argv) {
   for (size_t I = 0; I < Configs.size(); ++I)
     Md << " ---: |";
   Md << (AutoColumns ? " ---: | ---: | --- | --- |\n" : " --- |\n");
-  int OpenClIndex = -1;
+  // The platform's configurations against the C API's auto: buffers
+  // written and read, and the host arrays in place.
+  struct VsAuto {
+    int Index = -1;
+    const char *Key, *Text;
+    double LogSum = 0;
+    unsigned N = 0;
+  };
+  VsAuto OpenCl[2] = {{-1, "opencl_vs_auto", "unmodified OpenCL host code (skmd-opencl)"},
+                      {-1, "opencl_in_place_vs_auto",
+                       "the same on the host arrays (CL_MEM_USE_HOST_PTR, skmd-opencl in place)"}};
   for (size_t I = 0; I < Configs.size(); ++I)
     if (Configs[I].Plan == "opencl")
-      OpenClIndex = int(I);
-  double LogVendor = 0, LogSingle = 0, LogOpenCl = 0;
-  unsigned NVendor = 0, NSingle = 0, NOpenCl = 0;
+      OpenCl[Configs[I].Where == ClProblemRun::Placement::InPlace].Index = int(I);
+  double LogVendor = 0, LogSingle = 0;
+  unsigned NVendor = 0, NSingle = 0;
   bool AllOk = true;
   nlohmann::json JApps = nlohmann::json::array();
   for (const AppRow &Row : Rows) {
@@ -621,6 +645,7 @@ int run(int Argc, char **Argv) {
                     (R.Error.empty() ? R.Against.str() : R.Error);
       nlohmann::json J = {{"config", Configs[I].Label},
                           {"vendor", Configs[I].Vendor},
+                          {"in_place", Configs[I].Where == ClProblemRun::Placement::InPlace},
                           {"single_device", Configs[I].Vendor || Configs[I].SingleDevice},
                           {"ms", R.Ms},
                           {"ok", R.ok()},
@@ -653,13 +678,15 @@ int run(int Argc, char **Argv) {
     std::string VsVendor = Speedup(Vendor, LogVendor, NVendor, "auto_vs_fastest_vendor");
     // The same applications through the ICD against the C API's auto:
     // above 1 the platform was slower.
-    if (AutoRan && OpenClIndex >= 0) {
-      const Result &Cl = Row.Results[size_t(OpenClIndex)];
+    for (VsAuto &V : OpenCl) {
+      if (!AutoRan || V.Index < 0)
+        continue;
+      const Result &Cl = Row.Results[size_t(V.Index)];
       if (Cl.ok() && !Cl.Ms.empty()) {
         double Ratio = Cl.medianMs() / Auto->medianMs();
-        LogOpenCl += std::log(Ratio);
-        ++NOpenCl;
-        JApp["opencl_vs_auto"] = Ratio;
+        V.LogSum += std::log(Ratio);
+        ++V.N;
+        JApp[V.Key] = Ratio;
       }
     }
     std::string VsSingle = Speedup(Single, LogSingle, NSingle, "auto_vs_fastest_skmd_single");
@@ -680,10 +707,11 @@ int run(int Argc, char **Argv) {
        << (NSingle ? fixed(GeoSingle, "%.2fx") : std::string("-")) << " over SKMD's fastest single device ("
        << NSingle << " applications).\n";
   }
-  if (NOpenCl)
-    Md << "\nThrough the SKMD platform (skmd-opencl), unmodified OpenCL host code took "
-       << fixed(std::exp(LogOpenCl / NOpenCl), "%.2fx") << " the C API's auto time (geometric mean, "
-       << NOpenCl << " applications).\n";
+  for (const VsAuto &V : OpenCl)
+    if (V.N)
+      Md << "\nThrough the SKMD platform, " << V.Text << " took "
+         << fixed(std::exp(V.LogSum / V.N), "%.2fx") << " the C API's auto time (geometric mean, "
+         << V.N << " applications).\n";
 
   if (O.Markdown.empty()) {
     std::fputs(Md.str().c_str(), stdout);
@@ -708,8 +736,9 @@ int run(int Argc, char **Argv) {
       J["geomean_auto_vs_fastest_vendor"] = GeoVendor;
     if (NSingle)
       J["geomean_auto_vs_fastest_skmd_single"] = GeoSingle;
-    if (NOpenCl)
-      J["geomean_opencl_vs_auto"] = std::exp(LogOpenCl / NOpenCl);
+    for (const VsAuto &V : OpenCl)
+      if (V.N)
+        J[std::string("geomean_") + V.Key] = std::exp(V.LogSum / V.N);
     if (!writeWhole(O.Json, J.dump(2) + "\n")) {
       std::fprintf(stderr, "skmd-bench: cannot write %s\n", O.Json.c_str());
       AllOk = false;
