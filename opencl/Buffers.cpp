@@ -253,7 +253,8 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueReadBuffer(cl_command_queue Q, cl_mem M,
   return enqueueJob(Q, CL_COMMAND_READ_BUFFER, waitList(NWait, Wait), Blocking, Event,
                     [B, Offset, Size, Ptr] {
                       return platformSession(nullptr)->readNow(*B, Offset, Size, Ptr);
-                    }, std::make_shared<Held>(std::initializer_list<cl_mem>{M}));
+                    },
+                    holding({M}));
 }
 
 CL_API_ENTRY cl_int CL_API_CALL enqueueWriteBuffer(cl_command_queue Q, cl_mem M,
@@ -267,7 +268,8 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueWriteBuffer(cl_command_queue Q, cl_mem M,
   return enqueueJob(Q, CL_COMMAND_WRITE_BUFFER, waitList(NWait, Wait), Blocking, Event,
                     [B, Offset, Size, Ptr] {
                       return platformSession(nullptr)->writeNow(*B, Offset, Size, Ptr);
-                    }, std::make_shared<Held>(std::initializer_list<cl_mem>{M}));
+                    },
+                    holding({M}));
 }
 
 CL_API_ENTRY cl_int CL_API_CALL enqueueCopyBuffer(cl_command_queue Q, cl_mem Src, cl_mem Dst,
@@ -297,7 +299,8 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueCopyBuffer(cl_command_queue Q, cl_mem Src
                       Session &S = *platformSession(nullptr);
                       Status R = S.readNow(*From, SrcOffset, Size, Bytes.data());
                       return R ? S.writeNow(*To, DstOffset, Size, Bytes.data()) : R;
-                    }, std::make_shared<Held>(std::initializer_list<cl_mem>{Src, Dst}));
+                    },
+                    holding({Src, Dst}));
 }
 
 CL_API_ENTRY cl_int CL_API_CALL enqueueFillBuffer(cl_command_queue Q, cl_mem M,
@@ -324,7 +327,8 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueFillBuffer(cl_command_queue Q, cl_mem M,
                     [B, Offset, Bytes = std::move(Bytes)] {
                       return platformSession(nullptr)->writeNow(*B, Offset, Bytes.size(),
                                                                 Bytes.data());
-                    }, std::make_shared<Held>(std::initializer_list<cl_mem>{M}));
+                    },
+                    holding({M}));
 }
 
 // A mapping is the buffer's host copy itself: mapping brings its stale
@@ -364,7 +368,8 @@ CL_API_ENTRY void *CL_API_CALL enqueueMapBuffer(cl_command_queue Q, cl_mem M, cl
                           if (!Fetch)
                             return Status::success();
                           return platformSession(nullptr)->readNow(*B, Offset, Size, Ptr);
-                        }, std::make_shared<Held>(std::initializer_list<cl_mem>{M}));
+                        },
+                    holding({M}));
   if (E != CL_SUCCESS) {
     std::lock_guard<std::mutex> Hold(M->MapLock);
     M->Maps.pop_back();
@@ -402,7 +407,8 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueUnmapMemObject(cl_command_queue Q, cl_mem
                         return Status::success();
                       return platformSession(nullptr)->writeNow(*B, Map.Offset, Map.Size,
                                                                 Map.Ptr);
-                    }, std::make_shared<Held>(std::initializer_list<cl_mem>{M}));
+                    },
+                    holding({M}));
 }
 
 // ---- Rectangular transfers -----------------------------------------------
@@ -474,7 +480,8 @@ cl_int enqueueRect(cl_command_queue Q, cl_mem M, bool Read, cl_bool Blocking,
                             return St;
                         }
                       return Status::success();
-                    }, std::make_shared<Held>(std::initializer_list<cl_mem>{M}));
+                    },
+                    holding({M}));
 }
 
 CL_API_ENTRY cl_int CL_API_CALL enqueueCopyBufferRect(
@@ -527,7 +534,8 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueCopyBufferRect(
                             return St;
                         }
                       return Status::success();
-                    }, std::make_shared<Held>(std::initializer_list<cl_mem>{Src, Dst}));
+                    },
+                    holding({Src, Dst}));
 }
 
 CL_API_ENTRY cl_int CL_API_CALL enqueueReadBufferRect(

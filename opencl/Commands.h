@@ -72,6 +72,11 @@ private:
   cl_kernel Kernel = nullptr;
 };
 
+/// A command's hold on the buffers \p Mems.
+inline std::shared_ptr<Held> holding(std::initializer_list<cl_mem> Mems) {
+  return std::make_shared<Held>(Mems);
+}
+
 /// Runs \p Job in the session's queue after the wait list \p W, and gives
 /// the command's event (when asked) and, for a blocking command, its
 /// outcome. \p Uses is released when the job has run.

@@ -106,8 +106,6 @@ std::string missingVariants(const std::vector<uint8_t> &Bytes,
   return Missing;
 }
 
-} // namespace
-
 /// The program's headers as files under a folder of their own, for the
 /// compiler's -I; removed with the object.
 class HeaderFolder {
@@ -116,9 +114,32 @@ public:
     for (auto It = Made.rbegin(); It != Made.rend(); ++It)
       (It->second ? rmdir : unlink)(It->first.c_str());
   }
-  /// Writes \p Included; an include name that is absolute or climbs out
-  /// ("..") is refused, naming it.
+  /// Why \p Included cannot be written (an include name that is absolute
+  /// or climbs out, ".."), or "".
+  static std::string refused(const Headers &Included) {
+    for (const auto &[Name, Text] : Included)
+      if (Name.empty() || Name[0] == '/' || ("/" + Name + "/").find("/../") != std::string::npos)
+        return "header include name '" + Name + "' is absolute or leaves its folder";
+    return "";
+  }
+  /// \p Options with the folder of \p Included as an include directory
+  /// (the options themselves without headers); false with the reason.
+  bool options(const Headers &Included, const std::string &Options, std::string &Out,
+               std::string &Why) {
+    Out = Options;
+    if (Included.empty())
+      return true;
+    if (!write(Included, Why))
+      return false;
+    Out += " -I " + Root;
+    return true;
+  }
+
+private:
+  /// Writes \p Included (refused() first).
   bool write(const Headers &Included, std::string &Why) {
+    if (Why = refused(Included); !Why.empty())
+      return false;
     char Dir[] = "/tmp/skmd-headers-XXXXXX";
     if (!mkdtemp(Dir)) {
       Why = "cannot make a folder for the program's headers";
@@ -127,10 +148,6 @@ public:
     Root = Dir;
     Made.push_back({Root, true});
     for (const auto &[Name, Text] : Included) {
-      if (Name.empty() || Name[0] == '/' || ("/" + Name + "/").find("/../") != std::string::npos) {
-        Why = "header include name '" + Name + "' is absolute or leaves its folder";
-        return false;
-      }
       // Each folder of the name, then the file.
       for (size_t Slash = Name.find('/'); Slash != std::string::npos;
            Slash = Name.find('/', Slash + 1)) {
@@ -149,12 +166,12 @@ public:
     }
     return true;
   }
-  const std::string &root() const { return Root; }
 
-private:
   std::string Root;
   std::vector<std::pair<std::string, bool>> Made; ///< Path, is a folder.
 };
+
+} // namespace
 
 cl_int compileSource(const std::string &Source, const std::string &Options,
                      const Headers &Included, std::vector<uint8_t> &Bytes, std::string &Log) {
@@ -163,21 +180,15 @@ cl_int compileSource(const std::string &Source, const std::string &Options,
     Log = Parsed.error().message();
     return CL_INVALID_BUILD_OPTIONS;
   }
+  if (std::string Bad = HeaderFolder::refused(Included); !Bad.empty()) {
+    Log = Bad;
+    return CL_INVALID_VALUE;
+  }
   // The cache's key holds the headers' text, not the folder they are
   // written to for this compile.
   std::string KeySource = Source;
   for (const auto &[Name, Text] : Included)
     KeySource += "\n//skmd-header " + Name + "\n" + Text;
-  HeaderFolder Folder;
-  std::string CompileOptions = Options;
-  if (!Included.empty()) {
-    std::string Why;
-    if (!Folder.write(Included, Why)) {
-      Log = Why;
-      return CL_INVALID_VALUE;
-    }
-    CompileOptions += " -I " + Folder.root();
-  }
   std::vector<TargetKind> Needed = neededVariants();
   std::optional<BuildCache> Cache = BuildCache::fromEnvironment();
   std::string CacheNote;
@@ -205,6 +216,13 @@ cl_int compileSource(const std::string &Source, const std::string &Options,
                            " (fill it where LLVM is: skmd-cc --cache=DIR, or this program "
                            "run with SKMD_CACHE=DIR)");
     return CL_COMPILER_NOT_AVAILABLE;
+  }
+  // The headers go to disk only for a compile.
+  HeaderFolder Folder;
+  std::string CompileOptions;
+  if (!Folder.options(Included, Options, CompileOptions, Why)) {
+    Log = Why;
+    return CL_INVALID_VALUE;
   }
   if (!Cache)
     return runCompiler(Compile, Source, CompileOptions, Needed, Bytes, Log);
@@ -242,13 +260,10 @@ cl_int checkSource(const std::string &Source, const std::string &Options,
     return CL_COMPILER_NOT_AVAILABLE;
   }
   HeaderFolder Folder;
-  std::string CheckOptions = Options;
-  if (!Included.empty()) {
-    if (!Folder.write(Included, Why)) {
-      Log = Why;
-      return CL_INVALID_VALUE;
-    }
-    CheckOptions += " -I " + Folder.root();
+  std::string CheckOptions;
+  if (!Folder.options(Included, Options, CheckOptions, Why)) {
+    Log = Why;
+    return CL_INVALID_VALUE;
   }
   std::vector<uint8_t> None;
   return runCompiler(Compile, Source, CheckOptions, {}, None, Log);

@@ -57,6 +57,9 @@ public:
     std::vector<Piece> Pieces; ///< The plan in use.
     std::string Method;        ///< How it was chosen.
     double LastMs = 0;         ///< Its pieces' time in the last launch.
+    /// The model's kernel time for every group on each device alone (a
+    /// constant of the shape: computed once).
+    std::vector<std::optional<double>> AloneKernelMs;
   };
   /// The shape of \p Info's launch over \p Range (one per kernel and grid).
   Shape &shape(const KernelInfo &Info, const NDRange &Range);

@@ -155,19 +155,25 @@ std::optional<std::vector<Piece>> Session::residentPlan(LoadedKernel &K,
   // 10 GB/s (a pageable copy's rate): the move is spread over the launches
   // anyway.
   const uint64_t Total = Range.totalGroups();
+  auto LinkGBps = [](const DeviceInfo &I) { return I.LinkGBps > 0 ? I.LinkGBps : 10.0; };
   double FastestLink = 0;
   for (auto &D : Devices)
     if (!D->info().SharesHostMemory)
-      FastestLink = std::max(FastestLink, D->info().LinkGBps > 0 ? D->info().LinkGBps : 10.0);
+      FastestLink = std::max(FastestLink, LinkGBps(D->info()));
+  if (S.AloneKernelMs.empty())
+    for (unsigned D = 0; D < Devices.size(); ++D) {
+      auto Alone = Planner->predict({{D, 0, Total}}, "alone", K, Args, Range);
+      S.AloneKernelMs.push_back(Alone ? std::optional<double>(Alone->Predicted[D].KernelMs)
+                                      : std::nullopt);
+    }
   std::vector<AloneCandidate> Candidates;
   for (unsigned D = 0; D < Devices.size(); ++D) {
-    auto Alone = Planner->predict({{D, 0, Total}}, "alone", K, Args, Range);
-    if (!Alone)
+    if (!S.AloneKernelMs[D])
       continue;
     const DeviceInfo &Info = Devices[D]->info();
     AloneCandidate C;
     C.Device = D;
-    C.KernelMs = Alone->Predicted[D].KernelMs;
+    C.KernelMs = *S.AloneKernelMs[D];
     for (BufferObject *B : Read) {
       IntervalSet Missing = B->all();
       if (Info.SharesHostMemory)
@@ -176,7 +182,7 @@ std::optional<std::vector<Piece>> Session::residentPlan(LoadedKernel &K,
         Missing.subtract(Copy->Valid);
       C.MissingBytes += uint64_t(Missing.bytes());
     }
-    C.LinkGBps = Info.SharesHostMemory ? FastestLink : Info.LinkGBps > 0 ? Info.LinkGBps : 10.0;
+    C.LinkGBps = Info.SharesHostMemory ? FastestLink : LinkGBps(Info);
     Candidates.push_back(C);
   }
   std::optional<unsigned> InUse;
@@ -193,8 +199,13 @@ std::optional<std::vector<Piece>> Session::residentPlan(LoadedKernel &K,
     S.Method = Why;
   }
   Record.Plan = S.Method;
-  if (auto Predicted = Planner->predict(S.Pieces, S.Method, K, Args, Range))
-    Record.Model = std::move(*Predicted);
+  // The model's own plan is already described.
+  auto Same = [](const Piece &A, const Piece &B) {
+    return A.Device == B.Device && A.First == B.First && A.Count == B.Count;
+  };
+  if (!std::equal(S.Pieces.begin(), S.Pieces.end(), M.Pieces.begin(), M.Pieces.end(), Same))
+    if (auto Predicted = Planner->predict(S.Pieces, S.Method, K, Args, Range))
+      Record.Model = std::move(*Predicted);
   return S.Pieces;
 }
 
@@ -439,9 +450,9 @@ Status Session::flushAlias(BufferObject &B) {
       continue;
     // Shifted into the other's offsets, within it.
     const Alias &Them = Aliases.at(Other);
+    const int64_t Shift = int64_t(Me.Offset) - int64_t(Them.Offset);
     IntervalSet Theirs;
     for (auto [Lo, Hi] : Me.Dirty.intervals()) {
-      int64_t Shift = int64_t(Me.Offset) - int64_t(Them.Offset);
       int64_t L = std::max<int64_t>(Lo + Shift, 0);
       int64_t H = std::min<int64_t>(Hi + Shift, int64_t(Other->bytes()));
       if (L < H)

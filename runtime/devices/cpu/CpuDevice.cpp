@@ -4,8 +4,8 @@
 #include "devices/cpu/SharedObject.h"
 #include "devices/cpu/WorkGroupRunner.h"
 
-#include <cstdlib>
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 
