@@ -207,6 +207,10 @@ typedef struct skmd_piece_report {
      launch had no prediction; see skmd_launch_report.predicted_ms). */
   double predicted_input_ms, predicted_kernel_ms, predicted_output_ms,
       predicted_merge_ms;
+  /* Pipelined chunks the piece ran in (a plan's "gpu0@4"; 1 otherwise):
+     each step's time spans them all, from the first chunk's start to the
+     last one's end. */
+  unsigned chunks;
 } skmd_piece_report;
 
 typedef struct skmd_launch_report {
@@ -222,6 +226,10 @@ typedef struct skmd_launch_report {
   char plan[256];
   /* The launch's predicted time; 0 when the model had too few profiles. */
   double predicted_ms;
+  /* The least time any split of this launch could take on these devices,
+     from the same profiles and measured links (docs/partitioner.md, "The
+     bound"); 0 when the model had too few profiles. */
+  double bound_ms;
   /* Bytes copied to the host before the pieces ran: read by a piece, held
      only by a device (buffers from skmd_create_buffer). */
   uint64_t bytes_to_host;

@@ -118,6 +118,7 @@ void fillReport(const LaunchRecord &L, uint64_t Total, skmd_launch_report *Out) 
   Out->plan_ms = R.PlanMs;
   copyName(Out->plan, sizeof Out->plan, L.Plan);
   Out->predicted_ms = L.Model ? L.Model->PredictedMs : 0;
+  Out->bound_ms = L.Model ? L.Model->BoundMs : 0;
   Out->bytes_to_host = R.BytesToHost;
   Out->to_host_ms = R.ToHostMs;
   size_t N = std::min<size_t>(R.Pieces.size(), sizeof Out->pieces / sizeof Out->pieces[0]);
@@ -138,6 +139,7 @@ void fillReport(const LaunchRecord &L, uint64_t Total, skmd_launch_report *Out) 
     Q.merge_at_ms = P.MergeAt;
     Q.bytes_in = P.BytesIn;
     Q.bytes_out = P.BytesOut;
+    Q.chunks = P.Chunks;
     Q.failed = !P.Failure.empty();
     if (L.Model)
       for (const DevicePrediction &Pr : L.Model->Predicted)

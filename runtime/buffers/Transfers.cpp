@@ -516,7 +516,7 @@ Result<std::string> firstConflict(const KernelInfo &K, const std::vector<HostArg
 
 // A field added to these must join the key below (it may change the moves).
 static_assert(sizeof(NDRange) == 80, "NDRange changed: add the new field to movesKey");
-static_assert(sizeof(Piece) == 24, "Piece changed: add the new field to movesKey");
+static_assert(sizeof(Piece) == 32, "Piece changed: add the new field to movesKey");
 static_assert(sizeof(HostArg) == 64, "HostArg changed: add the new field to movesKey");
 
 std::string movesKey(const KernelInfo &K, const std::string &KernelId,
@@ -561,6 +561,7 @@ std::string movesKey(const KernelInfo &K, const std::string &KernelId,
     Put(Pieces[P].Device);
     Put(Pieces[P].First);
     Put(Pieces[P].Count);
+    Put(Pieces[P].Chunks);
     Put(bool(P < SharesHostMemory.size() && SharesHostMemory[P]));
   }
   return Key;

@@ -54,6 +54,14 @@ struct HostArg {
 struct Piece {
   unsigned Device = 0;
   uint64_t First = 0, Count = 0;
+  /// A device with its own memory runs the share as this many consecutive
+  /// chunks of groups, pipelined: the copies in of chunk k + 1, the kernel
+  /// on chunk k and the copies out of chunk k - 1 at once (the launcher
+  /// splits it; docs/runtime.md, "Pipelined shares"). 1 for the others.
+  unsigned Chunks = 1;
+  bool operator==(const Piece &O) const {
+    return Device == O.Device && First == O.First && Count == O.Count && Chunks == O.Chunks;
+  }
 };
 
 /// What moves for one buffer argument of one piece.

@@ -44,6 +44,27 @@ Status injected(const std::string &Device, const char *Step) {
                  "fault injected by SKMD_INJECT_FAULT=" + Device + ":" + Step);
 }
 
+/// \p Pieces as the schedule runs them: a chunked piece of a device with
+/// its own memory as its chunks, consecutive and as equal as can be (the
+/// first ones a group larger); \p Of gets each one's index in \p Pieces.
+std::vector<Piece> splitChunks(const std::vector<Piece> &Pieces,
+                               const std::vector<bool> &Shares, std::vector<size_t> &Of) {
+  std::vector<Piece> Out;
+  Of.clear();
+  for (size_t P = 0; P < Pieces.size(); ++P) {
+    const Piece &Pc = Pieces[P];
+    uint64_t Chunks = Shares[P] ? 1 : std::clamp<uint64_t>(Pc.Chunks, 1, Pc.Count);
+    uint64_t First = Pc.First;
+    for (uint64_t C = 0; C < Chunks; ++C) {
+      uint64_t Count = Pc.Count / Chunks + (C < Pc.Count % Chunks);
+      Out.push_back({Pc.Device, First, Count});
+      Of.push_back(P);
+      First += Count;
+    }
+  }
+  return Out;
+}
+
 } // namespace
 
 bool copiesUseHostCores(const Device &D, const std::vector<HostArg> &Args) {
@@ -118,7 +139,10 @@ struct Launcher::LaunchState {
   const KernelInfo &K;
   const std::vector<HostArg> &Args;
   const NDRange &Range;
+  /// The pieces the schedule runs (a chunked piece's chunks), each one's
+  /// piece of the plan in Of, and whether it is on host memory.
   std::vector<Piece> Pieces;
+  std::vector<size_t> Of;
   std::vector<bool> Shares;
   std::vector<std::vector<BufferMove>> Moves;
   /// Per argument, the buffer's object (null for other arguments).
@@ -213,6 +237,12 @@ Status Launcher::checkPieces(const KernelInfo &K, const NDRange &Range,
     return Failure(ErrorCode::InvalidArgument,
                    "kernel '" + K.Name + "' cannot be split across devices (" +
                        K.whyNotPartitionable() + "); give it one device");
+  for (const Piece &P : Pieces)
+    if (P.Chunks == 0 || (P.Chunks > 1 && !K.Partitionable))
+      return Failure(ErrorCode::InvalidArgument,
+                     P.Chunks == 0 ? "the plan gives a piece 0 chunks"
+                                   : "kernel '" + K.Name + "' cannot run in chunks (" +
+                                         K.whyNotPartitionable() + "); give it one chunk");
   return Status::success();
 }
 
@@ -585,6 +615,12 @@ void Launcher::commitResidency(LaunchState &L) {
 
 Status Launcher::recover(LaunchState &L, std::string &Failed) {
   const std::string CpuName = Cpu.info().Name;
+  struct ReRun {
+    size_t Of;
+    std::string Why;
+    uint64_t First, End;
+  };
+  std::vector<ReRun> ReRuns;
   for (size_t P = 0; P < L.Pieces.size(); ++P) {
     auto &PS = L.P[P];
     if (L.Shares[P])
@@ -593,6 +629,13 @@ Status Launcher::recover(LaunchState &L, std::string &Failed) {
     for (int N : {PS.CopyIn, PS.Kernel, PS.CopyOut})
       if (!Why && N >= 0 && L.S.nodes()[unsigned(N)].Outcome == ScheduleNode::Failed)
         Why = L.S.nodes()[unsigned(N)].Error.error();
+    // Skipped behind another piece's failure (a chunk whose copies in
+    // follow a failed chunk's): its groups did not run either.
+    for (int N : {PS.CopyIn, PS.Kernel, PS.CopyOut})
+      if (!Why && N >= 0 && L.S.nodes()[unsigned(N)].Outcome != ScheduleNode::Done)
+        Why = Failure(ErrorCode::DeviceFailed,
+                      Devices[L.Pieces[P].Device]->info().Name +
+                          " did not run these groups: an earlier piece on it failed");
     if (!Why)
       continue;
     PS.ReRun = true;
@@ -627,15 +670,24 @@ Status Launcher::recover(LaunchState &L, std::string &Failed) {
     for (const BufferMove &M : L.Moves[P])
       if (!L.Merged.count(L.Object[M.Arg]))
         L.Object[M.Arg]->wroteAt(nullptr, M.Combine ? IntervalSet() : M.Out);
-    Failed += (Failed.empty() ? "" : "; ") + PS.Report.Failure + "; its groups [" +
-              std::to_string(L.Pieces[P].First) + ", " +
-              std::to_string(L.Pieces[P].First + L.Pieces[P].Count) +
-              ") were re-run on the CPU";
+    // A chunked piece's failed chunks as one range where they follow
+    // each other.
+    if (!ReRuns.empty() && ReRuns.back().Of == L.Of[P] &&
+        ReRuns.back().End == L.Pieces[P].First)
+      ReRuns.back().End += L.Pieces[P].Count;
+    else
+      ReRuns.push_back({L.Of[P], PS.Report.Failure, L.Pieces[P].First,
+                        L.Pieces[P].First + L.Pieces[P].Count});
   }
+  for (const ReRun &R : ReRuns)
+    Failed += (Failed.empty() ? "" : "; ") + R.Why + "; its groups [" +
+              std::to_string(R.First) + ", " + std::to_string(R.End) +
+              ") were re-run on the CPU";
   return Status::success();
 }
 
-void Launcher::fillReport(LaunchState &L, LaunchReport &Report) {
+void Launcher::fillReport(LaunchState &L, const std::vector<Piece> &Pieces,
+                          LaunchReport &Report) {
   const auto &Nodes = L.S.nodes();
   double ToHostFrom = 0, ToHostTo = 0;
   for (const auto &F : L.Fetches) {
@@ -659,7 +711,38 @@ void Launcher::fillReport(LaunchState &L, LaunchReport &Report) {
     Put(PS.CopyOut, R.OutputAt, R.OutputMs);
     if (!PS.ReRun)
       Put(PS.Merge, R.MergeAt, R.MergeMs);
-    Report.Pieces.push_back(std::move(R));
+  }
+  // A chunked piece's chunks as one piece: each step from the first
+  // chunk's start to the last one's end (they overlap each other), the
+  // bytes summed, the first failure kept.
+  Report.Pieces.resize(Pieces.size());
+  std::vector<bool> Seen(Pieces.size(), false);
+  for (size_t P = 0; P < L.P.size(); ++P) {
+    const PieceReport &C = L.P[P].Report;
+    PieceReport &R = Report.Pieces[L.Of[P]];
+    if (!Seen[L.Of[P]]) {
+      Seen[L.Of[P]] = true;
+      R = C;
+      R.Count = Pieces[L.Of[P]].Count;
+      R.Chunks = 1;
+      continue;
+    }
+    ++R.Chunks;
+    auto Span = [](double &At, double &Ms, double CAt, double CMs) {
+      if (CMs <= 0 && CAt <= 0)
+        return;
+      double End = std::max(At + Ms, CAt + CMs);
+      At = Ms > 0 || At > 0 ? std::min(At, CAt) : CAt;
+      Ms = End - At;
+    };
+    Span(R.InputAt, R.InputMs, C.InputAt, C.InputMs);
+    Span(R.KernelAt, R.KernelMs, C.KernelAt, C.KernelMs);
+    Span(R.OutputAt, R.OutputMs, C.OutputAt, C.OutputMs);
+    Span(R.MergeAt, R.MergeMs, C.MergeAt, C.MergeMs);
+    R.BytesIn += C.BytesIn;
+    R.BytesOut += C.BytesOut;
+    if (R.Failure.empty())
+      R.Failure = C.Failure;
   }
 }
 
@@ -668,7 +751,6 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
                            bool CoverAll, LaunchReport &Report) {
   LaunchState L(Kernel, Args, Range);
   L.Start = Clock::now();
-  L.Pieces = Pieces;
   Report = LaunchReport();
   const KernelInfo &K = L.K;
   if (Status S = checkArgs(K, Args); !S)
@@ -682,12 +764,16 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
 
   // Everything the plan runs on must be loaded before anything runs.
   bool Others = false;
+  std::vector<bool> Shares;
   for (const Piece &P : Pieces) {
-    L.Shares.push_back(Devices[P.Device]->info().SharesHostMemory);
-    Others |= !L.Shares.back();
+    Shares.push_back(Devices[P.Device]->info().SharesHostMemory);
+    Others |= !Shares.back();
     if (Status S = load(Kernel, P.Device); !S)
       return S;
   }
+  L.Pieces = splitChunks(Pieces, Shares, L.Of);
+  for (size_t Of : L.Of)
+    L.Shares.push_back(Shares[Of]);
   if (Status S = load(Kernel, CpuIndex); !S)
     return S;
   bool HasMerge = Kernel.OnDevice[CpuIndex]->hasMerge();
@@ -722,8 +808,8 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
     return !B->hostValid().contains(B->all());
   });
 
-  auto Moves = this->Moves.plan(K, Kernel.Source->metadata().SourceHash, Args, Range, Pieces,
-                                L.Shares, HasMerge, L.HostPieces);
+  auto Moves = this->Moves.plan(K, Kernel.Source->metadata().SourceHash, Args, Range,
+                                L.Pieces, L.Shares, HasMerge, L.HostPieces);
   if (!Moves)
     return Moves.error();
   L.Moves = std::move(*Moves);
@@ -731,11 +817,11 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
     for (const BufferMove &M : PieceMoves)
       if (M.Merge || M.Combine)
         L.Merged.insert(L.Object[M.Arg]);
-  L.P.resize(Pieces.size());
-  for (size_t P = 0; P < Pieces.size(); ++P) {
-    L.P[P].Report.Device = Devices[Pieces[P].Device]->info().Name;
-    L.P[P].Report.First = Pieces[P].First;
-    L.P[P].Report.Count = Pieces[P].Count;
+  L.P.resize(L.Pieces.size());
+  for (size_t P = 0; P < L.Pieces.size(); ++P) {
+    L.P[P].Report.Device = Devices[L.Pieces[P].Device]->info().Name;
+    L.P[P].Report.First = L.Pieces[P].First;
+    L.P[P].Report.Count = L.Pieces[P].Count;
   }
   prepareResidency(L);
   buildSchedule(L);
@@ -760,7 +846,7 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
   Status ReRun = recover(L, Failed);
   for (BufferObject *B : L.Merged)
     B->onlyOnHost();
-  fillReport(L, Report);
+  fillReport(L, Pieces, Report);
   for (auto &PS : L.P)
     for (auto &C : PS.Scratch)
       C->On->release(C->Memory);

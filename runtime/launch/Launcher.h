@@ -54,6 +54,9 @@ struct PieceReport {
   uint64_t BytesIn = 0, BytesOut = 0;
   /// Set when the device failed and the CPU re-ran its groups.
   std::string Failure;
+  /// The chunks it ran in (Piece::Chunks); each step's time spans them
+  /// all, from the first chunk's start to the last one's end.
+  unsigned Chunks = 1;
 };
 
 struct LaunchReport {
@@ -123,7 +126,7 @@ private:
   void addDevicePiece(LaunchState &L, size_t P);
   Status recover(LaunchState &L, std::string &Failed);
   void commitResidency(LaunchState &L);
-  void fillReport(LaunchState &L, LaunchReport &Report);
+  void fillReport(LaunchState &L, const std::vector<Piece> &Pieces, LaunchReport &Report);
 
   std::vector<Device *> Devices;
   CpuDevice &Cpu;

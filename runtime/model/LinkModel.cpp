@@ -372,4 +372,25 @@ Result<LinkCost> hostCopyModel(ProfileDatabase &Db, const std::string &HostKey) 
   return *Cost;
 }
 
+Result<LinkCost>
+hostMemoryModel(ProfileDatabase &Db, const std::string &HostKey,
+                const std::function<void(void *, const void *, uint64_t)> &Copy) {
+  auto Row = Db.link(HostKey, "host-memory");
+  if (!Row)
+    return Row.error();
+  if (*Row)
+    return **Row;
+  std::vector<char> From(Regions * LargeBytes, 1), To(Regions * LargeBytes, 0);
+  auto Cost = costOf([&](uint64_t Bytes, uint64_t At) {
+    Copy(To.data() + At, From.data() + At, Bytes);
+    asm volatile("" : : "r"(To.data()) : "memory");
+    return Status::success();
+  });
+  if (!Cost)
+    return Cost.error();
+  if (Status S = Db.setLink(HostKey, "host-memory", *Cost); !S)
+    return S.error();
+  return *Cost;
+}
+
 } // namespace skmd

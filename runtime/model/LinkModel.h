@@ -69,6 +69,15 @@ stagingCapacity(const std::vector<Device *> &Staged, ProfileDatabase &Db,
 /// and recorded under \p HostKey.
 Result<LinkCost> hostCopyModel(ProfileDatabase &Db, const std::string &HostKey);
 
+/// The host memory's rate for a copy made on every core (\p Copy: the CPU
+/// device's parallel memcpy), from \p Db or measured now and recorded
+/// under \p HostKey: what bounds the bytes every device together reads and
+/// writes in host memory (partitioner/Bound.h). A copy of n bytes reads
+/// and writes n each.
+Result<LinkCost>
+hostMemoryModel(ProfileDatabase &Db, const std::string &HostKey,
+                const std::function<void(void *, const void *, uint64_t)> &Copy);
+
 } // namespace skmd
 
 #endif // SKMD_MODEL_LINKMODEL_H

@@ -55,16 +55,19 @@ std::string explainPlan(const std::string &Kernel, const std::string &Plan,
                     100.0 * double(P.Count) / double(TotalGroups));
     return Out;
   }
-  Out += format("skmd:   %-10s %10s %6s %9s %9s %9s %9s %9s %9s  (predicted ms)\n", "device",
-                "groups", "share", "input", "kernel", "output", "merge", "done", "alone");
+  Out += format("skmd:   %-10s %10s %6s %6s %9s %9s %9s %9s %9s %9s  (predicted ms)\n",
+                "device", "groups", "share", "chunks", "input", "kernel", "output", "merge",
+                "done", "alone");
   size_t Fastest = 0;
   for (size_t D = 0; D < Devices.size(); ++D) {
     const DevicePrediction &P = Model->Predicted[D];
     uint64_t N = Model->Groups[D];
     bool Copies = !Devices[D]->SharesHostMemory;
-    Out += format("skmd:   %-10s %10llu %5.1f%% %9s %9s %9s %9s %9s %9.3f\n",
+    std::string Chunks = N && Copies ? std::to_string(P.Chunks) : "-";
+    Out += format("skmd:   %-10s %10llu %5.1f%% %6s %9s %9s %9s %9s %9s %9.3f\n",
                   Devices[D]->Name.c_str(), (unsigned long long)N,
-                  100.0 * double(N) / double(TotalGroups), ms(P.InputMs, Copies && N).c_str(),
+                  100.0 * double(N) / double(TotalGroups), Chunks.c_str(),
+                  ms(P.InputMs, Copies && N).c_str(),
                   ms(P.KernelMs, N).c_str(), ms(P.OutputMs, Copies && N).c_str(),
                   ms(P.MergeMs, P.MergeMs > 0).c_str(), ms(P.DoneMs, N).c_str(),
                   Model->AloneMs[D]);
@@ -75,6 +78,10 @@ std::string explainPlan(const std::string &Kernel, const std::string &Plan,
                 "(model built in %.1f ms)\n",
                 Model->PredictedMs, Devices[Fastest]->Name.c_str(), Model->AloneMs[Fastest],
                 Model->BuildMs);
+  if (Model->BoundMs > 0)
+    Out += format("skmd:   bound %.3f ms (held by %s): predicted / bound %.2f\n",
+                  Model->BoundMs, Model->BoundLimit.c_str(),
+                  Model->PredictedMs / Model->BoundMs);
   if (Model->RefusedSplitMs > 0)
     Out += format("skmd:   kept on one device: the best split, estimated %.3f ms, is %.1f%% "
                   "faster, less than the model's error\n",

@@ -1,7 +1,9 @@
 //===- ModelPlanner.cpp - Plans from the performance model ----------------===//
 #include "partitioner/ModelPlanner.h"
 
+#include "devices/cpu/CpuDevice.h"
 #include "devices/cpu/ThreadPool.h"
+#include "partitioner/Bound.h"
 
 #include <algorithm>
 #include <chrono>
@@ -129,6 +131,9 @@ struct ModelPlanner::Problem {
   std::vector<double> Vars;
   std::vector<Curve> In, Out; ///< Per device; empty for one on host memory.
   Curve Merge;
+  /// The bound's copies at the DMA rate and host memory bytes, per device.
+  std::vector<Curve> DmaIn, DmaOut, HostBytes;
+  BoundResult Bound;
   double BuildMs = 0;
   /// Solved plans by method: a launch's plan is the same every time.
   std::map<int, ModelPlan> Plans;
@@ -315,6 +320,8 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
     return S.error();
   if (Status S = addHostCosts(*Pr, Counts, AtCount, Offloads, **Db); !S)
     return S.error();
+  if (Status S = addBound(*Pr, Args, Counts, AtCount, **Db); !S)
+    return S.error();
   Pr->BuildMs = msSince(Start);
   Problems[Key] = Pr;
   return Pr;
@@ -451,6 +458,11 @@ Status ModelPlanner::addDeviceEstimates(Problem &Pr, const std::vector<HostArg> 
       // memory, a HostDiscrete device's) alike; the CPU computes after
       // the latter.
       E.StagedByHost = Staged;
+      // Copy engines run a share's copies beside its kernels: pipelined
+      // chunks where they finish sooner (a chunk's copies and launch have
+      // fixed costs, which the curves and the kernel model carry).
+      if (Dev.info().CopyEngines > 0 && Counts.size() > 1)
+        E.MaxChunks = 32;
     }
     Pr.P.Devices.push_back(std::move(E));
   }
@@ -492,6 +504,77 @@ Status ModelPlanner::addHostCosts(Problem &Pr, const std::vector<uint64_t> &Coun
   return Status::success();
 }
 
+Status ModelPlanner::addBound(Problem &Pr, const std::vector<HostArg> &Args,
+                              const std::vector<uint64_t> &Counts,
+                              const std::vector<MovedBytes> &AtCount, ProfileDatabase &Db) {
+  BoundProblem B;
+  B.TotalGroups = Pr.P.TotalGroups;
+  Pr.DmaIn.assign(Devices.size(), {});
+  Pr.DmaOut.assign(Devices.size(), {});
+  Pr.HostBytes.assign(Devices.size(), {});
+  bool Offloads = !AtCount.empty();
+  if (Offloads) {
+    auto &Cpu = static_cast<CpuDevice &>(*Devices[CpuIndex]);
+    auto Memory = hostMemoryModel(
+        Db, "host:" + Cpu.info().Description + "@" + hostName(),
+        [&Cpu](void *To, const void *From, uint64_t Bytes) { Cpu.copyHost(To, From, Bytes); });
+    if (!Memory)
+      return Memory.error();
+    // A copy of n bytes reads n and writes n.
+    if (Memory->GBps > 0)
+      B.HostBytesPerMs = 2 * Memory->GBps * 1e6;
+  }
+  for (unsigned D = 0; D < Devices.size(); ++D) {
+    const Device &Dev = *Devices[D];
+    BoundDevice BD;
+    BD.Name = Dev.info().Name;
+    BD.KernelMs = Pr.P.Devices[D].KernelMs;
+    if (Offloads) {
+      Curve &In = Pr.DmaIn[D], &Out = Pr.DmaOut[D], &Host = Pr.HostBytes[D];
+      auto Link = Links.find(deviceKey(Dev.info()));
+      for (size_t I = 0; I < Counts.size(); ++I) {
+        double InMs = 0, OutMs = 0, Bytes = 0;
+        for (size_t A = 0; A < Args.size(); ++A) {
+          if (Args[A].K != HostArg::Buffer)
+            continue;
+          uint64_t Moved = AtCount[I].InBytes[A] + AtCount[I].OutBytes[A];
+          if (Dev.info().SharesHostMemory) {
+            Bytes += double(Moved);
+            continue;
+          }
+          // A pageable byte is staged (read and written by the host's
+          // cores) before the DMA reads it; both ways alike.
+          bool Pinned = Dev.isPinnedHost(Args[A].Data, Args[A].Bytes);
+          Bytes += double(Moved) * (Pinned ? 1 : 3);
+          if (Link != Links.end()) {
+            InMs += Link->second.InPinned.ms(AtCount[I].InBytes[A], AtCount[I].InRects[A]);
+            OutMs += Link->second.OutPinned.ms(AtCount[I].OutBytes[A], AtCount[I].OutRects[A]);
+          }
+        }
+        double At = double(Counts[I]);
+        Host.X.push_back(At);
+        Host.Y.push_back(Bytes);
+        if (!Dev.info().SharesHostMemory) {
+          In.X.push_back(At);
+          In.Y.push_back(InMs);
+          Out.X.push_back(At);
+          Out.Y.push_back(OutMs);
+        }
+      }
+      const Curve *HostC = &Host;
+      BD.HostBytes = [HostC](uint64_t N) { return (*HostC)(double(N)); };
+      if (!Dev.info().SharesHostMemory) {
+        const Curve *InC = &In, *OutC = &Out;
+        BD.InputMs = [InC](uint64_t N) { return (*InC)(double(N)); };
+        BD.OutputMs = [OutC](uint64_t N) { return (*OutC)(double(N)); };
+      }
+    }
+    B.Devices.push_back(std::move(BD));
+  }
+  Pr.Bound = launchBound(B);
+  return Status::success();
+}
+
 Result<LinkCost> ModelPlanner::hostCopy() {
   auto Db = database();
   if (!Db)
@@ -509,6 +592,8 @@ ModelPlan ModelPlanner::describe(const Problem &Pr, const std::vector<uint64_t> 
   M.StagedOutCapacity = Pr.P.StagedOutCapacity;
   SplitTimes Times = timesInSplit(Pr.P, Groups);
   M.PredictedMs = Times.LaunchMs;
+  M.BoundMs = Pr.Bound.Ms;
+  M.BoundLimit = Pr.Bound.Limit;
   unsigned Used = 0;
   for (uint64_t G : Groups)
     Used += G > 0;
@@ -518,8 +603,9 @@ ModelPlan ModelPlanner::describe(const Problem &Pr, const std::vector<uint64_t> 
     const DeviceEstimate &E = Pr.P.Devices[D];
     P.Device = E.Name;
     if (uint64_t N = Groups[D]) {
-      M.Pieces.push_back({unsigned(D), First, N});
+      M.Pieces.push_back({unsigned(D), First, N, Times.Chunks[D]});
       First += N;
+      P.Chunks = Times.Chunks[D];
       P.InputMs = Times.InMs[D];
       P.KernelMs = Times.KernelMs[D];
       P.OutputMs = Times.OutMs[D];

@@ -59,10 +59,12 @@ double hostCoreShare(unsigned CpuThreads, const std::vector<unsigned> &DeviceThr
 /// What the model predicts for one device's piece.
 struct DevicePrediction {
   std::string Device;
+  /// Each step over all of the piece's chunks (they overlap).
   double InputMs = 0, KernelMs = 0, OutputMs = 0, MergeMs = 0;
   /// When the device is done: after the inputs of devices before it on
-  /// its link, its inputs, kernel and outputs.
+  /// its link, its inputs, kernel and outputs (pipelined in Chunks).
   double DoneMs = 0;
+  unsigned Chunks = 1;
 };
 
 /// A plan, with what the model expects of it.
@@ -82,6 +84,10 @@ struct ModelPlan {
   /// How many devices' staged copies the host sustains at once (infinite
   /// when fewer than two devices stage).
   double StagedInCapacity = INFINITY, StagedOutCapacity = INFINITY;
+  /// The least time any split could take (partitioner/Bound.h), and what
+  /// holds it there.
+  double BoundMs = 0;
+  std::string BoundLimit;
 };
 
 class ModelPlanner {
@@ -178,6 +184,11 @@ private:
                                       std::vector<ProfileRow> *Used = nullptr);
   /// The host's memcpy cost (merges), measured once per machine.
   Result<LinkCost> hostCopy();
+  /// The launch's bound (partitioner/Bound.h) into \p Pr: the devices'
+  /// kernel models, their copies at the DMA rate, the host memory's rate.
+  Status addBound(Problem &Pr, const std::vector<HostArg> &Args,
+                  const std::vector<uint64_t> &Counts, const std::vector<MovedBytes> &AtCount,
+                  ProfileDatabase &Db);
   ModelPlan describe(const Problem &P, const std::vector<uint64_t> &Groups,
                      std::string Method) const;
 

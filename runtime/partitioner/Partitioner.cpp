@@ -19,7 +19,29 @@ struct Parts {
   double In = 0, Rest = 0; ///< Inputs; kernel and outputs.
   double Out = 0;          ///< The outputs alone (part of Rest).
   double Merge = 0;        ///< Merging its results, if the launch is split.
+  /// In pipelined chunks (chunksFor): In is the first chunk's inputs, Rest
+  /// the pipeline after them, Out the last chunk's outputs; the three
+  /// steps over every chunk, for reports, in InAll, KernelAll, OutAll.
+  unsigned Chunks = 1;
+  double InAll = 0, KernelAll = 0, OutAll = 0;
 };
+
+/// A prediction below zero (a regression outside its data) costs nothing,
+/// not less than nothing; one that is not a number keeps the device out.
+double clean(double Ms) {
+  return std::isnan(Ms) ? std::numeric_limits<double>::infinity() : std::max(Ms, 0.0);
+}
+
+/// Whether \p D's share may run in pipelined chunks: a device with copy
+/// engines and a link of its own, whose copies do not take the host's
+/// cores while other devices compute on them (a pageable share staged
+/// beside the CPU's kernel runs whole, the CPU starting after its inputs).
+bool chunksAllowed(const DeviceEstimate &D, bool Split) {
+  return D.MaxChunks > 1 && D.InputMs && D.Link < 0 && !(D.StagedByHost && Split);
+}
+
+/// Chunk counts a pipelined share is estimated at.
+constexpr unsigned ChunkCounts[] = {2, 3, 4, 6, 8, 12, 16, 24, 32};
 
 /// \p Split: whether other devices take part too.
 Parts partsAt(const PartitionProblem &P, size_t Device, uint64_t Groups, bool Split) {
@@ -27,22 +49,43 @@ Parts partsAt(const PartitionProblem &P, size_t Device, uint64_t Groups, bool Sp
   Parts T;
   if (Groups == 0)
     return T;
-  T.In = D.InputMs ? D.InputMs(Groups) : 0;
-  T.Out = D.OutputMs ? D.OutputMs(Groups) : 0;
-  T.Rest = D.KernelMs(Groups) * (Split ? D.SplitSlowdown : 1) + T.Out;
+  const double Slowdown = Split ? D.SplitSlowdown : 1;
+  T.In = clean(D.InputMs ? D.InputMs(Groups) : 0);
+  T.Out = clean(D.OutputMs ? D.OutputMs(Groups) : 0);
+  double Kernel = clean(D.KernelMs(Groups) * Slowdown);
+  T.Rest = Kernel + T.Out;
+  T.InAll = T.In;
+  T.KernelAll = Kernel;
+  T.OutAll = T.Out;
   // Results of a device with its own memory are merged on the host when
   // the kernel is discontiguous and the launch is split.
   if (P.MergeMs && D.InputMs)
-    T.Merge = P.MergeMs(Groups);
-  // A prediction below zero (a regression outside its data) costs nothing,
-  // not less than nothing; one that is not a number keeps the device out.
-  auto Clean = [](double Ms) {
-    return std::isnan(Ms) ? std::numeric_limits<double>::infinity() : std::max(Ms, 0.0);
-  };
-  T.In = Clean(T.In);
-  T.Rest = Clean(T.Rest);
-  T.Out = Clean(T.Out);
-  T.Merge = Clean(T.Merge);
+    T.Merge = clean(P.MergeMs(Groups));
+  if (chunksAllowed(D, Split)) {
+    // k chunks of n / k groups (the first ones a group more): chunk 1's
+    // inputs, then k - 1 steps at the pace of the slowest of the three
+    // (copies in, kernels, copies out overlap), then the last chunk's
+    // kernel and outputs.
+    double Best = T.In + T.Rest;
+    for (unsigned K : ChunkCounts) {
+      if (K > D.MaxChunks || K > Groups)
+        break;
+      uint64_t Each = (Groups + K - 1) / K;
+      double In = clean(D.InputMs(Each)), Out = clean(D.OutputMs ? D.OutputMs(Each) : 0),
+             Ker = clean(D.KernelMs(Each) * Slowdown);
+      double Ms = In + Ker + Out + double(K - 1) * std::max({In, Ker, Out});
+      if (Ms < Best) {
+        Best = Ms;
+        T.Chunks = K;
+        T.In = In;
+        T.Out = Out;
+        T.Rest = Ms - In;
+        T.InAll = In * double(K);
+        T.KernelAll = Ker * double(K);
+        T.OutAll = Out * double(K);
+      }
+    }
+  }
   return T;
 }
 
@@ -199,13 +242,18 @@ public:
     S.InMs.assign(K, 0);
     S.KernelMs.assign(K, 0);
     S.OutMs.assign(K, 0);
+    S.Chunks.assign(K, 1);
     for (size_t J = 0; J < K; ++J) {
       if (!G[J])
         continue;
       double Beside = besideEachOther(J, T[J], StagedOut, Cur.WaitingRest);
-      S.InMs[J] = T[J].In;
-      S.KernelMs[J] = T[J].Rest - T[J].Out + (Waits[J] ? Beside : 0);
-      S.OutMs[J] = T[J].Out + (Waits[J] ? 0 : Beside);
+      // One chunk: its parts as the launch has them (the staging shared);
+      // several: each step summed over the chunks.
+      bool One = T[J].Chunks == 1;
+      S.InMs[J] = One ? T[J].In : T[J].InAll;
+      S.KernelMs[J] = (One ? T[J].Rest - T[J].Out : T[J].KernelAll) + (Waits[J] ? Beside : 0);
+      S.OutMs[J] = (One ? T[J].Out : T[J].OutAll) + (Waits[J] ? 0 : Beside);
+      S.Chunks[J] = T[J].Chunks;
     }
     return S;
   }

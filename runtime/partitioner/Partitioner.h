@@ -67,6 +67,12 @@ struct DeviceEstimate {
   /// by its kernel's, each at most its own time (they cannot overlap by
   /// more than the shorter of the two).
   bool AfterStagedInputs = false;
+  /// Its share may run in up to this many pipelined chunks (Piece::Chunks):
+  /// a device with copy engines, whose copies in, kernels and copies out
+  /// overlap. The estimate takes the chunk count that finishes soonest;
+  /// not for a device whose copies the host's cores make while other
+  /// devices take part (StagedByHost in a split), nor on a shared link.
+  unsigned MaxChunks = 1;
 };
 
 struct PartitionProblem {
@@ -130,7 +136,10 @@ double estimateLaunchMs(const PartitionProblem &P, const std::vector<uint64_t> &
 /// inputs, each longer for the other (AfterStagedInputs); when each is
 /// done, and the launch (estimateLaunchMs).
 struct SplitTimes {
+  /// A pipelined device's steps summed over its chunks (they overlap:
+  /// DoneMs is less than their sum).
   std::vector<double> InMs, KernelMs, OutMs, DoneMs;
+  std::vector<unsigned> Chunks;
   double LaunchMs = 0;
 };
 SplitTimes timesInSplit(const PartitionProblem &P, const std::vector<uint64_t> &Groups);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <numeric>
 
 namespace skmd {
@@ -18,6 +19,21 @@ std::string deviceNames(const std::vector<const DeviceInfo *> &Devices) {
   for (const DeviceInfo *D : Devices)
     S += (S.empty() ? "" : ", ") + D->Name;
   return S;
+}
+
+/// Takes a trailing "@N" (chunks) off \p Item; 1 without one, 0 when N is
+/// not a whole number from 1 to 1024.
+unsigned takeChunks(std::string &Item) {
+  size_t At = Item.rfind('@');
+  if (At == std::string::npos)
+    return 1;
+  std::string N = Item.substr(At + 1);
+  Item.resize(At);
+  char *End = nullptr;
+  unsigned long V = std::strtoul(N.c_str(), &End, 10);
+  if (N.empty() || *End != '\0' || N[0] == '-' || V < 1 || V > 1024)
+    return 0;
+  return unsigned(V);
 }
 
 } // namespace
@@ -72,8 +88,24 @@ Result<std::vector<Piece>> makePlan(const std::string &Plan,
                          Proportional.begin());
     return std::vector<Piece>{{unsigned(Best), 0, TotalGroups}};
   }
-  if (int I = Find(Plan); I >= 0)
-    return std::vector<Piece>{{unsigned(I), 0, TotalGroups}};
+  auto BadChunks = [&](const std::string &Item) {
+    return Failure(ErrorCode::InvalidArgument,
+                   "plan '" + Plan + "': '" + Item +
+                       "' asks for a number of chunks that is not 1 to 1024 (e.g. gpu0@4)");
+  };
+  {
+    std::string Name = Plan;
+    unsigned Chunks = takeChunks(Name);
+    if (int I = Find(Name); I >= 0) {
+      if (!Chunks)
+        return BadChunks(Plan);
+      if (Chunks > 1 && !Splittable)
+        return Failure(ErrorCode::InvalidArgument,
+                       "plan '" + Plan + "' runs kernel '" + Kernel +
+                           "' in chunks, but it cannot be split: " + WhyNotSplittable);
+      return std::vector<Piece>{{unsigned(I), 0, TotalGroups, Chunks}};
+    }
+  }
 
   auto Unsplittable = [&]() -> Failure {
     return Failure(ErrorCode::InvalidArgument,
@@ -88,6 +120,7 @@ Result<std::vector<Piece>> makePlan(const std::string &Plan,
   }
   if (Plan.rfind("manual:", 0) == 0) {
     std::vector<double> Weights(Devices.size(), 0.0);
+    std::vector<unsigned> Chunks(Devices.size(), 1);
     std::string Spec = Plan.substr(7);
     size_t Pos = 0;
     unsigned Named = 0;
@@ -108,6 +141,9 @@ Result<std::vector<Piece>> makePlan(const std::string &Plan,
                                                 deviceNames(Devices) + ")");
       char *End = nullptr;
       std::string Value = Item.substr(Eq + 1);
+      Chunks[size_t(I)] = takeChunks(Value);
+      if (!Chunks[size_t(I)])
+        return BadChunks(Item);
       double W = std::strtod(Value.c_str(), &End);
       if (Value.empty() || *End != '\0' || !(W >= 0) || std::isinf(W))
         return Failure(ErrorCode::InvalidArgument,
@@ -124,11 +160,16 @@ Result<std::vector<Piece>> makePlan(const std::string &Plan,
                      "plan '" + Plan + "' gives no device a share");
     if (!Splittable && Named > 1)
       return Unsplittable();
-    return splitByWeights(Weights, TotalGroups);
+    std::vector<Piece> Pieces = splitByWeights(Weights, TotalGroups);
+    for (Piece &P : Pieces)
+      P.Chunks = Chunks[P.Device];
+    if (!Splittable && Pieces.size() == 1 && Pieces[0].Chunks > 1)
+      return Unsplittable();
+    return Pieces;
   }
   return Failure(ErrorCode::InvalidArgument,
                  "unknown plan '" + Plan + "': use proportional, even, "
-                 "manual:<device>=<share>,..., or a device name (" +
+                 "manual:<device>=<share>[@<chunks>],..., or a device name[@<chunks>] (" +
                      deviceNames(Devices) + ")");
 }
 

@@ -10,6 +10,10 @@
 //                               CPU cores), the rule used until the model
 //                               partitioner (issue 6) picks plans
 //   manual:cpu=0.2,gpu0=0.8     the given shares (weights, normalized)
+//   gpu0@4, manual:...,gpu0=0.8@4
+//                               a device's share in 4 pipelined chunks
+//                               (Piece::Chunks; devices with memory of
+//                               their own, 1 to 1024)
 //
 // Pieces are contiguous and in device order. A kernel that cannot be split
 // runs whole on the fastest device of the proportional rule, unless the

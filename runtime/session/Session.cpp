@@ -200,10 +200,7 @@ std::optional<std::vector<Piece>> Session::residentPlan(LoadedKernel &K,
   }
   Record.Plan = S.Method;
   // The model's own plan is already described.
-  auto Same = [](const Piece &A, const Piece &B) {
-    return A.Device == B.Device && A.First == B.First && A.Count == B.Count;
-  };
-  if (!std::equal(S.Pieces.begin(), S.Pieces.end(), M.Pieces.begin(), M.Pieces.end(), Same))
+  if (S.Pieces != M.Pieces)
     if (auto Predicted = Planner->predict(S.Pieces, S.Method, K, Args, Range))
       Record.Model = std::move(*Predicted);
   return S.Pieces;

@@ -524,3 +524,86 @@ TEST(Partitioner, OnRandomProblemsWalkingCoarseFirstIsAsGoodAsTheFineWalk) {
 }
 
 } // namespace
+
+namespace {
+
+/// A GPU whose copies run on engines beside its kernels: each of its
+/// input, kernel and output costs 0.05 ms plus 1 ms per 1000 groups.
+DeviceEstimate pipelinedDevice(unsigned MaxChunks) {
+  DeviceEstimate D;
+  D.Name = "gpu";
+  auto Step = [](uint64_t G) { return 0.05 + double(G) / 1000; };
+  D.KernelMs = Step;
+  D.InputMs = Step;
+  D.OutputMs = Step;
+  D.MaxChunks = MaxChunks;
+  return D;
+}
+
+} // namespace
+
+// k chunks of a share: the first chunk's input, k - 1 steps at the
+// slowest step's pace, the last chunk's kernel and output: (k + 2) steps
+// of a chunk. For 10000 groups: k = 24 chunks of 417, (24 + 2) * 0.467 =
+// 12.142 ms; 12 (14 * 0.884 = 12.376) and 32 (34 * 0.363 = 12.342) are
+// slower, and one piece takes 3 * 10.05 = 30.15.
+TEST(Partitioner, AShareRunsInTheChunkCountThatFinishesSoonest) {
+  PartitionProblem P;
+  P.TotalGroups = 10000;
+  P.Devices = {pipelinedDevice(32)};
+  SplitTimes T = timesInSplit(P, {10000});
+  EXPECT_EQ(T.Chunks[0], 24u);
+  EXPECT_NEAR(T.LaunchMs, 26 * (0.05 + 0.417), 1e-9);
+  // Each step summed over the chunks: 24 * 0.467.
+  EXPECT_NEAR(T.InMs[0], 24 * 0.467, 1e-9);
+  EXPECT_NEAR(T.KernelMs[0], 24 * 0.467, 1e-9);
+  // Without copy engines the share runs whole.
+  P.Devices = {pipelinedDevice(1)};
+  T = timesInSplit(P, {10000});
+  EXPECT_EQ(T.Chunks[0], 1u);
+  EXPECT_NEAR(T.LaunchMs, 3 * 10.05, 1e-9);
+}
+
+// Chunks pay off only beside the copies: a kernel of 1000 ms and a 5 ms
+// fixed cost, behind 0.15 ms of inputs and 1.05 of outputs, keeps one
+// piece (two chunks would save 0.6 ms of copies for 5 of kernel).
+TEST(Partitioner, AComputeBoundShareStaysWhole) {
+  PartitionProblem P;
+  P.TotalGroups = 1000;
+  DeviceEstimate D = pipelinedDevice(32);
+  D.KernelMs = [](uint64_t G) { return 5 + double(G); };
+  D.InputMs = [](uint64_t G) { return 0.05 + double(G) / 10000; };
+  P.Devices = {D};
+  SplitTimes T = timesInSplit(P, {1000});
+  EXPECT_EQ(T.Chunks[0], 1u);
+}
+
+// A share whose copies the host's cores make is pipelined alone, not
+// beside a CPU that starts after its inputs.
+TEST(Partitioner, AStagedShareIsChunkedOnlyWhenAlone) {
+  PartitionProblem P;
+  P.TotalGroups = 10000;
+  DeviceEstimate Gpu = pipelinedDevice(32);
+  Gpu.StagedByHost = true;
+  DeviceEstimate Cpu = linearDevice("cpu", 0.1);
+  Cpu.AfterStagedInputs = true;
+  P.Devices = {Cpu, Gpu};
+  EXPECT_GT(timesInSplit(P, {0, 10000}).Chunks[1], 1u);
+  EXPECT_EQ(timesInSplit(P, {1000, 9000}).Chunks[1], 1u);
+}
+
+// Algorithm 1 weighs the pipelined GPU: alone it beats a split whose GPU
+// runs its share whole.
+TEST(Partitioner, Algorithm1PlansWithPipelinedShares) {
+  PartitionProblem P;
+  P.TotalGroups = 10000;
+  P.Devices = {linearDevice("cpu", 0.004), pipelinedDevice(32)};
+  PartitionResult R = partitionAlgorithm1(P);
+  std::vector<double> Ms;
+  SplitTimes T = timesInSplit(P, R.Groups);
+  EXPECT_GT(T.Chunks[1], 1u);
+  // The CPU alone takes 40 ms, the GPU alone 12.1; a split gives the CPU
+  // about a quarter of the GPU's speed in groups.
+  EXPECT_LT(R.EstimatedMs, 12.2);
+  EXPECT_GT(R.Groups[0], 0u);
+}

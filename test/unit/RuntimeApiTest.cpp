@@ -154,7 +154,8 @@ TEST_F(Api, ListsTheDevicesAskedFor) {
 TEST_F(Api, EveryPlanGivesTheSameResult) {
   for (const char *Plan : std::vector<const char *>{"cpu", "discrete0", "discrete1", "even", "proportional",
                            "manual:cpu=1,discrete0=2,discrete1=3",
-                           "manual:discrete1=1,discrete0=1", nullptr}) {
+                           "manual:discrete1=1,discrete0=1", "discrete0@4",
+                           "manual:cpu=1,discrete0=2@3,discrete1=3@7", nullptr}) {
     SCOPED_TRACE(Plan ? Plan : "(default)");
     setArgs();
     skmd_launch_report R;
@@ -275,6 +276,57 @@ TEST_F(Api, AFailingDeviceIsNamedAndTheOutputIsComplete) {
     EXPECT_EQ(R.pieces[0].failed, 0);
     EXPECT_EQ(R.pieces[1].failed, 0);
     EXPECT_EQ(R.pieces[2].failed, 1);
+  }
+}
+
+// A share in pipelined chunks moves the same bytes as in one piece, and
+// the report keeps one piece per device: its chunks' steps overlap.
+TEST_F(Api, ChunkedSharesMoveTheSameBytesAsWholeOnes) {
+  setArgs();
+  skmd_launch_report Whole, Chunked;
+  ASSERT_EQ(launch("manual:cpu=1,discrete0=1", &Whole), SKMD_SUCCESS) << skmd_last_error();
+  expectSums();
+  setArgs();
+  ASSERT_EQ(launch("manual:cpu=1,discrete0=1@5", &Chunked), SKMD_SUCCESS) << skmd_last_error();
+  expectSums();
+  ASSERT_EQ(Chunked.piece_count, 2u);
+  const skmd_piece_report &W = Whole.pieces[1], &C = Chunked.pieces[1];
+  EXPECT_EQ(W.chunks, 1u);
+  EXPECT_EQ(C.chunks, 5u);
+  EXPECT_EQ(C.first_group, W.first_group);
+  EXPECT_EQ(C.group_count, W.group_count);
+  EXPECT_EQ(C.bytes_in, W.bytes_in);
+  EXPECT_EQ(C.bytes_out, W.bytes_out);
+  // The last chunk's copies out end after the first chunk's kernel began.
+  EXPECT_GE(C.output_at_ms + C.output_ms, C.kernel_at_ms);
+}
+
+TEST_F(Api, ChunkedPlansAreChecked) {
+  setArgs();
+  for (const char *Plan : {"discrete0@0", "discrete0@x", "manual:cpu=1,discrete0=1@-2",
+                           "discrete0@2000"}) {
+    SCOPED_TRACE(Plan);
+    EXPECT_EQ(launch(Plan), SKMD_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(skmd_last_error()).find("chunks"), std::string::npos)
+        << skmd_last_error();
+  }
+}
+
+// A device that fails in one chunk: the chunks after it are re-run too,
+// and the message names the piece's groups once.
+TEST_F(Api, AFailingChunkedDeviceLeavesEveryOutputComplete) {
+  for (const char *Step : {"copy-in", "kernel", "copy-out"}) {
+    SCOPED_TRACE(Step);
+    setenv("SKMD_INJECT_FAULT", (std::string("discrete0:") + Step).c_str(), 1);
+    setArgs();
+    skmd_launch_report R;
+    ASSERT_EQ(launch("manual:cpu=1,discrete0=2@4", &R), SKMD_ERROR_DEVICE_FAILED);
+    std::string Message = skmd_last_error();
+    EXPECT_NE(Message.find("every output is complete"), std::string::npos) << Message;
+    expectSums();
+    ASSERT_EQ(R.piece_count, 2u);
+    EXPECT_EQ(R.pieces[1].failed, 1);
+    EXPECT_EQ(R.pieces[1].chunks, 4u);
   }
 }
 
