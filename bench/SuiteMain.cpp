@@ -52,7 +52,8 @@ struct Options {
   std::string OpenCl = "all";
   std::vector<std::string> Plans{"single", "linear", "auto"};
   bool PlansGiven = false;
-  bool Pinned = false;
+  /// SKMD's buffers in pageable memory, page-locked memory, or each.
+  std::vector<bool> Memories{false};
   std::string Profile = "auto";
   std::string Db, Json, Markdown;
   std::string KernelsDir = SKMD_BENCH_KERNELS_DIR;
@@ -91,8 +92,11 @@ void printUsage() {
       "                     its plan the platform's default)\n"
       "                     (default single,linear,auto, and opencl when the\n"
       "                     SKMD platform is registered)\n"
-      "  --pinned           SKMD's buffers in page-locked memory (the vendor\n"
-      "                     drivers' stay pageable)\n"
+      "  --memory=KIND      SKMD's buffers in pageable memory (the default),\n"
+      "                     pinned (page-locked, from skmd_alloc_host), or\n"
+      "                     both: each SKMD configuration twice, side by side\n"
+      "                     (the vendor drivers' buffers stay pageable)\n"
+      "  --pinned           the same as --memory=pinned\n"
       "  --profile=MODE     auto (default): profile what the model lacks\n"
       "                     before a linear or auto run; off: fail instead\n"
       "  --db=FILE          the profile database (default: SKMD_PROFILE_DB,\n"
@@ -133,7 +137,14 @@ std::string parseOptions(int Argc, char **Argv, Options &O, bool &Help) {
     } else if (A == "--list") {
       O.List = true;
     } else if (A == "--pinned") {
-      O.Pinned = true;
+      O.Memories = {true};
+    } else if (Value("--memory", V)) {
+      if (V == "pageable" || V == "pinned")
+        O.Memories = {V == "pinned"};
+      else if (V == "both")
+        O.Memories = {false, true};
+      else
+        return "--memory is pageable, pinned or both, got '" + V + "'";
     } else if (Value("--only", V)) {
       for (const std::string &Name : splitList(V)) {
         const App *Found = findApp(Name);
@@ -196,6 +207,8 @@ struct Config {
   /// meant to be used, and the platform's way to compute on the caller's
   /// memory as the C API does).
   ClProblemRun::Placement Where = ClProblemRun::Placement::Copied;
+  /// SKMD through its C API: buffers in page-locked memory.
+  bool Pinned = false;
 };
 
 /// One configuration's outcome for one application.
@@ -300,7 +313,8 @@ std::unique_ptr<PreparedRun> prepareConfig(const Options &O, skmd_context Ctx, c
         ClProblemRun::prepare(C.ClDevice, Source, P, C.Where, Out, Why);
   } else {
     Run->Skmd =
-        SkmdProblemRun::prepare(Ctx, O.BundlesDir + "/" + A.Source + ".skmd", P, O.Pinned, Out, Why);
+        SkmdProblemRun::prepare(Ctx, O.BundlesDir + "/" + A.Source + ".skmd", P, C.Pinned, Out,
+                                Why);
   }
   if (!Run->Cl && !Run->Skmd) {
     R.Error = Why;
@@ -402,13 +416,15 @@ nlohmann::json launchesJson(const std::vector<SkmdLaunchSummary> &Launches) {
                         {"predicted_input_ms", P.PredictedInputMs},
                         {"predicted_kernel_ms", P.PredictedKernelMs},
                         {"predicted_output_ms", P.PredictedOutputMs},
-                        {"predicted_merge_ms", P.PredictedMergeMs}});
+                        {"predicted_merge_ms", P.PredictedMergeMs},
+                        {"chunks", P.Chunks}});
     J.push_back({{"kernel", L.Kernel},
                  {"plan", L.Plan},
                  {"total_groups", L.TotalGroups},
                  {"total_ms", L.TotalMs},
                  {"plan_ms", L.PlanMs},
                  {"predicted_ms", L.PredictedMs},
+                 {"bound_ms", L.BoundMs},
                  {"pieces", Pieces}});
   }
   return J;
@@ -532,10 +548,19 @@ int run(int Argc, char **Argv) {
     if (Found.empty())
       std::fprintf(stderr, "skmd-bench: no vendor OpenCL driver: %s\n", NoOpenCl.c_str());
   }
+  // SKMD's own configurations in each memory kind, side by side.
+  const bool BothMemories = O.Memories.size() > 1;
+  auto AddSkmd = [&](const std::string &Label, const std::string &Plan, bool Single) {
+    for (bool Pinned : O.Memories) {
+      Config C{Label + (Pinned && BothMemories ? " pinned" : ""), false, {}, Plan, Single};
+      C.Pinned = Pinned;
+      Configs.push_back(C);
+    }
+  };
   for (const std::string &Plan : O.Plans) {
     if (Plan == "single") {
       for (const std::string &D : SkmdDevices)
-        Configs.push_back({"skmd " + D, false, {}, D, true});
+        AddSkmd("skmd " + D, D, true);
       continue;
     }
     if (Plan == "opencl") {
@@ -553,7 +578,7 @@ int run(int Argc, char **Argv) {
       continue;
     }
     bool Single = std::find(SkmdDevices.begin(), SkmdDevices.end(), Plan) != SkmdDevices.end();
-    Configs.push_back({"skmd " + Plan, false, {}, Plan, Single});
+    AddSkmd("skmd " + Plan, Plan, Single);
   }
 
   std::string Machine = cpuModel() + ", " + std::to_string(std::thread::hardware_concurrency()) +
@@ -588,32 +613,52 @@ int run(int Argc, char **Argv) {
     }
   }
 
-  // The table: times, then the model partitioner against the fastest
-  // single devices.
+  // The table: times, then, per memory kind, the model partitioner
+  // against the fastest single devices and against the bound.
   std::ostringstream Md;
+  const char *MemoryText = !BothMemories && O.Memories[0] ? "; SKMD on page-locked buffers"
+                           : BothMemories ? "; SKMD on pageable buffers and, in the columns "
+                                            "marked pinned, on page-locked ones"
+                                          : "";
   Md << "Machine: " << Machine << ". SKMD devices: " << DeviceText << ". Vendor drivers: "
      << (VendorText.empty() ? "none" : VendorText) << ". Size: " << O.SizeName << ". Times: ms, end to end, median of "
      << O.Runs << " after " << O.Warmups << " warm-up" << (O.Warmups == 1 ? "" : "s")
      << (O.TimeLimit > 0 ? " (fewer, shown in parentheses, where a configuration reached the " +
                                fixed(O.TimeLimit, "%g") + " s limit)"
                          : std::string())
-     << (O.Pinned ? "; SKMD on page-locked buffers" : "") << ".\n\n| application | size |";
-  int AutoIndex = -1;
-  for (size_t I = 0; I < Configs.size(); ++I)
-    if (!Configs[I].Vendor && Configs[I].Plan == "auto")
-      AutoIndex = int(I);
-  // The speedup columns when the model partitioner ran.
-  const bool AutoColumns = AutoIndex >= 0;
+     << MemoryText << ".\n\n| application | size |";
+  // Per memory kind with an auto configuration: its summary columns.
+  struct Summary {
+    bool Pinned = false;
+    int Auto = -1;
+    std::string Suffix; ///< " (pinned)" beside a pageable summary.
+    double LogVendor = 0, LogSingle = 0, LogBound = 0, LogNear = 0;
+    unsigned NVendor = 0, NSingle = 0, NBound = 0, NNear = 0;
+    double WorstSingle = INFINITY, WorstBound = 0;
+  };
+  std::vector<Summary> Summaries;
+  for (bool Pinned : O.Memories)
+    for (size_t I = 0; I < Configs.size(); ++I)
+      if (!Configs[I].Vendor && Configs[I].Plan == "auto" && Configs[I].Pinned == Pinned) {
+        Summary Sm;
+        Sm.Pinned = Pinned;
+        Sm.Auto = int(I);
+        Sm.Suffix = Pinned && BothMemories ? " (pinned)" : "";
+        Summaries.push_back(Sm);
+      }
   for (const Config &C : Configs)
     Md << " " << C.Label << " |";
-  if (AutoColumns)
-    Md << " auto vs fastest vendor | auto vs fastest SKMD single | auto's groups |";
+  for (const Summary &Sm : Summaries)
+    Md << " auto vs fastest vendor" << Sm.Suffix << " | auto vs fastest SKMD single" << Sm.Suffix
+       << " | auto / bound" << Sm.Suffix << " | auto's groups" << Sm.Suffix << " |";
   Md << " check |\n| --- | --- |";
   for (size_t I = 0; I < Configs.size(); ++I)
     Md << " ---: |";
-  Md << (AutoColumns ? " ---: | ---: | --- | --- |\n" : " --- |\n");
-  // The platform's configurations against the C API's auto: buffers
-  // written and read, and the host arrays in place.
+  for (size_t I = 0; I < Summaries.size(); ++I)
+    Md << " ---: | ---: | ---: | --- |";
+  Md << " --- |\n";
+  // The platform's configurations against the C API's auto (pageable):
+  // buffers written and read, and the host arrays in place.
   struct VsAuto {
     int Index = -1;
     const char *Key, *Text;
@@ -626,8 +671,6 @@ int run(int Argc, char **Argv) {
   for (size_t I = 0; I < Configs.size(); ++I)
     if (Configs[I].Plan == "opencl")
       OpenCl[Configs[I].Where == ClProblemRun::Placement::InPlace].Index = int(I);
-  double LogVendor = 0, LogSingle = 0;
-  unsigned NVendor = 0, NSingle = 0;
   bool AllOk = true;
   nlohmann::json JApps = nlohmann::json::array();
   for (const AppRow &Row : Rows) {
@@ -646,6 +689,7 @@ int run(int Argc, char **Argv) {
       nlohmann::json J = {{"config", Configs[I].Label},
                           {"vendor", Configs[I].Vendor},
                           {"in_place", Configs[I].Where == ClProblemRun::Placement::InPlace},
+                          {"pinned", Configs[I].Pinned},
                           {"single_device", Configs[I].Vendor || Configs[I].SingleDevice},
                           {"ms", R.Ms},
                           {"ok", R.ok()},
@@ -658,54 +702,105 @@ int run(int Argc, char **Argv) {
       }
       JConfigs.push_back(J);
     }
-    int Vendor = fastest(Configs, Row, isVendor), Single = fastest(Configs, Row, isSkmdSingle);
-    const Result *Auto = AutoIndex >= 0 && Row.Error.empty() ? &Row.Results[size_t(AutoIndex)]
-                                                             : nullptr;
-    bool AutoRan = Auto && Auto->ok() && !Auto->Ms.empty();
     nlohmann::json JApp = {{"application", Row.Application->Name},
                            {"size", Row.Size},
                            {"configs", JConfigs}};
-    auto Speedup = [&](int Base, double &LogSum, unsigned &N, const char *Key) {
-      if (!AutoRan || Base < 0)
-        return std::string("-");
-      double S = Row.Results[size_t(Base)].medianMs() / Auto->medianMs();
-      LogSum += std::log(S);
-      ++N;
-      JApp[Key] = S;
-      JApp[std::string(Key) + "_base"] = Configs[size_t(Base)].Label;
-      return fixed(S, "%.2fx") + " (" + Configs[size_t(Base)].Label + ")";
-    };
-    std::string VsVendor = Speedup(Vendor, LogVendor, NVendor, "auto_vs_fastest_vendor");
-    // The same applications through the ICD against the C API's auto:
-    // above 1 the platform was slower.
-    for (VsAuto &V : OpenCl) {
-      if (!AutoRan || V.Index < 0)
-        continue;
-      const Result &Cl = Row.Results[size_t(V.Index)];
-      if (Cl.ok() && !Cl.Ms.empty()) {
-        double Ratio = Cl.medianMs() / Auto->medianMs();
-        V.LogSum += std::log(Ratio);
-        ++V.N;
-        JApp[V.Key] = Ratio;
+    const int Vendor = fastest(Configs, Row, isVendor);
+    for (Summary &Sm : Summaries) {
+      const Result *Auto = Row.Error.empty() ? &Row.Results[size_t(Sm.Auto)] : nullptr;
+      bool AutoRan = Auto && Auto->ok() && !Auto->Ms.empty();
+      const std::string Key = Sm.Pinned ? "pinned_" : "";
+      auto SameMemory = [&](const Config &C) { return C.Pinned == Sm.Pinned; };
+      int Single = fastest(Configs, Row, [&](const Config &C) {
+        return isSkmdSingle(C) && SameMemory(C);
+      });
+      auto Speedup = [&](int Base, double &LogSum, unsigned &N, const std::string &Name) {
+        if (!AutoRan || Base < 0)
+          return std::string("-");
+        double S = Row.Results[size_t(Base)].medianMs() / Auto->medianMs();
+        LogSum += std::log(S);
+        ++N;
+        JApp[Key + Name] = S;
+        JApp[Key + Name + "_base"] = Configs[size_t(Base)].Label;
+        return fixed(S, "%.2fx") + " (" + Configs[size_t(Base)].Label + ")";
+      };
+      std::string VsVendor = Speedup(Vendor, Sm.LogVendor, Sm.NVendor, "auto_vs_fastest_vendor");
+      std::string VsSingle =
+          Speedup(Single, Sm.LogSingle, Sm.NSingle, "auto_vs_fastest_skmd_single");
+      if (AutoRan && Single >= 0) {
+        double S = Row.Results[size_t(Single)].medianMs() / Auto->medianMs();
+        Sm.WorstSingle = std::min(Sm.WorstSingle, S);
+        // The applications where the CPU alone and the fastest other
+        // device alone are within 4x of each other: where a split can
+        // gain much.
+        int Cpu = fastest(Configs, Row, [&](const Config &C) {
+          return isSkmdSingle(C) && SameMemory(C) && C.Plan == "cpu";
+        });
+        int Other = fastest(Configs, Row, [&](const Config &C) {
+          return isSkmdSingle(C) && SameMemory(C) && C.Plan != "cpu";
+        });
+        if (Cpu >= 0 && Other >= 0) {
+          double A = Row.Results[size_t(Cpu)].medianMs(),
+                 B = Row.Results[size_t(Other)].medianMs();
+          if (std::max(A, B) <= 4 * std::min(A, B)) {
+            Sm.LogNear += std::log(S);
+            ++Sm.NNear;
+            JApp[Key + "devices_within_4x"] = true;
+          }
+        }
+      }
+      // The bound of the run: its launches' bounds summed.
+      double Bound = 0;
+      if (AutoRan)
+        for (const SkmdLaunchSummary &L : Auto->Launches)
+          Bound = L.BoundMs > 0 && Bound >= 0 ? Bound + L.BoundMs : -1;
+      std::string VsBound = "-";
+      if (Bound > 0) {
+        double R = Auto->medianMs() / Bound;
+        Sm.LogBound += std::log(R);
+        ++Sm.NBound;
+        Sm.WorstBound = std::max(Sm.WorstBound, R);
+        JApp[Key + "bound_ms"] = Bound;
+        JApp[Key + "auto_vs_bound"] = R;
+        VsBound = fixed(R, "%.2f") + " (" + msText(Bound) + ")";
+      }
+      Md << " " << VsVendor << " | " << VsSingle << " | " << VsBound << " | "
+         << (AutoRan ? shares(Auto->Launches) : "-") << " |";
+      // The same applications through the ICD against the C API's auto:
+      // above 1 the platform was slower.
+      for (VsAuto &V : OpenCl) {
+        if (!AutoRan || Sm.Pinned || V.Index < 0)
+          continue;
+        const Result &Cl = Row.Results[size_t(V.Index)];
+        if (Cl.ok() && !Cl.Ms.empty()) {
+          double Ratio = Cl.medianMs() / Auto->medianMs();
+          V.LogSum += std::log(Ratio);
+          ++V.N;
+          JApp[V.Key] = Ratio;
+        }
       }
     }
-    std::string VsSingle = Speedup(Single, LogSingle, NSingle, "auto_vs_fastest_skmd_single");
-    if (AutoColumns)
-      Md << " " << VsVendor << " | " << VsSingle << " | "
-         << (AutoRan ? shares(Auto->Launches) : "-") << " |";
     Md << " " << (Failures.empty() ? "ok" : markdownCell("FAIL: " + Failures)) << " |\n";
     AllOk = AllOk && Failures.empty();
     JApp["ok"] = Failures.empty();
     JApps.push_back(JApp);
   }
-  double GeoVendor = NVendor ? std::exp(LogVendor / NVendor) : 0,
-         GeoSingle = NSingle ? std::exp(LogSingle / NSingle) : 0;
-  if (AutoIndex >= 0) {
-    Md << "\nGeometric mean speedup of the model partitioner (auto): "
-       << (NVendor ? fixed(GeoVendor, "%.2fx") : std::string("-")) << " over the fastest vendor-driver device ("
-       << NVendor << " applications), "
-       << (NSingle ? fixed(GeoSingle, "%.2fx") : std::string("-")) << " over SKMD's fastest single device ("
-       << NSingle << " applications).\n";
+  auto Geo = [](double LogSum, unsigned N) { return N ? std::exp(LogSum / N) : 0.0; };
+  for (const Summary &Sm : Summaries) {
+    const char *Memory = Sm.Pinned ? "page-locked" : "pageable";
+    Md << "\nThe model partitioner (auto), SKMD on " << Memory << " buffers: "
+       << (Sm.NVendor ? fixed(Geo(Sm.LogVendor, Sm.NVendor), "%.2fx") : std::string("-"))
+       << " over the fastest vendor-driver device (geometric mean, " << Sm.NVendor
+       << " applications); "
+       << (Sm.NSingle ? fixed(Geo(Sm.LogSingle, Sm.NSingle), "%.2fx") : std::string("-"))
+       << " over SKMD's fastest single device (" << Sm.NSingle << " applications, the least "
+       << (Sm.NSingle ? fixed(Sm.WorstSingle, "%.2fx") : std::string("-")) << "), "
+       << (Sm.NNear ? fixed(Geo(Sm.LogNear, Sm.NNear), "%.2fx") : std::string("-"))
+       << " over the " << Sm.NNear
+       << " where the CPU alone and the fastest other device alone are within 4x; "
+       << (Sm.NBound ? fixed(Geo(Sm.LogBound, Sm.NBound), "%.2f") : std::string("-"))
+       << " times the bound (" << Sm.NBound << " applications, the most "
+       << (Sm.NBound ? fixed(Sm.WorstBound, "%.2f") : std::string("-")) << ").\n";
   }
   for (const VsAuto &V : OpenCl)
     if (V.N)
@@ -730,12 +825,19 @@ int run(int Argc, char **Argv) {
                         {"runs", O.Runs},
                         {"warmups", O.Warmups},
                         {"time_limit_s", O.TimeLimit},
-                        {"pinned", O.Pinned},
+                        {"memories", O.Memories},
                         {"applications", JApps}};
-    if (NVendor)
-      J["geomean_auto_vs_fastest_vendor"] = GeoVendor;
-    if (NSingle)
-      J["geomean_auto_vs_fastest_skmd_single"] = GeoSingle;
+    for (const Summary &Sm : Summaries) {
+      const std::string Key = std::string("geomean_") + (Sm.Pinned ? "pinned_" : "");
+      if (Sm.NVendor)
+        J[Key + "auto_vs_fastest_vendor"] = Geo(Sm.LogVendor, Sm.NVendor);
+      if (Sm.NSingle)
+        J[Key + "auto_vs_fastest_skmd_single"] = Geo(Sm.LogSingle, Sm.NSingle);
+      if (Sm.NNear)
+        J[Key + "auto_vs_fastest_skmd_single_within_4x"] = Geo(Sm.LogNear, Sm.NNear);
+      if (Sm.NBound)
+        J[Key + "auto_vs_bound"] = Geo(Sm.LogBound, Sm.NBound);
+    }
     for (const VsAuto &V : OpenCl)
       if (V.N)
         J[std::string("geomean_") + V.Key] = std::exp(V.LogSum / V.N);

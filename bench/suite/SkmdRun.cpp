@@ -124,6 +124,7 @@ std::string SkmdProblemRun::run(const std::string &Plan) {
     Sum.TotalMs = R.total_ms;
     Sum.PlanMs = R.plan_ms;
     Sum.PredictedMs = R.predicted_ms;
+    Sum.BoundMs = R.bound_ms;
     for (size_t J = 0; J < R.piece_count; ++J) {
       const skmd_piece_report &Piece = R.pieces[J];
       SkmdPiece &Mine = Sum.Pieces.emplace_back();
@@ -139,6 +140,7 @@ std::string SkmdProblemRun::run(const std::string &Plan) {
       Mine.PredictedKernelMs = Piece.predicted_kernel_ms;
       Mine.PredictedOutputMs = Piece.predicted_output_ms;
       Mine.PredictedMergeMs = Piece.predicted_merge_ms;
+      Mine.Chunks = Piece.chunks;
     }
   }
   return "";

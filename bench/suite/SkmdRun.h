@@ -29,6 +29,7 @@ struct SkmdPiece {
   /// The model's predictions (0 without a model).
   double PredictedInputMs = 0, PredictedKernelMs = 0, PredictedOutputMs = 0,
          PredictedMergeMs = 0;
+  unsigned Chunks = 1; ///< Pipelined chunks it ran in.
 };
 
 /// What one launch of a run did.
@@ -36,6 +37,8 @@ struct SkmdLaunchSummary {
   std::string Kernel, Plan;
   uint64_t TotalGroups = 0;
   double TotalMs = 0, PlanMs = 0, PredictedMs = 0;
+  /// The least time any split could take (0 without a model).
+  double BoundMs = 0;
   std::vector<SkmdPiece> Pieces;
 };
 
