@@ -577,7 +577,9 @@ int run(int Argc, char **Argv) {
                          ClProblemRun::Placement::InPlace});
       continue;
     }
-    bool Single = std::find(SkmdDevices.begin(), SkmdDevices.end(), Plan) != SkmdDevices.end();
+    // A device alone, whole or in pipelined chunks ("gpu0@8").
+    std::string Device = Plan.substr(0, Plan.find('@'));
+    bool Single = std::find(SkmdDevices.begin(), SkmdDevices.end(), Device) != SkmdDevices.end();
     AddSkmd("skmd " + Plan, Plan, Single);
   }
 
@@ -734,10 +736,10 @@ int run(int Argc, char **Argv) {
         // device alone are within 4x of each other: where a split can
         // gain much.
         int Cpu = fastest(Configs, Row, [&](const Config &C) {
-          return isSkmdSingle(C) && SameMemory(C) && C.Plan == "cpu";
+          return isSkmdSingle(C) && SameMemory(C) && C.Plan.rfind("cpu", 0) == 0;
         });
         int Other = fastest(Configs, Row, [&](const Config &C) {
-          return isSkmdSingle(C) && SameMemory(C) && C.Plan != "cpu";
+          return isSkmdSingle(C) && SameMemory(C) && C.Plan.rfind("cpu", 0) != 0;
         });
         if (Cpu >= 0 && Other >= 0) {
           double A = Row.Results[size_t(Cpu)].medianMs(),

@@ -146,6 +146,9 @@ private:
   struct MovedBytes {
     std::vector<uint64_t> InBytes, InRects, OutBytes, OutRects; ///< Per argument.
     uint64_t HostBytes = 0; ///< Copied or merged on the host afterwards.
+    /// Rows of every copy's rectangles (a contiguous range is one), to
+    /// tell their mean length.
+    uint64_t Rows = 0;
   };
   /// MovedBytes for a device's piece of each of \p Counts groups.
   Result<std::vector<MovedBytes>> bytesMovedAt(const KernelInfo &K,

@@ -68,9 +68,9 @@ Parts partsAt(const PartitionProblem &P, size_t Device, uint64_t Groups, bool Sp
     // kernel and outputs.
     double Best = T.In + T.Rest;
     for (unsigned K : ChunkCounts) {
-      if (K > D.MaxChunks || K > Groups)
-        break;
       uint64_t Each = (Groups + K - 1) / K;
+      if (K > D.MaxChunks || K > Groups || Each < D.MinChunkGroups)
+        break;
       double In = clean(D.InputMs(Each)), Out = clean(D.OutputMs ? D.OutputMs(Each) : 0),
              Ker = clean(D.KernelMs(Each) * Slowdown);
       double Ms = In + Ker + Out + double(K - 1) * std::max({In, Ker, Out});

@@ -73,6 +73,8 @@ struct DeviceEstimate {
   /// not for a device whose copies the host's cores make while other
   /// devices take part (StagedByHost in a split), nor on a shared link.
   unsigned MaxChunks = 1;
+  /// Nor chunks of fewer groups than this.
+  uint64_t MinChunkGroups = 1;
 };
 
 struct PartitionProblem {

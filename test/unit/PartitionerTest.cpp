@@ -557,6 +557,10 @@ TEST(Partitioner, AShareRunsInTheChunkCountThatFinishesSoonest) {
   // Each step summed over the chunks: 24 * 0.467.
   EXPECT_NEAR(T.InMs[0], 24 * 0.467, 1e-9);
   EXPECT_NEAR(T.KernelMs[0], 24 * 0.467, 1e-9);
+  // Chunks no smaller than MinChunkGroups (copies of long rows): 2 of 5000.
+  P.Devices[0].MinChunkGroups = 4000;
+  T = timesInSplit(P, {10000});
+  EXPECT_EQ(T.Chunks[0], 2u);
   // Without copy engines the share runs whole.
   P.Devices = {pipelinedDevice(1)};
   T = timesInSplit(P, {10000});
