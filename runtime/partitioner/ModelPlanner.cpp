@@ -604,14 +604,15 @@ Result<LinkCost> ModelPlanner::hostCopy() {
 }
 
 ModelPlan ModelPlanner::describe(const Problem &Pr, const std::vector<uint64_t> &Groups,
-                                 std::string Method) const {
+                                 std::string Method,
+                                 const std::vector<unsigned> *Chunks) const {
   ModelPlan M;
   M.Method = std::move(Method);
   M.Groups = Groups;
   M.BuildMs = Pr.BuildMs;
   M.StagedInCapacity = Pr.P.StagedInCapacity;
   M.StagedOutCapacity = Pr.P.StagedOutCapacity;
-  SplitTimes Times = timesInSplit(Pr.P, Groups);
+  SplitTimes Times = timesInSplit(Pr.P, Groups, Chunks);
   M.PredictedMs = Times.LaunchMs;
   M.BoundMs = Pr.Bound.Ms;
   M.BoundLimit = Pr.Bound.Limit;
@@ -679,16 +680,22 @@ Result<ModelPlan> ModelPlanner::plan(Method How, LoadedKernel &Kernel,
 Result<ModelPlan> ModelPlanner::predict(const std::vector<Piece> &Pieces,
                                         const std::string &Name, LoadedKernel &Kernel,
                                         const std::vector<HostArg> &Args,
-                                        const NDRange &Range) {
+                                        const NDRange &Range, bool ChooseChunks) {
   auto Pr = problem(Kernel, Args, Range, /*MayProfile=*/false);
   if (!Pr)
     return Pr.error();
   std::vector<uint64_t> Groups(Devices.size(), 0);
+  std::vector<unsigned> Chunks(Devices.size(), 1);
   for (const Piece &P : Pieces)
-    if (P.Device < Groups.size())
+    if (P.Device < Groups.size()) {
       Groups[P.Device] += P.Count;
-  ModelPlan M = describe(**Pr, Groups, Name);
+      Chunks[P.Device] = ChooseChunks ? 0 : P.Chunks;
+    }
+  ModelPlan M = describe(**Pr, Groups, Name, &Chunks);
   M.Pieces = Pieces;
+  for (Piece &P : M.Pieces)
+    if (P.Device < Groups.size())
+      P.Chunks = M.Predicted[P.Device].Chunks;
   return M;
 }
 

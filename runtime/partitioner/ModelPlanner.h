@@ -113,11 +113,13 @@ public:
   /// A plan by \p How for the launch.
   Result<ModelPlan> plan(Method How, LoadedKernel &Kernel, const std::vector<HostArg> &Args,
                          const NDRange &Range);
-  /// What the model expects of \p Pieces, a plan made some other way;
-  /// fails like plan() without profiling.
+  /// What the model expects of \p Pieces, a plan made some other way, in
+  /// their chunk counts (or, \p ChooseChunks, in those the model finds
+  /// soonest: the prediction's pieces then carry them); fails like plan()
+  /// without profiling.
   Result<ModelPlan> predict(const std::vector<Piece> &Pieces, const std::string &Name,
                             LoadedKernel &Kernel, const std::vector<HostArg> &Args,
-                            const NDRange &Range);
+                            const NDRange &Range, bool ChooseChunks = false);
 
   /// Profiles the launch on \p Which devices (indices), on copies of the
   /// buffers the kernel writes, so the caller's data is untouched.
@@ -192,8 +194,11 @@ private:
   Status addBound(Problem &Pr, const std::vector<HostArg> &Args,
                   const std::vector<uint64_t> &Counts, const std::vector<MovedBytes> &AtCount,
                   ProfileDatabase &Db);
+  /// \p Chunks: per device, the chunks its share runs in (null: those
+  /// that finish soonest).
   ModelPlan describe(const Problem &P, const std::vector<uint64_t> &Groups,
-                     std::string Method) const;
+                     std::string Method,
+                     const std::vector<unsigned> *Chunks = nullptr) const;
 
   std::vector<Device *> Devices;
   unsigned CpuIndex;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 namespace skmd {
@@ -43,8 +44,10 @@ bool chunksAllowed(const DeviceEstimate &D, bool Split) {
 /// Chunk counts a pipelined share is estimated at.
 constexpr unsigned ChunkCounts[] = {2, 3, 4, 6, 8, 12, 16, 24, 32};
 
-/// \p Split: whether other devices take part too.
-Parts partsAt(const PartitionProblem &P, size_t Device, uint64_t Groups, bool Split) {
+/// \p Split: whether other devices take part too. \p Chunks: the chunk
+/// count the share runs in, or 0 for the one that finishes soonest.
+Parts partsAt(const PartitionProblem &P, size_t Device, uint64_t Groups, bool Split,
+              unsigned Chunks = 0) {
   const DeviceEstimate &D = P.Devices[Device];
   Parts T;
   if (Groups == 0)
@@ -61,15 +64,19 @@ Parts partsAt(const PartitionProblem &P, size_t Device, uint64_t Groups, bool Sp
   // the kernel is discontiguous and the launch is split.
   if (P.MergeMs && D.InputMs)
     T.Merge = clean(P.MergeMs(Groups));
-  if (chunksAllowed(D, Split)) {
+  if (D.InputMs && (Chunks > 1 || (Chunks == 0 && chunksAllowed(D, Split)))) {
     // k chunks of n / k groups (the first ones a group more): chunk 1's
     // inputs, then k - 1 steps at the pace of the slowest of the three
     // (copies in, kernels, copies out overlap), then the last chunk's
     // kernel and outputs.
-    double Best = T.In + T.Rest;
-    for (unsigned K : ChunkCounts) {
+    double Best = Chunks ? INFINITY : T.In + T.Rest;
+    const unsigned Given[] = {Chunks};
+    const unsigned *From = Chunks ? Given : ChunkCounts;
+    const unsigned *To = Chunks ? Given + 1 : std::end(ChunkCounts);
+    for (const unsigned *It = From; It != To; ++It) {
+      const unsigned K = unsigned(std::min<uint64_t>(*It, Groups));
       uint64_t Each = (Groups + K - 1) / K;
-      if (K > D.MaxChunks || K > Groups || Each < D.MinChunkGroups)
+      if (!Chunks && (K > D.MaxChunks || K > Groups || Each < D.MinChunkGroups))
         break;
       double In = clean(D.InputMs(Each)), Out = clean(D.OutputMs ? D.OutputMs(Each) : 0),
              Ker = clean(D.KernelMs(Each) * Slowdown);
@@ -441,11 +448,12 @@ PartitionResult finish(const PartitionProblem &P, std::vector<uint64_t> Groups) 
 namespace {
 
 /// Each device's parts in the split \p Groups, before the staging is shared.
-std::vector<Parts> partsInSplit(const PartitionProblem &P, const std::vector<uint64_t> &Groups) {
+std::vector<Parts> partsInSplit(const PartitionProblem &P, const std::vector<uint64_t> &Groups,
+                                const std::vector<unsigned> *Chunks = nullptr) {
   std::vector<Parts> T(Groups.size());
   bool Split = std::count_if(Groups.begin(), Groups.end(), [](uint64_t G) { return G; }) > 1;
   for (size_t I = 0; I < Groups.size(); ++I)
-    T[I] = partsAt(P, I, Groups[I], Split);
+    T[I] = partsAt(P, I, Groups[I], Split, Chunks ? (*Chunks)[I] : 0);
   return T;
 }
 
@@ -460,8 +468,9 @@ double estimateLaunchMs(const PartitionProblem &P, const std::vector<uint64_t> &
   return Split.total(DeviceMs);
 }
 
-SplitTimes timesInSplit(const PartitionProblem &P, const std::vector<uint64_t> &Groups) {
-  std::vector<Parts> T = partsInSplit(P, Groups);
+SplitTimes timesInSplit(const PartitionProblem &P, const std::vector<uint64_t> &Groups,
+                        const std::vector<unsigned> *Chunks) {
+  std::vector<Parts> T = partsInSplit(P, Groups, Chunks);
   const std::vector<size_t> Leader = linkLeaders(P);
   ParentNode Split(P, Leader);
   Split.set(Groups, T);

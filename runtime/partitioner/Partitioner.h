@@ -144,7 +144,10 @@ struct SplitTimes {
   std::vector<unsigned> Chunks;
   double LaunchMs = 0;
 };
-SplitTimes timesInSplit(const PartitionProblem &P, const std::vector<uint64_t> &Groups);
+/// \p Chunks: per device, the chunk count its share runs in (0: the one
+/// that finishes soonest, as without it).
+SplitTimes timesInSplit(const PartitionProblem &P, const std::vector<uint64_t> &Groups,
+                        const std::vector<unsigned> *Chunks = nullptr);
 
 } // namespace skmd
 

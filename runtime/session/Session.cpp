@@ -263,11 +263,22 @@ Result<std::vector<Piece>> Session::choosePlan(LoadedKernel &K, const std::vecto
   if (!Pieces)
     return Pieces;
   Record.Plan = Plan;
-  if (Explain) {
-    if (auto M = Planner->predict(*Pieces, Plan, K, Args, Range))
+  // Without chunk counts in the plan, a share on a device with its own
+  // memory runs in the chunks the model finds soonest (the device alone,
+  // "gpu0", as fast as SKMD runs it); with them, or without a model, as
+  // given.
+  bool ChooseChunks = Plan.find('@') == std::string::npos && Info.Partitionable;
+  bool Offloads = std::any_of(Pieces->begin(), Pieces->end(), [&](const Piece &P) {
+    return !Devices[P.Device]->info().SharesHostMemory;
+  });
+  if (Explain || (ChooseChunks && Offloads)) {
+    if (auto M = Planner->predict(*Pieces, Plan, K, Args, Range, ChooseChunks)) {
+      if (ChooseChunks)
+        *Pieces = M->Pieces;
       Record.Model = std::move(*M);
-    else
+    } else {
       NoModel = M.error().message();
+    }
   }
   return Pieces;
 }

@@ -557,6 +557,11 @@ TEST(Partitioner, AShareRunsInTheChunkCountThatFinishesSoonest) {
   // Each step summed over the chunks: 24 * 0.467.
   EXPECT_NEAR(T.InMs[0], 24 * 0.467, 1e-9);
   EXPECT_NEAR(T.KernelMs[0], 24 * 0.467, 1e-9);
+  // A chunk count given: 8 chunks of 1250, (8 + 2) * 1.3 ms.
+  std::vector<unsigned> Given{8};
+  T = timesInSplit(P, {10000}, &Given);
+  EXPECT_EQ(T.Chunks[0], 8u);
+  EXPECT_NEAR(T.LaunchMs, 10 * 1.3, 1e-9);
   // Chunks no smaller than MinChunkGroups (copies of long rows): 2 of 5000.
   P.Devices[0].MinChunkGroups = 4000;
   T = timesInSplit(P, {10000});

@@ -575,9 +575,16 @@ TEST_F(Api, TheModelPlansOnceTheKernelIsProfiled) {
     }
     EXPECT_EQ(Covered, R.total_groups);
   }
-  // Other plans carry a prediction when asked to explain... and not otherwise.
+  // Other plans carry the model's prediction too: it picks the chunks of
+  // their shares on devices with their own memory (none here: HostDiscrete
+  // devices have no copy engines)... unless the plan gives the chunks.
   ASSERT_EQ(launch("even", &R), SKMD_SUCCESS);
+  EXPECT_GT(R.predicted_ms, 0.0);
+  for (size_t I = 0; I < R.piece_count; ++I)
+    EXPECT_EQ(R.pieces[I].chunks, 1u);
+  ASSERT_EQ(launch("manual:cpu=1,discrete0=1@2", &R), SKMD_SUCCESS);
   EXPECT_EQ(R.predicted_ms, 0.0);
+  EXPECT_EQ(R.pieces[1].chunks, 2u);
 
   uint64_t Counts[2] = {Global / 64 / 2, Global / 64};
   double Measured[2] = {0, 0}, Predicted[2] = {0, 0};
