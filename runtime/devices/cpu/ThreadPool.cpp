@@ -30,7 +30,13 @@ unsigned ThreadPool::computeThreads(unsigned Hardware, bool GpusInPlan) {
   if (unsigned N = threadsFromEnvironment())
     return N;
   Hardware = std::max(1u, Hardware);
-  return GpusInPlan && Hardware > 1 ? Hardware - 1 : Hardware;
+  unsigned Spare = 1;
+  if (const char *Env = std::getenv("SKMD_SPLIT_SPARE_CORES")) {
+    long N = std::strtol(Env, nullptr, 10);
+    if (N >= 0)
+      Spare = unsigned(N);
+  }
+  return GpusInPlan ? std::max(1u, Hardware - std::min(Hardware - 1, Spare)) : Hardware;
 }
 
 ThreadPool::ThreadPool(unsigned Threads) {

@@ -39,9 +39,10 @@ public:
   static unsigned defaultThreads();
 
   /// The threads the CPU device computes on in a launch: SKMD_CPU_THREADS
-  /// if set (the user's word is final), else \p Hardware, less one when
-  /// GPUs share the launch, so that the thread driving them (copies,
-  /// launches, merging as each finishes) always has a core.
+  /// if set (the user's word is final), else \p Hardware, less
+  /// SKMD_SPLIT_SPARE_CORES (default 1) when GPUs share the launch, so
+  /// that the threads driving them (copies, launches, merging as each
+  /// finishes) have cores.
   static unsigned computeThreads(unsigned Hardware, bool GpusInPlan);
 
 private:

@@ -19,6 +19,22 @@ unsigned envOr(const char *Name, unsigned Default) {
   return Default;
 }
 
+/// How a thread waiting for the GPU waits (SKMD_CUDA_SYNC): auto (the
+/// default: the driver's choice, which spins while there are fewer
+/// contexts than cores), spin, yield or blocking. A launch's copies and
+/// kernels are waited for on threads of their own, one per stream, beside
+/// the CPU device's threads. Blocking waits did not make splits faster on
+/// the H100 host, and made the GPU alone 5-12% slower over six
+/// applications in pipelined chunks (docs/results.md).
+unsigned syncFlags() {
+  const char *Env = std::getenv("SKMD_CUDA_SYNC");
+  std::string Mode = Env ? Env : "auto";
+  return Mode == "spin"       ? CU_CTX_SCHED_SPIN
+         : Mode == "yield"    ? CU_CTX_SCHED_YIELD
+         : Mode == "blocking" ? CU_CTX_SCHED_BLOCKING_SYNC
+                              : CU_CTX_SCHED_AUTO;
+}
+
 /// The bundle's PTX, JIT-compiled and loaded in the device's context.
 class CudaModule : public DeviceModule {
 public:
@@ -108,6 +124,9 @@ CudaDevice::open(const std::vector<int> &Ordinals) {
     int Engines = 1;
     D->cuDeviceGetAttribute(&Engines, CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT, Dev);
     D->cuDeviceTotalMem(&Memory, Dev);
+    // Before the context is made: where another library of the process
+    // made it first, its flags stay (the call fails, harmlessly).
+    D->cuDevicePrimaryCtxSetFlags(Dev, syncFlags());
     if (CUresult R = D->cuDevicePrimaryCtxRetain(&Ctx, Dev))
       return Fail(R, "cuDevicePrimaryCtxRetain");
     if (CUresult R = D->cuCtxSetCurrent(Ctx)) {

@@ -5,6 +5,8 @@
 // launches the partition-ready kernel as exactly `count` groups (a 1-D grid;
 // the kernel maps launched group i to flattened group first + i). Copies
 // of pageable memory go through the device's pinned staging pool.
+// How threads wait for the GPU: SKMD_CUDA_SYNC=auto (the driver's
+// choice, the default), spin, yield or blocking.
 //
 // __local pointer arguments become offsets into the launch's dynamic shared
 // memory, which the window places after the kernel's own __local

@@ -27,6 +27,7 @@ Loaded load() {
   Lib.get(D.cuDeviceTotalMem, "cuDeviceTotalMem_v2");
   Lib.get(D.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
   Lib.get(D.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
+  Lib.get(D.cuDevicePrimaryCtxSetFlags, "cuDevicePrimaryCtxSetFlags_v2");
   Lib.get(D.cuCtxSetCurrent, "cuCtxSetCurrent");
   Lib.get(D.cuCtxSynchronize, "cuCtxSynchronize");
   Lib.get(D.cuModuleLoadDataEx, "cuModuleLoadDataEx");

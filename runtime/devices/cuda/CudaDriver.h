@@ -36,6 +36,10 @@ enum : int {
   CU_STREAM_NON_BLOCKING = 1,
   CU_EVENT_DISABLE_TIMING = 2,
   CU_MEMHOSTALLOC_PORTABLE = 1,
+  CU_CTX_SCHED_AUTO = 0,
+  CU_CTX_SCHED_SPIN = 1,
+  CU_CTX_SCHED_YIELD = 2,
+  CU_CTX_SCHED_BLOCKING_SYNC = 4,
 };
 
 /// cuda.h's CUDA_MEMCPY2D, field for field.
@@ -65,6 +69,7 @@ struct CudaDriver {
   CUresult (*cuDeviceTotalMem)(size_t *, CUdevice);
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
   CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
+  CUresult (*cuDevicePrimaryCtxSetFlags)(CUdevice, unsigned);
   CUresult (*cuCtxSetCurrent)(CUcontext);
   CUresult (*cuCtxSynchronize)();
   CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
