@@ -247,6 +247,10 @@ typedef struct skmd_launch_report {
      "linear"   shares proportional to the model's predicted throughput,
                 copies ignored
      "proportional", "even", "cpu", "gpu0", "manual:cpu=0.3,gpu0=0.7"
+                a share of a device with its own memory runs in the pipelined
+                chunks the model finds soonest (copies in, kernels and copies
+                out overlapped); "gpu0@8" or "manual:cpu=0.3,gpu0=0.7@8" fixes
+                the count (report.pieces[i].chunks)
    SKMD_EXPLAIN=1 prints the plan with the predicted times to stderr before
    the launch, and the measured times with the prediction error after it. */
 skmd_status skmd_launch(skmd_kernel k, uint32_t work_dim,

@@ -57,12 +57,15 @@ const char *Usage =
     "  --plan=PLAN     auto: the model partitioner (needs profiles: skmd-prof,\n"
     "                  or SKMD_PROFILE=auto); linear: shares by predicted\n"
     "                  throughput; proportional, even, cpu, gpu0, discrete0,\n"
-    "                  manual:cpu=0.3,gpu0=0.7. Default: auto where the\n"
+    "                  manual:cpu=0.3,gpu0=0.7; gpu0@8 (8 pipelined chunks;\n"
+    "                  else the model's count). Default: auto where the\n"
     "                  profiles suffice, else proportional\n"
     "  --explain       print the predicted times per device before the run\n"
     "                  and the prediction error after it (as SKMD_EXPLAIN=1)\n"
     "  --pinned        put the buffers in page-locked memory (skmd_alloc_host),\n"
     "                  which GPUs copy by DMA, not through the staging pool\n"
+    "  --memory=KIND   pageable (default), pinned (as --pinned), or both: the\n"
+    "                  runs on each, reported side by side (and checked)\n"
     "  --offset=N[,N,N]  global offset\n"
     "  --check         compare every written buffer with a CPU-only run\n"
     "  --check=opencl[:N]  also run the kernel as written (the source the\n"
@@ -88,7 +91,9 @@ const char *Usage =
 
 struct Options {
   std::string Bundle, Kernel, Devices, Plan, Trace;
-  bool HaveDevices = false, Check = false, Explain = false, Pinned = false;
+  bool HaveDevices = false, Check = false, Explain = false;
+  /// Page-locked buffers or not, in the order run.
+  std::vector<bool> Memories{false};
   std::vector<size_t> Global, Local, Offset;
   std::vector<std::string> Args, Print;
   unsigned Repeat = 1;
@@ -146,7 +151,12 @@ Options parse(int Argc, char **Argv) {
     } else if (A == "--explain") {
       O.Explain = true;
     } else if (A == "--pinned") {
-      O.Pinned = true;
+      O.Memories = {true};
+    } else if (const char *V = Value("--memory")) {
+      std::string M = V;
+      if (M != "pageable" && M != "pinned" && M != "both")
+        die("--memory takes pageable, pinned or both, not '" + M + "'");
+      O.Memories = M == "both" ? std::vector<bool>{false, true} : std::vector<bool>{M == "pinned"};
     } else if (!A.empty() && A[0] == '-') {
       die("unknown option '" + A + "' (see --help)");
     } else {
@@ -175,7 +185,7 @@ struct Launched {
 /// One launch on \p Ctx with fresh copies of \p Initial.
 Launched runOnce(skmd_context Ctx, skmd_kernel K, const Options &O,
                  const std::vector<std::vector<uint8_t>> &Initial,
-                 const std::vector<skmd_arg_info> &Infos, const char *Plan) {
+                 const std::vector<skmd_arg_info> &Infos, const char *Plan, bool Pinned) {
   Launched L;
   L.Buffers = Initial;
   // --pinned: the buffers in page-locked memory from skmd_alloc_host, which
@@ -183,7 +193,7 @@ Launched runOnce(skmd_context Ctx, skmd_kernel K, const Options &O,
   std::vector<std::pair<void *, size_t>> Memory;
   for (std::vector<uint8_t> &B : L.Buffers) {
     void *At = B.data();
-    if (O.Pinned && !B.empty()) {
+    if (Pinned && !B.empty()) {
       At = skmd_alloc_host(Ctx, B.size());
       if (!At)
         die("--pinned: no page-locked memory for " + std::to_string(B.size()) + " bytes");
@@ -207,8 +217,8 @@ Launched runOnce(skmd_context Ctx, skmd_kernel K, const Options &O,
 }
 
 void printReport(const skmd_launch_report &R) {
-  std::printf("  %-10s %-22s %6s %9s %9s %9s %9s %9s %9s\n", "device", "groups",
-              "share", "input ms", "kernel ms", "output ms", "merge ms", "MB in",
+  std::printf("  %-10s %-22s %6s %6s %9s %9s %9s %9s %9s %9s\n", "device", "groups",
+              "share", "chunks", "input ms", "kernel ms", "output ms", "merge ms", "MB in",
               "MB out");
   for (size_t I = 0; I < R.piece_count; ++I) {
     const skmd_piece_report &P = R.pieces[I];
@@ -216,9 +226,9 @@ void printReport(const skmd_launch_report &R) {
     std::snprintf(Groups, sizeof Groups, "[%llu, %llu)",
                   (unsigned long long)P.first_group,
                   (unsigned long long)(P.first_group + P.group_count));
-    std::printf("  %-10s %-22s %5.1f%% %9.3f %9.3f %9.3f %9.3f %9.2f %9.2f%s\n",
+    std::printf("  %-10s %-22s %5.1f%% %6u %9.3f %9.3f %9.3f %9.3f %9.2f %9.2f%s\n",
                 P.device, Groups, 100.0 * double(P.group_count) / double(R.total_groups),
-                P.input_ms, P.kernel_ms, P.output_ms, P.merge_ms, P.bytes_in / 1e6,
+                P.chunks, P.input_ms, P.kernel_ms, P.output_ms, P.merge_ms, P.bytes_in / 1e6,
                 P.bytes_out / 1e6, P.failed ? "  FAILED, re-run on the CPU" : "");
   }
 }
@@ -668,40 +678,53 @@ int main(int Argc, char **Argv) {
   }
   const char *Plan = O.Plan.empty() ? nullptr : O.Plan.c_str();
 
-  std::vector<double> Totals;
-  Launched Last;
-  for (unsigned Run = 0; Run < O.Repeat; ++Run) {
-    Last = runOnce(Ctx, K, O, Initial, Infos, Plan);
-    if (Last.Status != SKMD_SUCCESS && Last.Status != SKMD_ERROR_DEVICE_FAILED)
-      die("launch: " + Last.Error);
-    if (Last.Status == SKMD_ERROR_DEVICE_FAILED)
-      std::fprintf(stderr, "skmd-run: warning: %s\n", Last.Error.c_str());
-    Totals.push_back(Last.Report.total_ms);
-    if (Run == 0)
-      std::printf("  plan %s: %llu groups\n", Last.Report.plan,
-                  (unsigned long long)Last.Report.total_groups);
-    if (O.Repeat > 1)
-      std::printf("  run %u: %.3f ms\n", Run + 1, Last.Report.total_ms);
-  }
-  printReport(Last.Report);
-  printBuffers(O.Print, K, Infos, Last.Buffers);
-  std::vector<double> Sorted = Totals;
-  std::sort(Sorted.begin(), Sorted.end());
-  std::printf("  total %.3f ms%s, of which planning %.3f ms", Sorted[Sorted.size() / 2],
-              O.Repeat > 1 ? (" (median of " + std::to_string(O.Repeat) + ")").c_str() : "",
-              Last.Report.plan_ms);
-  if (Last.Report.predicted_ms > 0)
-    std::printf("; the model predicted %.3f ms after planning", Last.Report.predicted_ms);
-  std::printf("\n");
-  if (!O.Trace.empty()) {
-    writeTrace(O.Trace, Last.Report, O.Kernel);
-    std::printf("  trace: %s\n", O.Trace.c_str());
+  // Each memory kind's runs, one after the other (--memory=both: pageable,
+  // then page-locked).
+  std::vector<Launched> Lasts;
+  int Exit = 0;
+  for (bool Pinned : O.Memories) {
+    if (O.Memories.size() > 1)
+      std::printf("  on %s buffers:\n", Pinned ? "page-locked" : "pageable");
+    std::vector<double> Totals;
+    Launched Last;
+    for (unsigned Run = 0; Run < O.Repeat; ++Run) {
+      Last = runOnce(Ctx, K, O, Initial, Infos, Plan, Pinned);
+      if (Last.Status != SKMD_SUCCESS && Last.Status != SKMD_ERROR_DEVICE_FAILED)
+        die("launch: " + Last.Error);
+      if (Last.Status == SKMD_ERROR_DEVICE_FAILED)
+        std::fprintf(stderr, "skmd-run: warning: %s\n", Last.Error.c_str());
+      Totals.push_back(Last.Report.total_ms);
+      if (Run == 0)
+        std::printf("  plan %s: %llu groups\n", Last.Report.plan,
+                    (unsigned long long)Last.Report.total_groups);
+      if (O.Repeat > 1)
+        std::printf("  run %u: %.3f ms\n", Run + 1, Last.Report.total_ms);
+    }
+    printReport(Last.Report);
+    printBuffers(O.Print, K, Infos, Last.Buffers);
+    std::vector<double> Sorted = Totals;
+    std::sort(Sorted.begin(), Sorted.end());
+    std::printf("  total %.3f ms%s, of which planning %.3f ms", Sorted[Sorted.size() / 2],
+                O.Repeat > 1 ? (" (median of " + std::to_string(O.Repeat) + ")").c_str() : "",
+                Last.Report.plan_ms);
+    if (Last.Report.predicted_ms > 0)
+      std::printf("; the model predicted %.3f ms after planning", Last.Report.predicted_ms);
+    if (Last.Report.bound_ms > 0)
+      std::printf("; bound %.3f ms (total / bound %.2f)", Last.Report.bound_ms,
+                  Sorted[Sorted.size() / 2] / Last.Report.bound_ms);
+    std::printf("\n");
+    if (!O.Trace.empty() && Lasts.empty()) {
+      writeTrace(O.Trace, Last.Report, O.Kernel);
+      std::printf("  trace: %s\n", O.Trace.c_str());
+    }
+    if (Last.Status != SKMD_SUCCESS)
+      Exit = 2;
+    Lasts.push_back(std::move(Last));
   }
 
-  int Exit = Last.Status == SKMD_SUCCESS ? 0 : 2;
   if (O.Check) {
     skmd_set_explain(Ctx, 0); // The reference run is not the user's launch.
-    Launched Ref = runOnce(Ctx, K, O, Initial, Infos, "cpu");
+    Launched Ref = runOnce(Ctx, K, O, Initial, Infos, "cpu", false);
     if (Ref.Status != SKMD_SUCCESS)
       die("the CPU-only run for --check failed: " + Ref.Error);
     // With --check=opencl, the source the bundle carries, and the arbiter
@@ -719,33 +742,39 @@ int main(int Argc, char **Argv) {
     std::optional<Arbiter> Arb;
     if (Source)
       Arb.emplace(O, *Source, K, Infos, Initial);
-    std::string Verdict, Rounded;
-    double WorstRel = 0;
-    for (unsigned I = 0; I < NumArgs; ++I)
-      if (!Last.Buffers[I].empty() && Infos[I].written) {
-        std::string Why = compare(Infos[I], argLayout(K, I, Infos[I]), Last.Buffers[I],
-                                  Ref.Buffers[I], AllX86, O.Tolerance, O.Ulps, WorstRel);
-        if (Why.empty())
-          continue;
-        if (Arb && !AllX86 &&
-            Arb->asAccurate(I, Last.Buffers[I], Ref.Buffers[I], "this plan", "SKMD's CPU", Why))
-          Rounded += std::string("         ") + Infos[I].name + ": " + Why + "\n";
-        else
-          Verdict += std::string(Verdict.empty() ? "" : "; ") + Infos[I].name + ": " + Why;
+    for (size_t M = 0; M < Lasts.size(); ++M) {
+      const Launched &Last = Lasts[M];
+      if (Lasts.size() > 1)
+        std::printf("  on %s buffers:\n", O.Memories[M] ? "page-locked" : "pageable");
+      std::string Verdict, Rounded;
+      double WorstRel = 0;
+      for (unsigned I = 0; I < NumArgs; ++I)
+        if (!Last.Buffers[I].empty() && Infos[I].written) {
+          std::string Why = compare(Infos[I], argLayout(K, I, Infos[I]), Last.Buffers[I],
+                                    Ref.Buffers[I], AllX86, O.Tolerance, O.Ulps, WorstRel);
+          if (Why.empty())
+            continue;
+          if (Arb && !AllX86 &&
+              Arb->asAccurate(I, Last.Buffers[I], Ref.Buffers[I], "this plan", "SKMD's CPU",
+                              Why))
+            Rounded += std::string("         ") + Infos[I].name + ": " + Why + "\n";
+          else
+            Verdict += std::string(Verdict.empty() ? "" : "; ") + Infos[I].name + ": " + Why;
+        }
+      if (!Verdict.empty()) {
+        std::printf("  check: FAILED: %s\n", Verdict.c_str());
+        Exit = 3;
+      } else if (!Rounded.empty()) {
+        std::printf("  check: ok against the CPU-only run, up to rounding:\n%s", Rounded.c_str());
+      } else {
+        std::printf("  check: ok, every written buffer %s the CPU-only run\n",
+                    AllX86 ? "equals, bit for bit," : "matches");
+        if (!AllX86)
+          std::printf("         (largest relative difference %.3g)\n", WorstRel);
       }
-    if (!Verdict.empty()) {
-      std::printf("  check: FAILED: %s\n", Verdict.c_str());
-      Exit = 3;
-    } else if (!Rounded.empty()) {
-      std::printf("  check: ok against the CPU-only run, up to rounding:\n%s", Rounded.c_str());
-    } else {
-      std::printf("  check: ok, every written buffer %s the CPU-only run\n",
-                  AllX86 ? "equals, bit for bit," : "matches");
-      if (!AllX86)
-        std::printf("         (largest relative difference %.3g)\n", WorstRel);
+      if (Source && !checkAgainstDriver(O, *Source, K, Infos, Initial, Last, Ref, *Arb))
+        Exit = 3;
     }
-    if (Source && !checkAgainstDriver(O, *Source, K, Infos, Initial, Last, Ref, *Arb))
-      Exit = 3;
   }
   skmd_release_context(Ctx);
   return Exit;

@@ -50,6 +50,17 @@ __kernel void recomputed(__global const float *in, __global float *out, int n) {
 // CHECK-NOT: llvm.lifetime
 // CHECK: ret void
 
+// A float3 accumulator live at the barriers takes a slot per element, so
+// that each element's copies over the items lie side by side (loaded whole
+// by the vectorizer) rather than each item's three elements together.
+// CHECK-LABEL: define {{.*}}void @vector_state__skmd_wg(
+// CHECK-NOT: <3 x float>, ptr %{{[^ ,]*}}.item
+// CHECK: mul i64 %r0.item, 4
+// CHECK-NEXT: add i64
+// CHECK-NEXT: %acc{{[^ ]*}}.reg2mem.0.item = getelementptr inbounds i8, ptr %wi_state
+// CHECK-NOT: <3 x float>, ptr %{{[^ ,]*}}.item
+// CHECK: ret void
+
 // CHECK: attributes #[[TWO]] = {{.*}}"skmd-wg-local-mem-bytes"="256" "skmd-wg-state-bytes"="16"
 // CHECK: attributes #[[RECOMPUTED]] = {{.*}}"skmd-wg-local-mem-bytes"="256" "skmd-wg-state-bytes"="0"
 // CHECK: attributes #[[PRIVATE]] = {{.*}}"skmd-wg-local-mem-bytes"="256" "skmd-wg-state-bytes"="32"
@@ -62,4 +73,17 @@ __kernel void private_array(__global int *out, __global const int *idx) {
   tmp[l] = priv[idx[l] & 7];
   barrier(CLK_LOCAL_MEM_FENCE);
   out[get_global_id(0)] = tmp[63 - l] + priv[idx[63 - l] & 7];
+}
+
+__kernel void vector_state(__global const float4 *in, __global float4 *out) {
+  __local float4 tile[64];
+  int l = get_local_id(0);
+  float3 acc = (float3)(0.0f, 0.0f, 0.0f);
+  for (int k = 0; k < 4; ++k) {
+    tile[l] = in[k * 64 + l];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    acc += tile[63 - l].xyz;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[get_global_id(0)] = (float4)(acc, 0.0f);
 }
