@@ -4,11 +4,13 @@
 #include "support/StartedThreads.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <thread>
 #include <vector>
 
 namespace skmd {
@@ -370,6 +372,102 @@ Result<LinkCost> hostCopyModel(ProfileDatabase &Db, const std::string &HostKey) 
   if (Status S = Db.setLink(HostKey, "host-copy", *Cost); !S)
     return S.error();
   return *Cost;
+}
+
+namespace {
+
+/// The rates, GB/s, of 64 MiB copied in and 64 MiB out at the same time,
+/// each direction on a thread of its own (best of \p Runs after one
+/// untimed run), beside \p LoadThreads threads copying host memory.
+Result<std::pair<double, double>> bothWaysGBps(Device &D, void *HostIn, void *HostOut,
+                                               DeviceMemory To, DeviceMemory From,
+                                               unsigned LoadThreads, unsigned Runs) {
+  std::atomic<bool> Stop{false};
+  std::vector<std::thread> Load;
+  // Each load thread copies 16 MiB back and forth: beyond the caches.
+  constexpr uint64_t LoadBytes = 16ull << 20;
+  std::vector<std::vector<char>> Buffers(2 * LoadThreads, std::vector<char>(LoadBytes, 1));
+  for (unsigned T = 0; T < LoadThreads; ++T)
+    Load.emplace_back([&, T] {
+      while (!Stop.load(std::memory_order_relaxed)) {
+        std::memcpy(Buffers[2 * T].data(), Buffers[2 * T + 1].data(), LoadBytes);
+        asm volatile("" : : "r"(Buffers[2 * T].data()) : "memory");
+      }
+    });
+  double BestIn = 0, BestOut = 0;
+  Status Outcome = Status::success();
+  for (unsigned Run = 0; Run <= Runs && Outcome; ++Run) {
+    double Ms[2] = {0, 0};
+    Status S[2] = {Status::success(), Status::success()};
+    msFromRelease(2, [&](size_t I) {
+      auto T0 = std::chrono::steady_clock::now();
+      if (I == 0) {
+        S[0] = D.copyIn(To, 0, HostIn, LargeBytes);
+        if (S[0])
+          S[0] = D.finishCopies();
+      } else {
+        S[1] = D.copyOut(HostOut, From, 0, LargeBytes);
+      }
+      Ms[I] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T0)
+                  .count();
+    });
+    for (Status &One : S)
+      if (!One)
+        Outcome = One;
+    if (Run >= 1) {
+      BestIn = Run == 1 ? Ms[0] : std::min(BestIn, Ms[0]);
+      BestOut = Run == 1 ? Ms[1] : std::min(BestOut, Ms[1]);
+    }
+  }
+  Stop = true;
+  for (std::thread &T : Load)
+    T.join();
+  if (!Outcome)
+    return Outcome.error();
+  auto Rate = [](double Ms) { return Ms > 0 ? double(LargeBytes) / Ms / 1e6 : 0.0; };
+  return std::pair<double, double>{Rate(BestIn), Rate(BestOut)};
+}
+
+const char *const OverlappedNames[4] = {"in-both-ways", "out-both-ways", "in-both-ways-loaded",
+                                        "out-both-ways-loaded"};
+
+} // namespace
+
+Result<OverlappedLink> overlappedLink(Device &D, const LinkModel &Alone, unsigned LoadThreads,
+                                      ProfileDatabase &Db) {
+  OverlappedLink L{Alone.InPinned, Alone.OutPinned, Alone.InPinned, Alone.OutPinned};
+  if (D.info().SharesHostMemory || D.info().CopyEngines == 0)
+    return L;
+  LinkCost Rows[4];
+  Status S = recordedOrMeasured(
+      Db, deviceKey(D.info()), OverlappedNames, Rows, [&](LinkCost(&Measured)[4]) -> Status {
+        HostBlock In(&D, LargeBytes, true), Out(&D, LargeBytes, true);
+        if (!In.P || !Out.P) { // No page-locked memory: nothing overlaps by DMA.
+          for (unsigned I = 0; I < 4; ++I)
+            Measured[I] = I % 2 ? Alone.OutPinned : Alone.InPinned;
+          return Status::success();
+        }
+        std::memset(In.P, 1, LargeBytes);
+        std::memset(Out.P, 1, LargeBytes);
+        auto To = DeviceBlock::allocate(D, LargeBytes);
+        if (!To)
+          return To.error();
+        auto From = DeviceBlock::allocate(D, LargeBytes);
+        if (!From)
+          return From.error();
+        for (unsigned Loaded = 0; Loaded < 2; ++Loaded) {
+          auto Rates = bothWaysGBps(D, In.P, Out.P, (*To)->M, (*From)->M,
+                                    Loaded ? LoadThreads : 0, 3);
+          if (!Rates)
+            return Rates.error();
+          Measured[2 * Loaded] = {Alone.InPinned.LatencyMs, Rates->first};
+          Measured[2 * Loaded + 1] = {Alone.OutPinned.LatencyMs, Rates->second};
+        }
+        return Status::success();
+      });
+  if (!S)
+    return S.error();
+  return OverlappedLink{Rows[0], Rows[1], Rows[2], Rows[3]};
 }
 
 Result<LinkCost>

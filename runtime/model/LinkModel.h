@@ -69,6 +69,23 @@ stagingCapacity(const std::vector<Device *> &Staged, ProfileDatabase &Db,
 /// and recorded under \p HostKey.
 Result<LinkCost> hostCopyModel(ProfileDatabase &Db, const std::string &HostKey);
 
+/// What a pipelined share's copies cost (partitioner/Partitioner.h): \p D's
+/// copies from and to page-locked memory in both directions at once (they
+/// share the link), alone and beside \p LoadThreads threads copying host
+/// memory (a split's CPU kernel, which takes memory bandwidth and cores
+/// from the copies' threads). Each with the latency of the copy alone, the
+/// bandwidth of 64 MiB each way at once, best of several runs.
+struct OverlappedLink {
+  LinkCost In, Out;             ///< Both directions at once.
+  LinkCost InBeside, OutBeside; ///< The same beside the host's copies.
+};
+
+/// \p D's overlapped costs from \p Db, measured and recorded there if
+/// missing; \p Alone's pinned costs (as measured, no overlap) for a device
+/// without page-locked memory or copy engines.
+Result<OverlappedLink> overlappedLink(Device &D, const LinkModel &Alone, unsigned LoadThreads,
+                                      ProfileDatabase &Db);
+
 /// The host memory's rate for a copy made on every core (\p Copy: the CPU
 /// device's parallel memcpy), from \p Db or measured now and recorded
 /// under \p HostKey: what bounds the bytes every device together reads and

@@ -133,6 +133,9 @@ struct ModelPlanner::Problem {
   std::vector<RegressionModel> Models; ///< Per device.
   std::vector<double> Vars;
   std::vector<Curve> In, Out; ///< Per device; empty for one on host memory.
+  /// Per device with copy engines: its copies when in and out overlap,
+  /// and beside the CPU's kernel (DeviceEstimate::InputMsOverlapped...).
+  std::vector<Curve> InOverlapped, OutOverlapped, InBeside, OutBeside;
   Curve Merge;
   /// The bound's copies at the DMA rate and host memory bytes, per device.
   std::vector<Curve> DmaIn, DmaOut, HostBytes;
@@ -394,6 +397,8 @@ Status ModelPlanner::addDeviceEstimates(Problem &Pr, const std::vector<HostArg> 
   // The estimates point into these: no reallocation once they are taken.
   Pr.In.resize(Devices.size());
   Pr.Out.resize(Devices.size());
+  for (auto *C : {&Pr.InOverlapped, &Pr.OutOverlapped, &Pr.InBeside, &Pr.OutBeside})
+    C->resize(Devices.size());
   for (unsigned D = 0; D < Devices.size(); ++D) {
     Device &Dev = *Devices[D];
     DeviceEstimate E;
@@ -466,6 +471,49 @@ Status ModelPlanner::addDeviceEstimates(Problem &Pr, const std::vector<HostArg> 
       // Copy engines run a share's copies beside its kernels: pipelined
       // chunks where they finish sooner (a chunk's copies and launch have
       // fixed costs, which the curves and the kernel model carry).
+      // Pinned buffers' copies when other copies run at once.
+      bool AnyPinned = std::any_of(Args.begin(), Args.end(), [&](const HostArg &A) {
+        return A.K == HostArg::Buffer && Dev.isPinnedHost(A.Data, A.Bytes);
+      });
+      if (Dev.info().CopyEngines > 0 && AnyPinned) {
+        auto Both = Overlapped.find(deviceKey(Dev.info()));
+        if (Both == Overlapped.end()) {
+          auto L = overlappedLink(Dev, Link->second,
+                                  ThreadPool::computeThreads(CpuThreads, true), Db);
+          if (!L)
+            return L.error();
+          Both = Overlapped.emplace(deviceKey(Dev.info()), *L).first;
+        }
+        Curve *Curves[4] = {&Pr.InOverlapped[D], &Pr.OutOverlapped[D], &Pr.InBeside[D],
+                            &Pr.OutBeside[D]};
+        const LinkCost *Costs[4] = {&Both->second.In, &Both->second.Out,
+                                    &Both->second.InBeside, &Both->second.OutBeside};
+        for (unsigned W = 0; W < 4; ++W) {
+          bool IsIn = W % 2 == 0;
+          for (size_t I = 0; I < Counts.size(); ++I) {
+            double Ms = 0;
+            for (size_t A = 0; A < Args.size(); ++A) {
+              if (Args[A].K != HostArg::Buffer)
+                continue;
+              bool Pinned = Dev.isPinnedHost(Args[A].Data, Args[A].Bytes);
+              const LinkCost &C = Pinned ? *Costs[W]
+                                 : IsIn  ? Link->second.in(false)
+                                         : Link->second.out(false);
+              Ms += IsIn ? C.ms(AtCount[I].InBytes[A], AtCount[I].InRects[A])
+                         : C.ms(AtCount[I].OutBytes[A], AtCount[I].OutRects[A]);
+            }
+            Curves[W]->X.push_back(double(Counts[I]));
+            Curves[W]->Y.push_back(Ms * (IsIn ? InScale : OutScale));
+          }
+        }
+        auto Fn = [](const Curve *C) {
+          return [C](uint64_t N) { return (*C)(double(N)); };
+        };
+        E.InputMsOverlapped = Fn(Curves[0]);
+        E.OutputMsOverlapped = Fn(Curves[1]);
+        E.InputMsBeside = Fn(Curves[2]);
+        E.OutputMsBeside = Fn(Curves[3]);
+      }
       if (Dev.info().CopyEngines > 0 && Counts.size() > 1) {
         E.MaxChunks = 32;
         // Chunks no smaller than a piece whose copies' rows are long: a

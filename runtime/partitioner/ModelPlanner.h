@@ -211,6 +211,7 @@ private:
   /// Launches found without enough profiles, and why.
   std::map<std::string, Failure> Unprofiled;
   std::map<std::string, LinkModel> Links;
+  std::map<std::string, OverlappedLink> Overlapped;
 };
 
 } // namespace skmd

@@ -53,8 +53,15 @@ Parts partsAt(const PartitionProblem &P, size_t Device, uint64_t Groups, bool Sp
   if (Groups == 0)
     return T;
   const double Slowdown = Split ? D.SplitSlowdown : 1;
-  T.In = clean(D.InputMs ? D.InputMs(Groups) : 0);
-  T.Out = clean(D.OutputMs ? D.OutputMs(Groups) : 0);
+  // In a split the copies run beside the CPU's kernel; a pipelined
+  // share's in and out beside each other.
+  const bool Beside = Split && D.InputMsBeside;
+  const auto &InMs = Beside ? D.InputMsBeside : D.InputMs;
+  const auto &OutMs = Beside && D.OutputMsBeside ? D.OutputMsBeside : D.OutputMs;
+  const auto &InMsPiped = Beside || !D.InputMsOverlapped ? InMs : D.InputMsOverlapped;
+  const auto &OutMsPiped = Beside || !D.OutputMsOverlapped ? OutMs : D.OutputMsOverlapped;
+  T.In = clean(InMs ? InMs(Groups) : 0);
+  T.Out = clean(OutMs ? OutMs(Groups) : 0);
   double Kernel = clean(D.KernelMs(Groups) * Slowdown);
   T.Rest = Kernel + T.Out;
   T.InAll = T.In;
@@ -78,7 +85,7 @@ Parts partsAt(const PartitionProblem &P, size_t Device, uint64_t Groups, bool Sp
       uint64_t Each = (Groups + K - 1) / K;
       if (!Chunks && (K > D.MaxChunks || K > Groups || Each < D.MinChunkGroups))
         break;
-      double In = clean(D.InputMs(Each)), Out = clean(D.OutputMs ? D.OutputMs(Each) : 0),
+      double In = clean(InMsPiped(Each)), Out = clean(OutMsPiped ? OutMsPiped(Each) : 0),
              Ker = clean(D.KernelMs(Each) * Slowdown);
       double Ms = In + Ker + Out + double(K - 1) * std::max({In, Ker, Out});
       if (Ms < Best) {

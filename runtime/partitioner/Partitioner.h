@@ -75,6 +75,12 @@ struct DeviceEstimate {
   unsigned MaxChunks = 1;
   /// Nor chunks of fewer groups than this.
   uint64_t MinChunkGroups = 1;
+  /// Its copies when other copies run at once: a pipelined share's copies
+  /// in and out share the link (Overlapped), and in a split the CPU's
+  /// kernel takes host memory and cores from them as well (Beside). Null:
+  /// as InputMs and OutputMs.
+  std::function<double(uint64_t)> InputMsOverlapped, OutputMsOverlapped, InputMsBeside,
+      OutputMsBeside;
 };
 
 struct PartitionProblem {

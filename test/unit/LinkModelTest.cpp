@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <unistd.h>
 
 using namespace skmd;
@@ -94,3 +95,53 @@ TEST(LinkModel, AFailedStagingMeasurementRecordsNothing) {
 }
 
 } // namespace
+
+namespace {
+
+/// A HostDiscrete device that says it has a copy engine and page-locked
+/// memory (plain memory here), counting its copies.
+class EngineDevice : public test::ForwardingDevice {
+public:
+  explicit EngineDevice(Device &Real) : ForwardingDevice(Real) { Info.CopyEngines = 1; }
+  void *allocPinnedHost(uint64_t Bytes) override { return std::aligned_alloc(4096, Bytes); }
+  void freePinnedHost(void *P) override { std::free(P); }
+  Status copyIn(DeviceMemory Dst, uint64_t At, const void *Src, uint64_t Bytes) override {
+    ++Copies;
+    return Real.copyIn(Dst, At, Src, Bytes);
+  }
+  unsigned Copies = 0;
+};
+
+} // namespace
+
+// Copies in and out at once, alone and beside the host's cores copying
+// memory: measured once per device, kept, with the latency of the copy
+// alone; a device without copy engines overlaps nothing (its costs alone).
+TEST(LinkModel, OverlappedCopiesAreMeasuredOnceAndKept) {
+  auto Opened = openDevices("cpu,discrete");
+  ASSERT_TRUE(Opened.ok()) << Opened.error().message();
+  auto Db = ProfileDatabase::open(freshPath("overlapped.sqlite"));
+  ASSERT_TRUE(Db.ok()) << Db.error().message();
+  LinkModel Alone;
+  Alone.InPinned = {0.01, 10};
+  Alone.OutPinned = {0.02, 20};
+
+  auto None = overlappedLink(*Opened->Devices[1], Alone, 1, **Db);
+  ASSERT_TRUE(None.ok()) << None.error().message();
+  EXPECT_EQ(None->InBeside.GBps, 10);
+  EXPECT_EQ(None->OutBeside.GBps, 20);
+
+  EngineDevice Engine(*Opened->Devices[1]);
+  auto First = overlappedLink(Engine, Alone, 1, **Db);
+  ASSERT_TRUE(First.ok()) << First.error().message();
+  EXPECT_GT(Engine.Copies, 0u);
+  EXPECT_EQ(First->In.LatencyMs, 0.01);
+  EXPECT_EQ(First->OutBeside.LatencyMs, 0.02);
+  for (const LinkCost &C : {First->In, First->Out, First->InBeside, First->OutBeside})
+    EXPECT_GT(C.GBps, 0);
+  unsigned Before = Engine.Copies;
+  auto Again = overlappedLink(Engine, Alone, 1, **Db);
+  ASSERT_TRUE(Again.ok());
+  EXPECT_EQ(Engine.Copies, Before);
+  EXPECT_EQ(Again->InBeside.GBps, First->InBeside.GBps);
+}

@@ -616,3 +616,23 @@ TEST(Partitioner, Algorithm1PlansWithPipelinedShares) {
   EXPECT_LT(R.EstimatedMs, 12.2);
   EXPECT_GT(R.Groups[0], 0u);
 }
+
+// Copies that slow down beside the CPU's kernel (DeviceEstimate::
+// InputMsBeside): a split that pays with the GPU's copies at their own
+// speed does not once they take twice as long, and the GPU runs alone.
+TEST(Partitioner, CopiesSlowerBesideTheCpuKeepTheGpuAlone) {
+  PartitionProblem P;
+  P.TotalGroups = 10000;
+  DeviceEstimate Gpu = pipelinedDevice(32);
+  P.Devices = {linearDevice("cpu", 0.004), Gpu};
+  PartitionResult Fast = partitionAlgorithm1(P);
+  EXPECT_GT(Fast.Groups[0], 0u);
+  auto Slow = [](uint64_t G) { return 2 * (0.05 + double(G) / 1000); };
+  P.Devices[1].InputMsBeside = Slow;
+  P.Devices[1].OutputMsBeside = Slow;
+  PartitionResult Kept = partitionAlgorithm1(P);
+  EXPECT_EQ(Kept.Groups[0], 0u);
+  EXPECT_EQ(Kept.Groups[1], 10000u);
+  // Alone its copies overlap at their own speed: 12.14 ms, as before.
+  EXPECT_NEAR(Kept.EstimatedMs, 26 * (0.05 + 0.417), 1e-9);
+}
