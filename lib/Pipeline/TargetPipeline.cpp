@@ -357,6 +357,10 @@ addPartitionVariants(Module &M, const CompilerOptions &Opts, TargetKind Target) 
   Passes P(**TM);
   ModulePassManager Transforms;
   Transforms.addPass(PartitionReadyKernelPass(PartitionForm::Exact));
+  // The CUDA device launches whole boxes of groups (rows, planes) through
+  // the box form, which maps them as cheaply as the kernel as written.
+  if (Target == TargetKind::PTX)
+    Transforms.addPass(PartitionReadyKernelPass(PartitionForm::Box));
   if (Opts.GuardVariants)
     Transforms.addPass(PartitionReadyKernelPass(PartitionForm::Guard));
   Transforms.addPass(MergeKernelPass());
@@ -373,6 +377,7 @@ addPartitionVariants(Module &M, const CompilerOptions &Opts, TargetKind Target) 
     Function &K = const_cast<Function &>(*F);
     R.Symbols.Kernel = K.getName().str();
     for (auto [Role, Name] : {std::pair{"range", &R.Symbols.Range},
+                              std::pair{"box", &R.Symbols.Box},
                               std::pair{"guard", &R.Symbols.Guard},
                               std::pair{"merge", &R.Symbols.Merge}})
       if (Function *V = findVariant(M, K, Role))
