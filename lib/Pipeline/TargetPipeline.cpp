@@ -7,7 +7,8 @@
 //           -> internalize non-kernels -> O<n> without unrolling or
 //           vectorizing (= kernel IR, what --emit=llvm prints and SKMD's
 //           passes see: loops keep one induction variable each)
-//   SKMD:   kernel IR -> skmd-partition-ready [-> skmd-partition-ready<guard>]
+//   SKMD:   kernel IR -> skmd-partition-ready [ptx: -> skmd-partition-ready<box>]
+//           [-> skmd-partition-ready<guard>]
 //           -> skmd-merge-kernel -> (skmd-kernel-args, skmd-access,
 //           skmd-partition for the metadata) [x86: -> link SKMD's x86
 //           builtins -> skmd-implicit-loop-barriers

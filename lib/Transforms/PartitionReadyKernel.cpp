@@ -234,6 +234,9 @@ void remapToBox(Function &F, Type *SizeTy) {
   for (CallBase *CB : Calls) {
     B.SetInsertPoint(CB);
     WorkItemFn Fn = *workItemFnOf(*CB);
+    // Global ids from the launched group, not by expandWorkItemCall's
+    // definition from the real one, which would add group_base * local
+    // size and take it away again in the offset.
     Value *New = Fn == WorkItemFn::GlobalId
                      ? B.CreateZExtOrTrunc(
                            selectByDimension(B, CB->getArgOperand(0), GlobalId, Zero),
