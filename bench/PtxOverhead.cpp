@@ -4,12 +4,15 @@
 //
 // For each launch of each benchmark application (bench/apps), on the
 // first GPU, with the bundle's PTX: the kernel as written (K) over its
-// grid, the partition-ready kernel (K__skmd_range) over all its groups,
-// and the guard form (K__skmd_guard) twice over the full grid: with every
+// grid, the partition-ready kernel over all its groups as the CUDA device
+// launches it (the box form, K__skmd_box, over the whole grid:
+// splitIntoLaunches) and as one 1-D launch of the range form
+// (K__skmd_range), and the guard form (K__skmd_guard) twice over the full grid: with every
 // group enabled, and with none, whose time over the number of groups is
 // the cost of a disabled group (the SKMD paper measured 2.687 ns per group
-// on a GTX 760). Kernel times from CUDA events, median of --runs after one
-// warm-up; the buffers are the application's, on the device. The target
+// on a GTX 760). Kernel times from CUDA events, median of --runs rounds
+// after one warm-up, each round running every variant in turn; the
+// buffers are the application's, on the device. The target
 // (docs/results.md): the range form within 2% of K at full range.
 //
 // Exit status: 0 measured, 1 an error, 77 no CUDA driver or GPU.
@@ -23,6 +26,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -50,23 +54,37 @@ public:
     D.cuEventDestroy(Stop);
   }
 
-  /// Median ms of \p Runs launches of \p Launch (after one more as a
-  /// warm-up), or a negative value when a launch failed.
-  template <typename LaunchFn> double median(unsigned Runs, LaunchFn Launch) {
-    std::vector<double> Ms;
-    for (unsigned I = 0; I <= Runs; ++I) {
-      D.cuEventRecord(Start, nullptr);
-      if (Launch() != 0)
-        return -1;
-      D.cuEventRecord(Stop, nullptr);
-      if (D.cuEventSynchronize(Stop) != 0)
-        return -1;
-      float T = 0;
-      D.cuEventElapsedTime(&T, Start, Stop);
-      if (I > 0)
-        Ms.push_back(T);
-    }
-    return bench::median(Ms);
+  /// Median ms of each of \p Launches over \p Runs rounds (after one more
+  /// as a warm-up), or a negative value where a launch failed. Each round
+  /// runs every launch once, in turn: the GPU's clocks drift over a few
+  /// milliseconds, and timing one variant's runs back to back put that
+  /// drift into the differences between variants.
+  std::vector<double> medians(unsigned Runs,
+                              const std::vector<std::function<CUresult()>> &Launches) {
+    std::vector<std::vector<double>> Ms(Launches.size());
+    std::vector<double> Out(Launches.size(), 0);
+    for (unsigned I = 0; I <= Runs; ++I)
+      for (size_t L = 0; L < Launches.size(); ++L) {
+        if (Out[L] < 0)
+          continue;
+        D.cuEventRecord(Start, nullptr);
+        if (Launches[L]() != 0) {
+          Out[L] = -1;
+          continue;
+        }
+        D.cuEventRecord(Stop, nullptr);
+        float T = 0;
+        if (D.cuEventSynchronize(Stop) != 0 || D.cuEventElapsedTime(&T, Start, Stop) != 0) {
+          Out[L] = -1;
+          continue;
+        }
+        if (I > 0)
+          Ms[L].push_back(T);
+      }
+    for (size_t L = 0; L < Launches.size(); ++L)
+      if (Out[L] == 0)
+        Out[L] = bench::median(Ms[L]);
+    return Out;
   }
 
 private:
@@ -108,9 +126,11 @@ std::string measure(const CudaDriver &D, const Options &O, const App &A) {
       break;
     }
     const KernelSymbols &S = K->Symbols.at(TargetKind::PTX);
-    CUfunction Orig = nullptr, Range = nullptr, Guard = nullptr;
+    CUfunction Orig = nullptr, Range = nullptr, Box = nullptr, Guard = nullptr;
     D.cuModuleGetFunction(&Orig, Mod, S.Kernel.c_str());
     D.cuModuleGetFunction(&Range, Mod, S.Range.c_str());
+    if (!S.Box.empty())
+      D.cuModuleGetFunction(&Box, Mod, S.Box.c_str());
     if (!S.Guard.empty())
       D.cuModuleGetFunction(&Guard, Mod, S.Guard.c_str());
     if (!Orig || !Range) {
@@ -128,7 +148,8 @@ std::string measure(const CudaDriver &D, const Options &O, const App &A) {
     // Parameters as SKMD's CUDA device passes them (devices/cuda): buffer
     // addresses, value bytes, and for a __local pointer its offset into the
     // dynamic shared memory (CodeGen/NVPTXLocalArguments.h).
-    auto Launch = [&](CUfunction F, bool Full, std::vector<uint64_t> Extra) {
+    // Grid: the launch's groups per dimension (the full grid for K).
+    auto Launch = [&](CUfunction F, std::array<uint64_t, 3> Grid, std::vector<uint64_t> Extra) {
       uint64_t Dynamic = 0;
       std::vector<uint64_t> Words;
       Words.reserve(Ln.Args.size() + Extra.size());
@@ -150,22 +171,35 @@ std::string measure(const CudaDriver &D, const Options &O, const App &A) {
         Words.push_back(V);
         Params.push_back(&Words.back());
       }
-      unsigned GX = Full ? unsigned(R.NumGroups[0]) : unsigned(Groups);
-      unsigned GY = Full ? unsigned(R.NumGroups[1]) : 1, GZ = Full ? unsigned(R.NumGroups[2]) : 1;
-      return D.cuLaunchKernel(F, GX, GY, GZ, unsigned(R.LocalSize[0]), unsigned(R.LocalSize[1]),
+      return D.cuLaunchKernel(F, unsigned(Grid[0]), unsigned(Grid[1]), unsigned(Grid[2]),
+                              unsigned(R.LocalSize[0]), unsigned(R.LocalSize[1]),
                               unsigned(R.LocalSize[2]), unsigned(Dynamic), nullptr,
                               Params.data(), nullptr);
     };
-    auto Words = partitionReadyArgs(R, 0);
-    std::vector<uint64_t> RangeWords(Words.begin(), Words.end());
-    double OrigMs = T.median(O.Runs, [&] { return Launch(Orig, true, {}); });
-    double RangeMs = T.median(O.Runs, [&] { return Launch(Range, false, RangeWords); });
-    double GuardAll = -1, GuardNone = -1;
+    auto Words = [&](const RangeLaunch &L) {
+      auto W = rangeLaunchArgs(R, L);
+      return std::vector<uint64_t>(W.begin(), W.end());
+    };
+    RangeLaunch Flat;
+    Flat.Grid = {Groups, 1, 1};
+    std::vector<RangeLaunch> AsRun = splitIntoLaunches(R, 0, Groups, Box != nullptr);
+    std::vector<std::function<CUresult()>> Variants = {
+        [&] { return Launch(Orig, R.NumGroups, {}); },
+        [&] {
+          for (const RangeLaunch &L : AsRun)
+            if (CUresult E = Launch(L.F == RangeLaunch::Box ? Box : Range, L.Grid, Words(L)))
+              return E;
+          return CUresult(0);
+        },
+        [&] { return Launch(Range, Flat.Grid, Words(Flat)); }};
     if (Guard) {
-      GuardAll = T.median(O.Runs, [&] { return Launch(Guard, true, {0, Groups}); });
-      GuardNone = T.median(O.Runs, [&] { return Launch(Guard, true, {0, 0}); });
+      Variants.push_back([&] { return Launch(Guard, R.NumGroups, {0, Groups}); });
+      Variants.push_back([&] { return Launch(Guard, R.NumGroups, {0, 0}); });
     }
-    if (OrigMs < 0 || RangeMs < 0) {
+    std::vector<double> Ms = T.medians(O.Runs, Variants);
+    double OrigMs = Ms[0], RangeMs = Ms[1], FlatMs = Ms[2];
+    double GuardAll = Guard ? Ms[3] : -1, GuardNone = Guard ? Ms[4] : -1;
+    if (OrigMs < 0 || RangeMs < 0 || FlatMs < 0) {
       Error = Ln.Kernel + ": a launch failed: " + D.describe(D.cuCtxSynchronize());
       break;
     }
@@ -175,9 +209,11 @@ std::string measure(const CudaDriver &D, const Options &O, const App &A) {
       return std::string(Text);
     };
     char Row[512];
-    std::snprintf(Row, sizeof(Row), "| %s | %s | %s | %llu | %s | %s | %+.1f%% | %s | %s | %s |\n",
+    std::snprintf(Row, sizeof(Row),
+                  "| %s | %s | %s | %llu | %s | %s | %+.1f%% | %s | %+.1f%% | %s | %s | %s |\n",
                   A.Name, Ln.Kernel.c_str(), P.Size.c_str(), (unsigned long long)Groups,
                   Cell(OrigMs).c_str(), Cell(RangeMs).c_str(), 100 * (RangeMs / OrigMs - 1),
+                  Cell(FlatMs).c_str(), 100 * (FlatMs / OrigMs - 1),
                   Cell(GuardAll).c_str(), Cell(GuardNone).c_str(),
                   GuardNone < 0 ? "-" : (std::to_string(GuardNone * 1e6 / double(Groups))).c_str());
     std::fputs(Row, stdout);
@@ -245,12 +281,13 @@ int main(int Argc, char **Argv) {
     return 1;
   }
   D->cuDeviceGetName(Name, sizeof(Name) - 1, Dev);
-  std::printf("ptx-overhead: %s; kernel times in ms, median of %u after a warm-up\n\n", Name,
+  std::printf("ptx-overhead: %s; kernel times in ms, median of %u rounds after a warm-up\n\n", Name,
               O.Runs);
   std::printf("| application | kernel | size | groups | as written | partition-ready | "
-              "difference | guard, all enabled | guard, none enabled | ns per disabled "
-              "group |\n");
-  std::printf("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+              "difference | partition-ready, 1-D launch | difference | guard, all enabled | "
+              "guard, none enabled | ns per disabled group |\n");
+  std::printf("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | "
+              "---: |\n");
   int Status = 0;
   for (const App *A : O.Apps) {
     std::string E;

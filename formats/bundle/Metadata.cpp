@@ -247,6 +247,8 @@ KernelArg argFromJson(const ObjectReader &R) {
 
 ordered_json symbolsToJson(const KernelSymbols &S) {
   ordered_json J = {{"kernel", S.Kernel}, {"range", S.Range}};
+  if (!S.Box.empty())
+    J["box"] = S.Box;
   if (!S.Guard.empty())
     J["guard"] = S.Guard;
   if (!S.Merge.empty())
@@ -258,6 +260,8 @@ KernelSymbols symbolsFromJson(const ObjectReader &R, const json &Obj) {
   KernelSymbols S;
   S.Kernel = R.string("kernel");
   S.Range = R.string("range");
+  if (Obj.contains("box"))
+    S.Box = R.string("box");
   if (Obj.contains("guard"))
     S.Guard = R.string("guard");
   if (Obj.contains("merge"))

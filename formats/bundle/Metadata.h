@@ -98,6 +98,10 @@ struct KernelSymbols {
   std::string Range;  ///< Partition-ready: runs groups [first, first+count).
   std::string Guard;  ///< The paper's guard form, when built.
   std::string Merge;  ///< Merges a device's copies of the written buffers.
+  /// Partition-ready, PTX: runs the box of groups it is launched as, from a
+  /// base (runtime/devices/NDRange.h, RangeLaunch). Empty in bundles
+  /// older than it: the runtime then launches the range form alone.
+  std::string Box;
 };
 
 /// How the copies of a buffer combine after a split. A buffer that only

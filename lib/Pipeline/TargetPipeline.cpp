@@ -7,7 +7,8 @@
 //           -> internalize non-kernels -> O<n> without unrolling or
 //           vectorizing (= kernel IR, what --emit=llvm prints and SKMD's
 //           passes see: loops keep one induction variable each)
-//   SKMD:   kernel IR -> skmd-partition-ready [-> skmd-partition-ready<guard>]
+//   SKMD:   kernel IR -> skmd-partition-ready [ptx: -> skmd-partition-ready<box>]
+//           [-> skmd-partition-ready<guard>]
 //           -> skmd-merge-kernel -> (skmd-kernel-args, skmd-access,
 //           skmd-partition for the metadata) [x86: -> link SKMD's x86
 //           builtins -> skmd-implicit-loop-barriers
@@ -357,6 +358,10 @@ addPartitionVariants(Module &M, const CompilerOptions &Opts, TargetKind Target) 
   Passes P(**TM);
   ModulePassManager Transforms;
   Transforms.addPass(PartitionReadyKernelPass(PartitionForm::Exact));
+  // The CUDA device launches whole boxes of groups (rows, planes) through
+  // the box form, which maps them as cheaply as the kernel as written.
+  if (Target == TargetKind::PTX)
+    Transforms.addPass(PartitionReadyKernelPass(PartitionForm::Box));
   if (Opts.GuardVariants)
     Transforms.addPass(PartitionReadyKernelPass(PartitionForm::Guard));
   Transforms.addPass(MergeKernelPass());
@@ -373,6 +378,7 @@ addPartitionVariants(Module &M, const CompilerOptions &Opts, TargetKind Target) 
     Function &K = const_cast<Function &>(*F);
     R.Symbols.Kernel = K.getName().str();
     for (auto [Role, Name] : {std::pair{"range", &R.Symbols.Range},
+                              std::pair{"box", &R.Symbols.Box},
                               std::pair{"guard", &R.Symbols.Guard},
                               std::pair{"merge", &R.Symbols.Merge}})
       if (Function *V = findVariant(M, K, Role))

@@ -17,6 +17,9 @@ std::string rangeVariantName(StringRef Kernel) {
 std::string guardVariantName(StringRef Kernel) {
   return (Kernel + "__skmd_guard").str();
 }
+std::string boxVariantName(StringRef Kernel) {
+  return (Kernel + "__skmd_box").str();
+}
 
 namespace {
 
@@ -38,6 +41,42 @@ std::vector<ExtraArg> rangeArgs(Type *SizeTy) {
         "skmd_global_offset_z", "skmd_groups_x_magic", "skmd_groups_y_magic"})
     Args.push_back({SizeTy, Name, 0, "ulong"});
   return Args;
+}
+
+std::vector<ExtraArg> boxArgs(Type *SizeTy) {
+  std::vector<ExtraArg> Args;
+  for (const char *Name :
+       {"skmd_group_base_x", "skmd_group_base_y", "skmd_group_base_z", "skmd_id_base_x",
+        "skmd_id_base_y", "skmd_id_base_z", "skmd_num_groups_x", "skmd_num_groups_y",
+        "skmd_num_groups_z"})
+    Args.push_back({SizeTy, Name, 0, "ulong"});
+  return Args;
+}
+
+/// The remapped work-item functions: those that depend on the grid.
+SmallVector<CallBase *, 16> gridDependentCalls(Function &F) {
+  SmallVector<CallBase *, 16> Calls;
+  for (Instruction &I : instructions(F))
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      if (auto Fn = workItemFnOf(*CB))
+        if (*Fn == WorkItemFn::GroupId || *Fn == WorkItemFn::GlobalId ||
+            *Fn == WorkItemFn::NumGroups || *Fn == WorkItemFn::GlobalSize ||
+            *Fn == WorkItemFn::GlobalOffset || *Fn == WorkItemFn::GlobalLinearId)
+          Calls.push_back(CB);
+  return Calls;
+}
+
+/// Moves \p F's allocas to the top of its entry block, where passes expect
+/// them, and returns the first instruction after them.
+Instruction *afterAllocas(Function &F) {
+  BasicBlock *Entry = &F.getEntryBlock();
+  Instruction *Body = &*Entry->getFirstInsertionPt();
+  for (Instruction &I : make_early_inc_range(*Entry))
+    if (isa<AllocaInst>(I) && &I != Body)
+      I.moveBefore(Body->getIterator());
+  while (isa<AllocaInst>(Body))
+    Body = Body->getNextNode();
+  return Body;
 }
 
 /// floor(\p N / \p D) at \p B's insertion point, which ends in a new block:
@@ -92,16 +131,8 @@ Value *emitDivide(IRBuilder<> &B, Value *N, Value *D, Value *Magic, BasicBlock *
 BasicBlock *emitRealGroup(Function &F, Value *First, Value *const NumGroups[3],
                           Value *const Magic[2], Type *SizeTy, WorkItemGeometry &G) {
   BasicBlock *Entry = &F.getEntryBlock();
-  // Allocas stay in the entry block, where passes expect them.
-  Instruction *Body = &*Entry->getFirstInsertionPt();
-  for (Instruction &I : make_early_inc_range(*Entry))
-    if (isa<AllocaInst>(I) && &I != Body)
-      I.moveBefore(Body->getIterator());
-  while (isa<AllocaInst>(Body))
-    Body = Body->getNextNode();
-
   LLVMContext &Ctx = F.getContext();
-  BasicBlock *Join = Entry->splitBasicBlock(Body, "skmd.real_group");
+  BasicBlock *Join = Entry->splitBasicBlock(afterAllocas(F), "skmd.real_group");
   BasicBlock *PastRow = BasicBlock::Create(Ctx, "skmd.past_first_row", &F, Join);
   BasicBlock *PastPlane = BasicBlock::Create(Ctx, "skmd.past_first_plane", &F, Join);
   Entry->getTerminator()->eraseFromParent();
@@ -141,16 +172,7 @@ BasicBlock *emitRealGroup(Function &F, Value *First, Value *const NumGroups[3],
 
 /// Remaps the clone's work-item functions onto the real grid.
 void remapToRealGrid(Function &F, Type *SizeTy) {
-  SmallVector<CallBase *, 16> Calls;
-  for (Instruction &I : instructions(F))
-    if (auto *CB = dyn_cast<CallBase>(&I))
-      if (auto Fn = workItemFnOf(*CB))
-        if (*Fn == WorkItemFn::GroupId || *Fn == WorkItemFn::GlobalId ||
-            *Fn == WorkItemFn::NumGroups || *Fn == WorkItemFn::GlobalSize ||
-            *Fn == WorkItemFn::GlobalOffset ||
-            *Fn == WorkItemFn::GlobalLinearId)
-          Calls.push_back(CB);
-
+  SmallVector<CallBase *, 16> Calls = gridDependentCalls(F);
   unsigned N = F.arg_size();
   // The hidden arguments, in rangeArgs' order.
   auto Hidden = [&](unsigned I) { return F.getArg(N - RangeHiddenArgs + I); };
@@ -173,6 +195,53 @@ void remapToRealGrid(Function &F, Type *SizeTy) {
   for (CallBase *CB : Calls) {
     B.SetInsertPoint(CB);
     Value *New = expandWorkItemCall(B, *CB, *workItemFnOf(*CB), G);
+    if (!New->hasName())
+      New->takeName(CB);
+    CB->replaceAllUsesWith(New);
+    CB->eraseFromParent();
+  }
+}
+
+/// Remaps the clone's work-item functions for a launch of a box of
+/// groups: launched group g is real group g + group_base, its work-items'
+/// global ids are g * local size + local id + id_base (id_base = group_base
+/// * local size + global offset, from the runtime). Every work-item
+/// computes what the kernel as written computes, and one add per
+/// dimension: no branch, no division. The global offset, which kernels
+/// seldom ask for, is id_base - group_base * local size.
+void remapToBox(Function &F, Type *SizeTy) {
+  SmallVector<CallBase *, 16> Calls = gridDependentCalls(F);
+  unsigned N = F.arg_size();
+  auto Hidden = [&](unsigned I) { return F.getArg(N - BoxHiddenArgs + I); };
+  IRBuilder<> B(afterAllocas(F));
+  WorkItemGeometry G;
+  Value *GlobalId[3];
+  const char *Dims[3] = {"x", "y", "z"};
+  for (unsigned D = 0; D < 3; ++D) {
+    Value *GroupBase = Hidden(D), *IdBase = Hidden(3 + D);
+    Value *Launched = emitWorkItemCall(B, WorkItemFn::GroupId, SizeTy, D);
+    // The launch keeps the kernel's local size.
+    G.LocalSize[D] = emitWorkItemCall(B, WorkItemFn::LocalSize, SizeTy, D);
+    G.LocalId[D] = emitWorkItemCall(B, WorkItemFn::LocalId, SizeTy, D);
+    G.Group[D] = B.CreateAdd(Launched, GroupBase, Twine("skmd.group_") + Dims[D]);
+    G.NumGroups[D] = Hidden(6 + D);
+    G.GlobalOffset[D] = B.CreateSub(IdBase, B.CreateMul(GroupBase, G.LocalSize[D]),
+                                    Twine("skmd.global_offset_") + Dims[D]);
+    GlobalId[D] = B.CreateAdd(B.CreateAdd(B.CreateMul(Launched, G.LocalSize[D]), G.LocalId[D]),
+                              IdBase, Twine("skmd.global_id_") + Dims[D]);
+  }
+  Value *Zero = ConstantInt::get(SizeTy, 0);
+  for (CallBase *CB : Calls) {
+    B.SetInsertPoint(CB);
+    WorkItemFn Fn = *workItemFnOf(*CB);
+    // Global ids from the launched group, not by expandWorkItemCall's
+    // definition from the real one, which would add group_base * local
+    // size and take it away again in the offset.
+    Value *New = Fn == WorkItemFn::GlobalId
+                     ? B.CreateZExtOrTrunc(
+                           selectByDimension(B, CB->getArgOperand(0), GlobalId, Zero),
+                           CB->getType())
+                     : expandWorkItemCall(B, *CB, Fn, G);
     if (!New->hasName())
       New->takeName(CB);
     CB->replaceAllUsesWith(New);
@@ -217,9 +286,11 @@ Expected<PartitionForm> PartitionReadyKernelPass::parseForm(StringRef Params) {
     return PartitionForm::Exact;
   if (Params == "guard")
     return PartitionForm::Guard;
+  if (Params == "box")
+    return PartitionForm::Box;
   return createStringError(inconvertibleErrorCode(),
                            "skmd-partition-ready: unknown form '" + Params +
-                               "' (use exact or guard)");
+                               "' (use exact, guard or box)");
 }
 
 PreservedAnalyses PartitionReadyKernelPass::run(Module &M,
@@ -231,34 +302,46 @@ PreservedAnalyses PartitionReadyKernelPass::run(Module &M,
 
   bool Changed = false;
   for (Function *K : Kernels) {
-    bool Exact = Form == PartitionForm::Exact;
-    StringRef Role = Exact ? "range" : "guard";
+    StringRef Role = Form == PartitionForm::Exact ? "range"
+                     : Form == PartitionForm::Box ? "box"
+                                                  : "guard";
     if (findVariant(M, *K, Role))
       continue;
     Type *SizeTy = sizeType(*K);
-    std::vector<ExtraArg> Extra =
-        Exact ? rangeArgs(SizeTy)
-              : std::vector<ExtraArg>{{SizeTy, "skmd_first_group", 0, "ulong"},
-                                      {SizeTy, "skmd_group_count", 0, "ulong"}};
-    Function *Clone = cloneKernelWithExtraArgs(
-        *K, Exact ? rangeVariantName(K->getName()) : guardVariantName(K->getName()),
-        Extra, Role);
-    if (Exact) {
-      // Helpers may call work-item functions too: remap them all in one
-      // function. A helper left behind would see the launched grid, so
-      // the kernel is marked unpartitionable instead.
-      if (!inlineAllCalls(*Clone)) {
-        Clone->eraseFromParent();
-        K->addFnAttr(UnpartitionableAttr,
-                     "a helper function could not be inlined");
-        Changed = true;
-        continue;
-      }
-      remapToRealGrid(*Clone, SizeTy);
-    } else {
-      insertGuard(*Clone, SizeTy);
+    std::vector<ExtraArg> Extra;
+    std::string Name;
+    switch (Form) {
+    case PartitionForm::Exact:
+      Extra = rangeArgs(SizeTy);
+      Name = rangeVariantName(K->getName());
+      break;
+    case PartitionForm::Box:
+      Extra = boxArgs(SizeTy);
+      Name = boxVariantName(K->getName());
+      break;
+    case PartitionForm::Guard:
+      Extra = {{SizeTy, "skmd_first_group", 0, "ulong"}, {SizeTy, "skmd_group_count", 0, "ulong"}};
+      Name = guardVariantName(K->getName());
+      break;
     }
+    Function *Clone = cloneKernelWithExtraArgs(*K, Name, Extra, Role);
     Changed = true;
+    if (Form == PartitionForm::Guard) {
+      insertGuard(*Clone, SizeTy);
+      continue;
+    }
+    // Helpers may call work-item functions too: remap them all in one
+    // function. A helper left behind would see the launched grid, so the
+    // kernel is marked unpartitionable instead.
+    if (!inlineAllCalls(*Clone)) {
+      Clone->eraseFromParent();
+      K->addFnAttr(UnpartitionableAttr, "a helper function could not be inlined");
+      continue;
+    }
+    if (Form == PartitionForm::Exact)
+      remapToRealGrid(*Clone, SizeTy);
+    else
+      remapToBox(*Clone, SizeTy);
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 namespace skmd {
 
@@ -49,6 +50,61 @@ inline std::array<uint64_t, 9> partitionReadyArgs(const NDRange &R, uint64_t Fir
           divisionMagic(R.NumGroups[0]),
           divisionMagic(R.NumGroups[1])};
 }
+
+/// One launch of a partition-ready kernel (lib/Transforms/
+/// PartitionReadyKernel.h), with the kernel's local size.
+struct RangeLaunch {
+  /// Range: K__skmd_range, a 1-D grid of the flattened groups [First,
+  /// First + Grid[0]). Box: K__skmd_box, launched as Grid, running the
+  /// groups [Base, Base + Grid) of the real grid, whose first, flattened,
+  /// is First.
+  enum Form { Range, Box } F = Range;
+  uint64_t First = 0;
+  std::array<uint64_t, 3> Grid{0, 1, 1};
+  std::array<uint64_t, 3> Base{0, 0, 0};
+
+  uint64_t groups() const { return Grid[0] * Grid[1] * Grid[2]; }
+};
+
+/// What K__skmd_box takes after the kernel's own arguments for launch \p L
+/// of \p R, as `ulong`s: the box's first group per dimension, the global
+/// id of its first work-item's (local id 0) per dimension (the group times
+/// the local size, plus the global offset), and the real grid's groups per
+/// dimension.
+inline std::array<uint64_t, 9> boxArgs(const NDRange &R, const RangeLaunch &L) {
+  std::array<uint64_t, 9> Words{};
+  for (unsigned D = 0; D < 3; ++D) {
+    Words[D] = L.Base[D];
+    Words[3 + D] = L.Base[D] * R.LocalSize[D] + R.GlobalOffset[D];
+    Words[6 + D] = R.NumGroups[D];
+  }
+  return Words;
+}
+
+/// The hidden arguments of launch \p L of \p R, for its form.
+inline std::array<uint64_t, 9> rangeLaunchArgs(const NDRange &R, const RangeLaunch &L) {
+  return L.F == RangeLaunch::Box ? boxArgs(R, L) : partitionReadyArgs(R, L.First);
+}
+
+/// The most groups a launch may have per dimension (CUDA's: 2^31 - 1 in
+/// x, 65535 in y and z).
+struct GridLimits {
+  std::array<uint64_t, 3> Max{0x7fffffff, 65535, 65535};
+};
+
+/// The launches that run the flattened groups [First, First + Count) of
+/// \p R, in order. Without \p Boxes, range-form launches alone. With
+/// them: in a 1-D grid, one box; else the whole rows go into one box: in
+/// 2-D, all of them; in 3-D, whichever is largest of the whole planes, the
+/// whole rows before the first of them (in one plane) and the whole rows
+/// after the last. The groups before and after that box take a launch
+/// each: a box where they lie in one row (a partial row), else the range
+/// form (in 3-D, rows of two planes); without whole rows, a box for each
+/// partial row. At most three launches, unless a launch would exceed
+/// \p Limits, when it is split in its last dimension; every launch a box
+/// in 1-D and 2-D.
+std::vector<RangeLaunch> splitIntoLaunches(const NDRange &R, uint64_t First, uint64_t Count,
+                                           bool Boxes, const GridLimits &Limits = {});
 
 } // namespace skmd
 

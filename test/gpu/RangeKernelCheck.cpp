@@ -3,7 +3,10 @@
 // Runs skmd-cc's PTX on an NVIDIA GPU and checks the SKMD variants against
 // the kernel as written, bit for bit:
 //   - K__skmd_range over a random split of the groups into pieces, each
-//     launched as exactly its own groups, equals K over the whole grid;
+//     launched as exactly its own groups, equals K over the whole grid:
+//     as the CUDA device launches a piece (boxes of whole rows or planes
+//     and of partial rows through K__skmd_box, rows of two planes through
+//     the range form: splitIntoLaunches), and as one 1-D launch;
 //   - K__skmd_guard (when the bundle has it) likewise, over the full grid;
 //   - K__skmd_merge, given copies holding K's results, rebuilds every
 //     output from zeroed buffers.
@@ -99,9 +102,11 @@ public:
     if (!ok(D.cuModuleLoadDataEx(&Mod, PTX.data(), 0, nullptr, nullptr),
             "cuModuleLoadDataEx"))
       return false;
-    CUfunction Orig, Range, Guard = nullptr, Merge = nullptr;
+    CUfunction Orig, Range, Box = nullptr, Guard = nullptr, Merge = nullptr;
     if (!ok(D.cuModuleGetFunction(&Orig, Mod, S.Kernel.c_str()), "kernel") ||
         !ok(D.cuModuleGetFunction(&Range, Mod, S.Range.c_str()), "range kernel"))
+      return false;
+    if (!S.Box.empty() && !ok(D.cuModuleGetFunction(&Box, Mod, S.Box.c_str()), "box kernel"))
       return false;
     if (!S.Guard.empty() && !ok(D.cuModuleGetFunction(&Guard, Mod, S.Guard.c_str()), "guard kernel"))
       return false;
@@ -165,9 +170,18 @@ public:
     // The hidden arguments as the runtime passes them.
     NDRange Grid;
     Grid.NumGroups = {C.Groups[0], C.Groups[1], C.Groups[2]};
+    Grid.LocalSize = {C.Local[0], C.Local[1], C.Local[2]};
     auto RangeExtra = [&](uint64_t First) {
       auto Words = partitionReadyArgs(Grid, First);
       return std::vector<uint64_t>(Words.begin(), Words.end());
+    };
+    auto LaunchExtra = [&](const RangeLaunch &L) {
+      auto Words = rangeLaunchArgs(Grid, L);
+      return std::vector<uint64_t>(Words.begin(), Words.end());
+    };
+    auto Dims = [](const RangeLaunch &L) {
+      return std::array<unsigned, 3>{unsigned(L.Grid[0]), unsigned(L.Grid[1]),
+                                     unsigned(L.Grid[2])};
     };
 
     // The kernel as written, over the whole grid.
@@ -179,10 +193,19 @@ public:
     // Range kernels over a random split, launched in random order.
     auto Pieces = randomPieces(Total, 3, Rng);
     ZeroOutputs();
+    unsigned Boxes = 0;
+    for (auto [First, Count] : Pieces)
+      for (const RangeLaunch &L : splitIntoLaunches(Grid, First, Count, Box != nullptr)) {
+        Boxes += L.F == RangeLaunch::Box;
+        if (!Launch(L.F == RangeLaunch::Box ? Box : Range, Dims(L), LaunchExtra(L)))
+          return false;
+      }
+    bool RangeOk = Download() == Reference;
+    ZeroOutputs();
     for (auto [First, Count] : Pieces)
       if (!Launch(Range, {unsigned(Count), 1, 1}, RangeExtra(First)))
         return false;
-    bool RangeOk = Download() == Reference;
+    bool FlatOk = Download() == Reference;
 
     bool GuardOk = true;
     if (Guard) {
@@ -233,17 +256,21 @@ public:
       return Best;
     };
     float TOrig = Time(Orig, C.Groups, {});
-    float TRange = Time(Range, {unsigned(Total), 1, 1}, RangeExtra(0));
-    std::printf("| %s | %llu | %zu | %s | %s | %s | %.4f | %.4f | %+.1f%% |\n",
-                C.Kernel, (unsigned long long)Total, Pieces.size(),
-                RangeOk ? "equal" : "DIFFERENT",
+    // The whole grid as the CUDA device launches it: one launch.
+    std::vector<RangeLaunch> Whole = splitIntoLaunches(Grid, 0, Total, Box != nullptr);
+    float TRange = Whole.size() == 1 && Whole[0].F == RangeLaunch::Box
+                       ? Time(Box, Dims(Whole[0]), LaunchExtra(Whole[0]))
+                       : Time(Range, {unsigned(Total), 1, 1}, RangeExtra(0));
+    std::printf("| %s | %llu | %zu | %u | %s | %s | %s | %s | %.4f | %.4f | %+.1f%% |\n",
+                C.Kernel, (unsigned long long)Total, Pieces.size(), Boxes,
+                RangeOk ? "equal" : "DIFFERENT", FlatOk ? "equal" : "DIFFERENT",
                 Guard ? (GuardOk ? "equal" : "DIFFERENT") : "-",
                 Merge ? (MergeOk ? "equal" : "DIFFERENT") : "-", TOrig, TRange,
                 100.0 * (TRange - TOrig) / TOrig);
     for (CUdeviceptr P : Dev)
       if (P)
         D.cuMemFree(P);
-    return RangeOk && GuardOk && MergeOk && !Failed;
+    return RangeOk && FlatOk && GuardOk && MergeOk && !Failed;
   }
 
 private:
@@ -278,9 +305,9 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::printf("device: %s\n\n", Name);
-  std::printf("| kernel | groups | pieces | range split | guard split | merge | "
-              "kernel ms | range ms | range vs kernel |\n");
-  std::printf("| --- | ---: | ---: | --- | --- | --- | ---: | ---: | ---: |\n");
+  std::printf("| kernel | groups | pieces | box launches | range split | range split, 1-D | "
+              "guard split | merge | kernel ms | range ms | range vs kernel |\n");
+  std::printf("| --- | ---: | ---: | ---: | --- | --- | --- | --- | ---: | ---: | ---: |\n");
   bool AllOk = true;
   Checker C(D);
   for (const Case &K : cases())

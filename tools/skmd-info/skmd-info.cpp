@@ -89,7 +89,7 @@ void printBundle(const std::string &Path, const Bundle &B) {
     for (const auto &[Target, S] : K.Symbols) {
       std::printf("    %-5s entry points: %s",
                   std::string(targetKindName(Target)).c_str(), S.Kernel.c_str());
-      for (const std::string *E : {&S.Range, &S.Guard, &S.Merge})
+      for (const std::string *E : {&S.Range, &S.Box, &S.Guard, &S.Merge})
         if (!E->empty() && *E != S.Kernel)
           std::printf(", %s", E->c_str());
       std::printf("\n");

@@ -46,12 +46,14 @@ public:
 
 class CudaKernel : public DeviceKernel {
 public:
-  CudaKernel(std::shared_ptr<DeviceModule> Module, CUfunction Range)
-      : Module(std::move(Module)), Range(Range) {}
+  CudaKernel(std::shared_ptr<DeviceModule> Module, CUfunction Range, CUfunction Box)
+      : Module(std::move(Module)), Range(Range), Box(Box) {}
   bool hasMerge() const override { return false; }
 
   std::shared_ptr<DeviceModule> Module;
-  CUfunction Range;
+  /// The range form; the box form where the bundle has it (null in older
+  /// bundles).
+  CUfunction Range, Box;
 };
 
 } // namespace
@@ -185,13 +187,17 @@ CudaDevice::loadKernel(const std::shared_ptr<DeviceModule> &Module, const Kernel
                        Kernel.Name + "' (rebuild it with skmd-cc --targets=...,ptx)");
   if (Status S = enter(); !S)
     return S.error();
-  CUfunction Range;
-  if (CUresult R = D.cuModuleGetFunction(&Range, static_cast<CudaModule &>(*Module).Module,
-                                         Symbols->second.Range.c_str()))
-    return Failure(ErrorCode::CorruptBundle, Info.Name + ": the PTX has no " +
-                                                 Symbols->second.Range + ": " +
-                                                 D.describe(R));
-  return std::unique_ptr<DeviceKernel>(new CudaKernel(Module, Range));
+  CUfunction Functions[2] = {nullptr, nullptr};
+  const std::string *Names[2] = {&Symbols->second.Range, &Symbols->second.Box};
+  for (unsigned I = 0; I < 2; ++I) {
+    if (Names[I]->empty())
+      continue;
+    if (CUresult R = D.cuModuleGetFunction(
+            &Functions[I], static_cast<CudaModule &>(*Module).Module, Names[I]->c_str()))
+      return Failure(ErrorCode::CorruptBundle,
+                     Info.Name + ": the PTX has no " + *Names[I] + ": " + D.describe(R));
+  }
+  return std::unique_ptr<DeviceKernel>(new CudaKernel(Module, Functions[0], Functions[1]));
 }
 
 Result<DeviceMemory> CudaDevice::allocate(uint64_t Bytes) {
@@ -311,17 +317,27 @@ Status CudaDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
         return Status::success();
       },
       [&](unsigned, uint64_t V) { return PutWord(V); });
-  if (Count > 0x7fffffffull)
-    return Failure(ErrorCode::InvalidArgument,
-                   Info.Name + ": more than 2^31-1 groups in one launch");
-  if (Status S = check(D.cuLaunchKernel(K.Range, unsigned(Count), 1, 1,
-                                        unsigned(Range.LocalSize[0]),
-                                        unsigned(Range.LocalSize[1]),
-                                        unsigned(Range.LocalSize[2]), unsigned(Dynamic),
-                                        Compute, Params.data(), nullptr),
-                       "cuLaunchKernel");
-      !S)
-    return S;
+  // Boxes of groups (whole rows or planes, a partial row) through the box
+  // form, which maps them as cheaply as the kernel as written; rows of two
+  // planes through the range form. The driver copies the parameters at
+  // each launch, so the hidden words are rewritten between launches.
+  const size_t Hidden = Words.size() - partitionReadyArgs(Range, First).size();
+  for (const RangeLaunch &L : splitIntoLaunches(Range, First, Count, K.Box != nullptr)) {
+    auto W = rangeLaunchArgs(Range, L);
+    std::copy(W.begin(), W.end(), Words.begin() + Hidden);
+    if (Status S = check(D.cuLaunchKernel(L.F == RangeLaunch::Box ? K.Box : K.Range,
+                                          unsigned(L.Grid[0]), unsigned(L.Grid[1]),
+                                          unsigned(L.Grid[2]), unsigned(Range.LocalSize[0]),
+                                          unsigned(Range.LocalSize[1]),
+                                          unsigned(Range.LocalSize[2]), unsigned(Dynamic),
+                                          Compute, Params.data(), nullptr),
+                         "cuLaunchKernel");
+        !S) {
+      // Nothing of this range may still run once it is reported failed.
+      D.cuStreamSynchronize(Compute);
+      return S;
+    }
+  }
   return check(D.cuStreamSynchronize(Compute), "the kernel");
 }
 

@@ -27,7 +27,7 @@ declare i64 @_Z13get_global_idj(i32)
 ; CHECK: call i64 @_Z13get_global_idj(i32 0)
 ; CHECK: skmd.skip:
 ; CHECK-NEXT: ret void
-; BAD: skmd-partition-ready: unknown form 'sideways' (use exact or guard)
+; BAD: skmd-partition-ready: unknown form 'sideways' (use exact, guard or box)
 
 define ptx_kernel void @scale(ptr addrspace(1) %x, float %s) {
 entry:

@@ -19,7 +19,7 @@
 // CHECK-NEXT: histogram
 // CHECK-NEXT: reqd_work_group_size 256x1x1
 // CHECK-NEXT: x86 entry points: histogram__skmd_wg, histogram__skmd_merge__skmd_wg
-// CHECK-NEXT: ptx entry points: histogram, histogram__skmd_range, histogram__skmd_merge
+// CHECK-NEXT: ptx entry points: histogram, histogram__skmd_range, histogram__skmd_box, histogram__skmd_merge
 // CHECK-NEXT: spirv entry points: histogram, histogram__skmd_range, histogram__skmd_merge
 // CHECK-NEXT: cpu: 256 B __local, {{[0-9]+}} B per work-item across barriers
 // CHECK-NEXT: partitionable, contiguous no

@@ -183,9 +183,11 @@ typedef struct {
 // CHECK-NEXT:         "range": "everything__skmd_wg",
 // CHECK-NEXT:         "merge": "everything__skmd_merge__skmd_wg"
 // CHECK-NEXT:       },
+// The CUDA device launches boxes of groups through the box form.
 // CHECK-NEXT:       "ptx": {
 // CHECK-NEXT:         "kernel": "everything",
 // CHECK-NEXT:         "range": "everything__skmd_range",
+// CHECK-NEXT:         "box": "everything__skmd_box",
 // CHECK-NEXT:         "merge": "everything__skmd_merge"
 // CHECK-NEXT:       },
 // CHECK-NEXT:       "spirv": {

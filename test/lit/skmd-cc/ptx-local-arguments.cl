@@ -10,6 +10,8 @@
 // CHECK-DAG: skmd_dynamic_shared
 // CHECK-LABEL: .entry t__skmd_range(
 // CHECK: skmd_dynamic_shared
+// CHECK-LABEL: .entry t__skmd_box(
+// CHECK: skmd_dynamic_shared
 __kernel void t(__global uint *out, __local uint *lmem, const int n) {
   __local int seed;
   if (get_local_id(0) == 0)
