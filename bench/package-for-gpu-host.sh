@@ -25,4 +25,5 @@ for variant in x86-64-v4 x86-64-v3-only; do
 done
 cp "$root/bench/run-on-gpu-host.sh" "$out/run.sh"
 cp "$root/bench/run-suite-on-gpu-host.sh" "$out/run-suite.sh"
+cp "$root/bench/run-issue22-on-gpu-host.sh" "$out/run-issue22.sh"
 du -sh "$out"
