@@ -12,7 +12,8 @@
 //     it sustains (the host's measured memcpy rate, counting a read and a
 //     write per byte copied): a byte the CPU reads or writes costs one, a
 //     byte a GPU copies by DMA one, and a pageable byte staged through
-//     page-locked memory three (the staging copy's read and write, the DMA).
+//     page-locked memory two (the staging copy's side in the user's
+//     memory and the chunk's write-back; the chunk itself stays in cache).
 //
 // The bound is reached by no real plan (pipelines fill and drain, kernels
 // on the host's cores and copies slow each other); a plan's time over it

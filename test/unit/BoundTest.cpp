@@ -50,11 +50,11 @@ TEST(Bound, HostMemoryLimitsEveryDeviceTogether) {
 }
 
 // Devices that cost host memory less take groups first: a CPU at 1 byte
-// a group against a GPU whose bytes are staged (3 a group), host memory at
+// a group against a GPU at 3 (costlier host bytes), host memory at
 // 300 bytes a ms. With c groups on the CPU (c <= 100 T) and g on the GPU
 // (g <= 200 T), c + 3 g = 3000 - 2 c <= 300 T: at best c = 100 T, so T =
 // 6 ms, c = 600, g = 400 (its link would allow 1200).
-TEST(Bound, StagedBytesCostThreeTimes) {
+TEST(Bound, DevicesCheaperInHostBytesTakeGroupsFirst) {
   BoundProblem P;
   P.TotalGroups = 1000;
   P.Devices = {device("cpu", 0.01, 0, 1), device("gpu0", 0.001, 0.005, 3)};
