@@ -1,13 +1,13 @@
 //===- NBody.cpp - One time step of an all-pairs n-body simulation --------===//
-#include "../suite/Apps.h"
+#include "Shared.h"
 
 namespace skmd::bench {
 namespace {
-
 const float Dt = 0.01f, Eps2 = 0.01f;
+} // namespace
 
-Problem nbody(double Scale, std::mt19937 &Rng) {
-  size_t N = scaled(524288, Scale, 256);
+Problem nbodyStep(double Scale, std::mt19937 &Rng, size_t FullBodies, const char *Kernel) {
+  size_t N = scaled(double(FullBodies), Scale, 256);
   Problem P;
   P.Size = std::to_string(N) + " bodies";
   std::uniform_real_distribution<float> Coord(-1, 1), Mass(0.5, 1.5), Speed(-0.1f, 0.1f);
@@ -18,7 +18,7 @@ Problem nbody(double Scale, std::mt19937 &Rng) {
       inputOf<float>(4 * N, [&](size_t I) { return I % 4 == 3 ? 0.0f : Speed(Rng); }));
   P.Buffers.push_back(output(4 * N * sizeof(float), Compare::Relative));
   P.Buffers.push_back(output(4 * N * sizeof(float), Compare::Relative));
-  P.launch("nbody_step",
+  P.launch(Kernel,
            {bufferArg(0), bufferArg(1), bufferArg(2), bufferArg(3), valueArg(Dt), valueArg(Eps2),
             valueArg(uint32_t(N))},
            1, {N, 1, 1}, {256, 1, 1});
@@ -49,6 +49,12 @@ Problem nbody(double Scale, std::mt19937 &Rng) {
     return C;
   };
   return P;
+}
+
+namespace {
+
+Problem nbody(double Scale, std::mt19937 &Rng) {
+  return nbodyStep(Scale, Rng, 524288, "nbody_step");
 }
 
 AppRegistration Registration({"nbody", "nbody", nbody});

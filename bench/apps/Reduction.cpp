@@ -5,9 +5,18 @@
 // sums (the check compares their total).
 //
 //===----------------------------------------------------------------------===//
-#include "../suite/Apps.h"
+#include "Shared.h"
 
 namespace skmd::bench {
+
+Check partialSumsCheck(const Problem &P, const Outputs &O, size_t N, size_t Groups) {
+  double Want = sumOfFloats(P.in<float>(0), N);
+  double Got = sumOfFloats(O[1].as<float>(), Groups);
+  Check C = Check::relative(std::fabs(Got - Want) / std::fabs(Want), P.Tolerance, "sum");
+  C.Scope = "sum";
+  return C;
+}
+
 namespace {
 
 Problem reduction(double Scale, std::mt19937 &Rng) {
@@ -24,11 +33,7 @@ Problem reduction(double Scale, std::mt19937 &Rng) {
            1, {Groups * Local, 1, 1}, {Local, 1, 1});
   P.Tolerance = 1e-5;
   P.Reference = [N, Groups](const Problem &P, const Outputs &O) {
-    double Want = sumOfFloats(P.in<float>(0), N);
-    double Got = sumOfFloats(O[1].as<float>(), Groups);
-    Check C = Check::relative(std::fabs(Got - Want) / std::fabs(Want), P.Tolerance, "sum");
-    C.Scope = "sum";
-    return C;
+    return partialSumsCheck(P, O, N, Groups);
   };
   return P;
 }

@@ -7,7 +7,7 @@
 // array is the kernel's own; 64M floats in groups of 256.
 //
 //===----------------------------------------------------------------------===//
-#include "../suite/Apps.h"
+#include "Shared.h"
 
 namespace skmd::bench {
 namespace {
@@ -23,11 +23,7 @@ Problem reductionStrided(double Scale, std::mt19937 &Rng) {
   P.launch("reduce_strided", {bufferArg(0), bufferArg(1)}, 1, {Items, 1, 1}, {Local, 1, 1});
   P.Tolerance = 1e-5;
   P.Reference = [N, Groups](const Problem &P, const Outputs &O) {
-    double Want = sumOfFloats(P.in<float>(0), N);
-    double Got = sumOfFloats(O[1].as<float>(), Groups);
-    Check C = Check::relative(std::fabs(Got - Want) / std::fabs(Want), P.Tolerance, "sum");
-    C.Scope = "sum";
-    return C;
+    return partialSumsCheck(P, O, N, Groups);
   };
   return P;
 }

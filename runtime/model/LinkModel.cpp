@@ -354,24 +354,39 @@ stagingCapacity(const std::vector<Device *> &Staged, ProfileDatabase &Db,
   return capacityOf(GBps, Staged.size());
 }
 
-Result<LinkCost> hostCopyModel(ProfileDatabase &Db, const std::string &HostKey) {
-  auto Row = Db.link(HostKey, "host-copy");
+namespace {
+
+/// The cost of \p Copy between two host buffers, recorded as \p Name of
+/// \p HostKey in \p Db, or measured now and recorded.
+Result<LinkCost>
+recordedHostCopy(ProfileDatabase &Db, const std::string &HostKey, const char *Name,
+                 const std::function<void(void *, const void *, uint64_t)> &Copy) {
+  auto Row = Db.link(HostKey, Name);
   if (!Row)
     return Row.error();
   if (*Row)
     return **Row;
   std::vector<char> From(Regions * LargeBytes, 1), To(Regions * LargeBytes, 0);
   auto Cost = costOf([&](uint64_t Bytes, uint64_t At) {
-    std::memcpy(To.data() + At, From.data() + At, Bytes);
+    Copy(To.data() + At, From.data() + At, Bytes);
     // The copy's result is never read: keep the compiler from dropping it.
     asm volatile("" : : "r"(To.data()) : "memory");
     return Status::success();
   });
   if (!Cost)
     return Cost.error();
-  if (Status S = Db.setLink(HostKey, "host-copy", *Cost); !S)
+  if (Status S = Db.setLink(HostKey, Name, *Cost); !S)
     return S.error();
   return *Cost;
+}
+
+} // namespace
+
+Result<LinkCost> hostCopyModel(ProfileDatabase &Db, const std::string &HostKey) {
+  return recordedHostCopy(Db, HostKey, "host-copy",
+                          [](void *To, const void *From, uint64_t Bytes) {
+                            std::memcpy(To, From, Bytes);
+                          });
 }
 
 namespace {
@@ -473,22 +488,7 @@ Result<OverlappedLink> overlappedLink(Device &D, const LinkModel &Alone, unsigne
 Result<LinkCost>
 hostMemoryModel(ProfileDatabase &Db, const std::string &HostKey,
                 const std::function<void(void *, const void *, uint64_t)> &Copy) {
-  auto Row = Db.link(HostKey, "host-memory");
-  if (!Row)
-    return Row.error();
-  if (*Row)
-    return **Row;
-  std::vector<char> From(Regions * LargeBytes, 1), To(Regions * LargeBytes, 0);
-  auto Cost = costOf([&](uint64_t Bytes, uint64_t At) {
-    Copy(To.data() + At, From.data() + At, Bytes);
-    asm volatile("" : : "r"(To.data()) : "memory");
-    return Status::success();
-  });
-  if (!Cost)
-    return Cost.error();
-  if (Status S = Db.setLink(HostKey, "host-memory", *Cost); !S)
-    return S.error();
-  return *Cost;
+  return recordedHostCopy(Db, HostKey, "host-memory", Copy);
 }
 
 } // namespace skmd
