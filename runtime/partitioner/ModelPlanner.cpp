@@ -49,6 +49,32 @@ struct Curve {
   }
 };
 
+/// \p C as a function of the group count (\p C outlives it).
+std::function<double(uint64_t)> ofGroups(const Curve &C) {
+  return [&C](uint64_t N) { return C(double(N)); };
+}
+
+/// The time, at each of \p Counts, of the bytes every buffer argument
+/// moves one way (\p In) at the cost \p CostOf(argument) gives, times
+/// \p Scale. \p AtCount: the MovedBytes at each count.
+template <typename MovedAt, typename CostFn>
+Curve copyCurve(const std::vector<uint64_t> &Counts, const std::vector<MovedAt> &AtCount,
+                const std::vector<HostArg> &Args, bool In, CostFn &&CostOf, double Scale = 1) {
+  Curve C;
+  for (size_t I = 0; I < Counts.size(); ++I) {
+    double Ms = 0;
+    for (size_t A = 0; A < Args.size(); ++A)
+      if (Args[A].K == HostArg::Buffer) {
+        const LinkCost &L = CostOf(A);
+        Ms += In ? L.ms(AtCount[I].InBytes[A], AtCount[I].InRects[A])
+                 : L.ms(AtCount[I].OutBytes[A], AtCount[I].OutRects[A]);
+      }
+    C.X.push_back(double(Counts[I]));
+    C.Y.push_back(Ms * Scale);
+  }
+  return C;
+}
+
 /// The counts the copies are planned at: every granule of small pieces
 /// matters (halos, latency), then the curve is nearly straight.
 std::vector<uint64_t> sampleCounts(uint64_t Total) {
@@ -422,7 +448,6 @@ Status ModelPlanner::addDeviceEstimates(Problem &Pr, const std::vector<HostArg> 
           return L.error();
         Link = Links.emplace(deviceKey(Dev.info()), *L).first;
       }
-      Curve &In = Pr.In[D], &Out = Pr.Out[D];
       // Staged copies as the profiles of this kernel saw them (the
       // profiles copy pageable memory; DMA from pinned is taken as
       // measured).
@@ -444,25 +469,22 @@ Status ModelPlanner::addDeviceEstimates(Problem &Pr, const std::vector<HostArg> 
       double OutScale = Staged && ProfiledOut.X.empty()
                             ? copyScale(Profiles[D], Link->second.OutPageable, false)
                             : 1;
-      for (size_t I = 0; I < Counts.size(); ++I) {
-        double InMs = 0, OutMs = 0;
-        for (size_t A = 0; A < Args.size(); ++A) {
-          if (Args[A].K != HostArg::Buffer)
-            continue;
-          bool Pinned = Dev.isPinnedHost(Args[A].Data, Args[A].Bytes);
-          const LinkCost &LIn = Link->second.in(Pinned), &LOut = Link->second.out(Pinned);
-          InMs += LIn.ms(AtCount[I].InBytes[A], AtCount[I].InRects[A]);
-          OutMs += LOut.ms(AtCount[I].OutBytes[A], AtCount[I].OutRects[A]);
-        }
-        double At = double(Counts[I]);
-        In.X.push_back(At);
-        In.Y.push_back(ProfiledIn.X.empty() ? InMs * InScale : ProfiledIn(At));
-        Out.X.push_back(At);
-        Out.Y.push_back(ProfiledOut.X.empty() ? OutMs * OutScale : ProfiledOut(At));
-      }
-      const Curve *InC = &In, *OutC = &Out;
-      E.InputMs = [InC](uint64_t N) { return (*InC)(double(N)); };
-      E.OutputMs = [OutC](uint64_t N) { return (*OutC)(double(N)); };
+      auto IsPinned = [&](size_t A) { return Dev.isPinnedHost(Args[A].Data, Args[A].Bytes); };
+      // Each buffer at its link's cost for the memory it is in; where this
+      // shape's copies were profiled, their times instead.
+      auto AtItsLink = [&](bool In, double Scale, const Curve &Profiled) {
+        Curve C = copyCurve(Counts, AtCount, Args, In, [&](size_t A) -> const LinkCost & {
+          return In ? Link->second.in(IsPinned(A)) : Link->second.out(IsPinned(A));
+        }, Scale);
+        if (!Profiled.X.empty())
+          for (size_t I = 0; I < C.X.size(); ++I)
+            C.Y[I] = Profiled(C.X[I]);
+        return C;
+      };
+      Pr.In[D] = AtItsLink(true, InScale, ProfiledIn);
+      Pr.Out[D] = AtItsLink(false, OutScale, ProfiledOut);
+      E.InputMs = ofGroups(Pr.In[D]);
+      E.OutputMs = ofGroups(Pr.Out[D]);
       // Each device's copies run on a thread of its own, DMA from pinned
       // memory and copies made by the host's cores (staging pageable
       // memory, a HostDiscrete device's) alike; the CPU computes after
@@ -472,10 +494,7 @@ Status ModelPlanner::addDeviceEstimates(Problem &Pr, const std::vector<HostArg> 
       // chunks where they finish sooner (a chunk's copies and launch have
       // fixed costs, which the curves and the kernel model carry).
       // Pinned buffers' copies when other copies run at once.
-      bool AnyPinned = std::any_of(Args.begin(), Args.end(), [&](const HostArg &A) {
-        return A.K == HostArg::Buffer && Dev.isPinnedHost(A.Data, A.Bytes);
-      });
-      if (Dev.info().CopyEngines > 0 && AnyPinned) {
+      if (Dev.info().CopyEngines > 0 && !AllPageable) {
         auto Both = Overlapped.find(deviceKey(Dev.info()));
         if (Both == Overlapped.end()) {
           auto L = overlappedLink(Dev, Link->second,
@@ -484,35 +503,20 @@ Status ModelPlanner::addDeviceEstimates(Problem &Pr, const std::vector<HostArg> 
             return L.error();
           Both = Overlapped.emplace(deviceKey(Dev.info()), *L).first;
         }
-        Curve *Curves[4] = {&Pr.InOverlapped[D], &Pr.OutOverlapped[D], &Pr.InBeside[D],
-                            &Pr.OutBeside[D]};
-        const LinkCost *Costs[4] = {&Both->second.In, &Both->second.Out,
-                                    &Both->second.InBeside, &Both->second.OutBeside};
-        for (unsigned W = 0; W < 4; ++W) {
-          bool IsIn = W % 2 == 0;
-          for (size_t I = 0; I < Counts.size(); ++I) {
-            double Ms = 0;
-            for (size_t A = 0; A < Args.size(); ++A) {
-              if (Args[A].K != HostArg::Buffer)
-                continue;
-              bool Pinned = Dev.isPinnedHost(Args[A].Data, Args[A].Bytes);
-              const LinkCost &C = Pinned ? *Costs[W]
-                                 : IsIn  ? Link->second.in(false)
-                                         : Link->second.out(false);
-              Ms += IsIn ? C.ms(AtCount[I].InBytes[A], AtCount[I].InRects[A])
-                         : C.ms(AtCount[I].OutBytes[A], AtCount[I].OutRects[A]);
-            }
-            Curves[W]->X.push_back(double(Counts[I]));
-            Curves[W]->Y.push_back(Ms * (IsIn ? InScale : OutScale));
-          }
-        }
-        auto Fn = [](const Curve *C) {
-          return [C](uint64_t N) { return (*C)(double(N)); };
+        // Pinned buffers at \p Pinned's cost, pageable ones as alone.
+        auto Overlapping = [&](bool In, const LinkCost &Pinned) {
+          return copyCurve(Counts, AtCount, Args, In, [&](size_t A) -> const LinkCost & {
+            return IsPinned(A) ? Pinned : In ? Link->second.in(false) : Link->second.out(false);
+          }, In ? InScale : OutScale);
         };
-        E.InputMsOverlapped = Fn(Curves[0]);
-        E.OutputMsOverlapped = Fn(Curves[1]);
-        E.InputMsBeside = Fn(Curves[2]);
-        E.OutputMsBeside = Fn(Curves[3]);
+        Pr.InOverlapped[D] = Overlapping(true, Both->second.In);
+        Pr.OutOverlapped[D] = Overlapping(false, Both->second.Out);
+        Pr.InBeside[D] = Overlapping(true, Both->second.InBeside);
+        Pr.OutBeside[D] = Overlapping(false, Both->second.OutBeside);
+        E.InputMsOverlapped = ofGroups(Pr.InOverlapped[D]);
+        E.OutputMsOverlapped = ofGroups(Pr.OutOverlapped[D]);
+        E.InputMsBeside = ofGroups(Pr.InBeside[D]);
+        E.OutputMsBeside = ofGroups(Pr.OutBeside[D]);
       }
       if (Dev.info().CopyEngines > 0 && Counts.size() > 1) {
         E.MaxChunks = 32;
@@ -566,9 +570,8 @@ Status ModelPlanner::addHostCosts(Problem &Pr, const std::vector<uint64_t> &Coun
       Pr.Merge.Y.push_back(HostCopy->ms(AtCount[I].HostBytes));
       AnyHostWork |= AtCount[I].HostBytes > 0;
     }
-    const Curve *MergeC = &Pr.Merge;
     if (AnyHostWork)
-      Pr.P.MergeMs = [MergeC](uint64_t N) { return (*MergeC)(double(N)); };
+      Pr.P.MergeMs = ofGroups(Pr.Merge);
   }
   return Status::success();
 }
@@ -599,10 +602,9 @@ Status ModelPlanner::addBound(Problem &Pr, const std::vector<HostArg> &Args,
     BD.Name = Dev.info().Name;
     BD.KernelMs = Pr.P.Devices[D].KernelMs;
     if (Offloads) {
-      Curve &In = Pr.DmaIn[D], &Out = Pr.DmaOut[D], &Host = Pr.HostBytes[D];
-      auto Link = Links.find(deviceKey(Dev.info()));
+      Curve &Host = Pr.HostBytes[D];
       for (size_t I = 0; I < Counts.size(); ++I) {
-        double InMs = 0, OutMs = 0, Bytes = 0;
+        double Bytes = 0;
         for (size_t A = 0; A < Args.size(); ++A) {
           if (Args[A].K != HostArg::Buffer)
             continue;
@@ -621,27 +623,20 @@ Status ModelPlanner::addBound(Problem &Pr, const std::vector<HostArg> &Args,
           // against the host's 132 (memcpy on every core, both ways).
           bool Pinned = Dev.isPinnedHost(Args[A].Data, Args[A].Bytes);
           Bytes += double(Moved) * (Pinned ? 1 : 2);
-          if (Link != Links.end()) {
-            InMs += Link->second.InPinned.ms(AtCount[I].InBytes[A], AtCount[I].InRects[A]);
-            OutMs += Link->second.OutPinned.ms(AtCount[I].OutBytes[A], AtCount[I].OutRects[A]);
-          }
         }
-        double At = double(Counts[I]);
-        Host.X.push_back(At);
+        Host.X.push_back(double(Counts[I]));
         Host.Y.push_back(Bytes);
-        if (!Dev.info().SharesHostMemory) {
-          In.X.push_back(At);
-          In.Y.push_back(InMs);
-          Out.X.push_back(At);
-          Out.Y.push_back(OutMs);
-        }
       }
-      const Curve *HostC = &Host;
-      BD.HostBytes = [HostC](uint64_t N) { return (*HostC)(double(N)); };
-      if (!Dev.info().SharesHostMemory) {
-        const Curve *InC = &In, *OutC = &Out;
-        BD.InputMs = [InC](uint64_t N) { return (*InC)(double(N)); };
-        BD.OutputMs = [OutC](uint64_t N) { return (*OutC)(double(N)); };
+      BD.HostBytes = ofGroups(Host);
+      // Every byte at the DMA rate (addDeviceEstimates measured the link).
+      if (auto Link = Links.find(deviceKey(Dev.info())); Link != Links.end()) {
+        Pr.DmaIn[D] = copyCurve(Counts, AtCount, Args, true,
+                                [&](size_t) -> const LinkCost & { return Link->second.InPinned; });
+        Pr.DmaOut[D] = copyCurve(Counts, AtCount, Args, false, [&](size_t) -> const LinkCost & {
+          return Link->second.OutPinned;
+        });
+        BD.InputMs = ofGroups(Pr.DmaIn[D]);
+        BD.OutputMs = ofGroups(Pr.DmaOut[D]);
       }
     }
     B.Devices.push_back(std::move(BD));

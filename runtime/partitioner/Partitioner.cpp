@@ -81,9 +81,11 @@ Parts partsAt(const PartitionProblem &P, size_t Device, uint64_t Groups, bool Sp
     const unsigned *From = Chunks ? Given : ChunkCounts;
     const unsigned *To = Chunks ? Given + 1 : std::end(ChunkCounts);
     for (const unsigned *It = From; It != To; ++It) {
+      // A count beyond the groups runs a group a chunk (the launcher's
+      // clamp).
       const unsigned K = unsigned(std::min<uint64_t>(*It, Groups));
       uint64_t Each = (Groups + K - 1) / K;
-      if (!Chunks && (K > D.MaxChunks || K > Groups || Each < D.MinChunkGroups))
+      if (!Chunks && (K > D.MaxChunks || Each < D.MinChunkGroups))
         break;
       double In = clean(InMsPiped(Each)), Out = clean(OutMsPiped ? OutMsPiped(Each) : 0),
              Ker = clean(D.KernelMs(Each) * Slowdown);
@@ -98,6 +100,8 @@ Parts partsAt(const PartitionProblem &P, size_t Device, uint64_t Groups, bool Sp
         T.KernelAll = Ker * double(K);
         T.OutAll = Out * double(K);
       }
+      if (*It >= Groups) // The counts after it clamp to the same.
+        break;
     }
   }
   return T;
