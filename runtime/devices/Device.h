@@ -59,7 +59,15 @@ struct DeviceInfo {
   /// so the launcher allocates each buffer from its byte 0 (the bytes
   /// before those a piece moves are allocated but never copied).
   bool BuffersAreHandles = false;
+  /// It queues copies and kernels on streams (DeviceStream), as a GPU
+  /// does: the queue* calls return before their work has run, and marks
+  /// order one stream's work after another's and say when it has run.
+  bool QueuesWork = false;
 };
+
+/// The streams of a device that queues its work: copies to it, kernels,
+/// copies from it.
+enum class DeviceStream : unsigned { ToDevice, Compute, ToHost };
 
 /// An argument as a device's kernel takes it.
 struct DeviceArg {
@@ -179,6 +187,29 @@ public:
   /// when they are done.
   virtual Status run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
                      const NDRange &Range, uint64_t First, uint64_t Count) = 0;
+
+  /// run and copyOutRect as queued work (DeviceInfo::QueuesWork): they
+  /// return once the kernel is queued on DeviceStream::Compute and the
+  /// copy on ToHost (a copy through staging, to pageable memory, has run).
+  /// Devices that do not queue run them at once.
+  virtual Status queueRun(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
+                          const NDRange &Range, uint64_t First, uint64_t Count) {
+    return run(Kernel, Args, Range, First, Count);
+  }
+  virtual Status queueCopyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
+                                  const Rect &R) {
+    return copyOutRect(Dst, Src, SrcOffset, R);
+  }
+  /// A mark after the work queued on \p S so far (copies in are queued on
+  /// ToDevice by copyIn and copyInRect); 0 where nothing is queued.
+  virtual Result<uint64_t> mark(DeviceStream S) { return uint64_t(0); }
+  /// Work queued on \p S from now on starts after \p Mark's, without the
+  /// host waiting.
+  virtual Status waitFor(DeviceStream S, uint64_t Mark) { return Status::success(); }
+  /// Returns when \p Mark's work has run; its error if it failed.
+  virtual Status finish(uint64_t Mark) { return Status::success(); }
+  /// \p Mark is not used again.
+  virtual void releaseMark(uint64_t Mark) {}
 
   /// Runs the merge kernel over [First, First + Count): \p Args are the
   /// kernel's, and \p Copies, one per written buffer in argument order,

@@ -132,6 +132,31 @@ Status Launcher::load(LoadedKernel &Kernel, unsigned Device) {
   return Status::success();
 }
 
+namespace {
+
+/// A device's streams as a schedule's work queue.
+class DeviceQueue : public WorkQueue {
+public:
+  explicit DeviceQueue(Device &D) : D(D) {}
+  Result<uint64_t> mark(unsigned Stream) override { return D.mark(DeviceStream(Stream)); }
+  Status waitFor(unsigned Stream, uint64_t Mark) override {
+    return named(D.waitFor(DeviceStream(Stream), Mark));
+  }
+  Status finish(uint64_t Mark) override { return named(D.finish(Mark)); }
+  void release(uint64_t Mark) override { D.releaseMark(Mark); }
+
+private:
+  Status named(Status S) const {
+    if (S)
+      return S;
+    return Failure(ErrorCode::DeviceFailed,
+                   D.info().Name + " failed in its queued work: " + S.error().message());
+  }
+  Device &D;
+};
+
+} // namespace
+
 /// One launch's state, from planning to the report.
 struct Launcher::LaunchState {
   Clock::time_point Start;
@@ -198,6 +223,11 @@ struct Launcher::LaunchState {
   unsigned lane(unsigned Device, Schedule::Stream S) const {
     return Schedule::lane(Device, Overlapping.count(Device) ? S : Schedule::ToDevice);
   }
+  /// Devices whose chunks are queued on their streams (DeviceInfo::QueuesWork):
+  /// a chunk's copy in, kernel and copy out follow the previous chunk's on
+  /// the device, with no host thread between them. Pieces of one chunk
+  /// keep the host's hand-offs, which time each step alone (profiles).
+  std::map<unsigned, DeviceQueue> Queued;
   Schedule S;
   std::vector<DeviceArg> HostArgs;
 
@@ -385,6 +415,7 @@ void Launcher::addDevicePiece(LaunchState &L, size_t P) {
   for (size_t I = 0; I < L.Moves[P].size(); ++I)
     PS.Args[L.Moves[P][I].Arg].Address = PS.Copy[I]->base();
   PS.Staging.resize(L.Moves[P].size());
+  const bool Queued = L.Queued.count(Pc.Device);
 
   // The copies in wait for the bytes they take that come to the host
   // first (a combined buffer's, all of them).
@@ -399,7 +430,7 @@ void Launcher::addDevicePiece(LaunchState &L, size_t P) {
   if (auto It = L.LastCopyIn.find(Pc.Device); It != L.LastCopyIn.end())
     After.push_back(It->second);
   PS.CopyIn = int(L.S.add(ScheduleNode::CopyIn, L.lane(Pc.Device, Schedule::ToDevice),
-                          int(P), After, [&L, &PS, &D, P, Step, &Name] {
+                          int(P), After, [&L, &PS, &D, P, Step, &Name, Queued] {
     const auto &Moves = L.Moves[P];
     for (size_t I = 0; I < Moves.size(); ++I) {
       const BufferMove &M = Moves[I];
@@ -422,8 +453,10 @@ void Launcher::addDevicePiece(LaunchState &L, size_t P) {
         if (Status S = D.finishCopies(); !S)
           return Step(S, "copy-in");
     }
-    if (Status S = D.finishCopies(); !S)
-      return Step(S, "copy-in");
+    // Queued: the kernel waits for the copies on the device.
+    if (!Queued)
+      if (Status S = D.finishCopies(); !S)
+        return Step(S, "copy-in");
     if (faultInjected(Name, "copy-in"))
       return Step(injected(Name, "copy-in"), "copy-in");
     return Status::success();
@@ -432,10 +465,12 @@ void Launcher::addDevicePiece(LaunchState &L, size_t P) {
   L.LastCopyIn[Pc.Device] = unsigned(PS.CopyIn);
   PS.Kernel = int(L.S.add(ScheduleNode::Kernel, L.lane(Pc.Device, Schedule::Compute),
                           int(P), {unsigned(PS.CopyIn)},
-                          [&L, &PS, &D, Pc, Step, &Name] {
+                          [&L, &PS, &D, Pc, Step, &Name, Queued] {
     if (faultInjected(Name, "kernel"))
       return Step(injected(Name, "kernel"), "kernel");
-    return Step(D.run(*L.Kernel.OnDevice[Pc.Device], PS.Args, L.Range, Pc.First, Pc.Count),
+    DeviceKernel &K = *L.Kernel.OnDevice[Pc.Device];
+    return Step(Queued ? D.queueRun(K, PS.Args, L.Range, Pc.First, Pc.Count)
+                       : D.run(K, PS.Args, L.Range, Pc.First, Pc.Count),
                 "kernel");
   }));
 
@@ -446,7 +481,7 @@ void Launcher::addDevicePiece(LaunchState &L, size_t P) {
   // re-run rewrites the same bytes.
   PS.CopyOut = int(L.S.add(ScheduleNode::CopyOut, L.lane(Pc.Device, Schedule::ToHost),
                            int(P), {unsigned(PS.Kernel)},
-                           [&L, &PS, &D, P, Step, &Name] {
+                           [&L, &PS, &D, P, Step, &Name, Queued] {
     const auto &Moves = L.Moves[P];
     for (size_t I = 0; I < Moves.size(); ++I) {
       const BufferMove &M = Moves[I];
@@ -470,7 +505,9 @@ void Launcher::addDevicePiece(LaunchState &L, size_t P) {
       auto *Into = Direct ? static_cast<char *>(L.Args[M.Arg].Data) + M.Lo
                           : reinterpret_cast<char *>(PS.Staging[I].data());
       for (const Rect &R : toRects(M.Out, M.Lo)) {
-        if (Status S = D.copyOutRect(Into, C.Memory, From, R); !S)
+        if (Status S = Queued ? D.queueCopyOutRect(Into, C.Memory, From, R)
+                              : D.copyOutRect(Into, C.Memory, From, R);
+            !S)
           return Step(S, "copy-out");
         PS.Report.BytesOut += R.RowBytes * R.Rows;
       }
@@ -489,6 +526,13 @@ void Launcher::buildSchedule(LaunchState &L) {
   for (size_t P = 0; P < L.Pieces.size(); ++P)
     if (!L.Shares[P] && ++PiecesOn[L.Pieces[P].Device] > 1)
       L.Overlapping.insert(L.Pieces[P].Device);
+  for (size_t P = 1; P < L.Pieces.size(); ++P) {
+    unsigned D = L.Pieces[P].Device;
+    if (L.Of[P] == L.Of[P - 1] && Devices[D]->info().QueuesWork && !L.Queued.count(D)) {
+      L.Queued.emplace(D, *Devices[D]);
+      L.S.queueOn(D, L.Queued.at(D));
+    }
+  }
   // The CPU computes after the copies in that its cores make.
   std::vector<unsigned> CpuBehind;
   for (size_t P = 0; P < L.Pieces.size(); ++P) {

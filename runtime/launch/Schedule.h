@@ -12,6 +12,15 @@
 // nodes in the order added; so the lowest unfinished node can always run,
 // and a schedule cannot deadlock.
 //
+// A device that queues its work (a GPU's streams) can take a lane's nodes
+// without the lane waiting for each: a node's Run then only queues its
+// work, the lane marks the stream and goes on, and a node of another of
+// the device's lanes that depends on it waits for the mark on the device,
+// not on the host. A chunked share's copies in, kernels and copies out so
+// follow each other on the GPU with no host thread between them. The
+// device's completion lane waits for the marks in the order they were
+// made and says which nodes are done.
+//
 // Reports come from the nodes' timings (launch/Launcher.h sums them into
 // the four phases of a piece).
 //
@@ -24,7 +33,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -47,9 +58,29 @@ struct ScheduleNode {
   std::function<Status()> Run;
 
   State Outcome = Waiting;
+  /// Its work is queued on its device, which has not finished it yet (a
+  /// queued lane's node between its Run and its completion).
+  bool Queued = false;
+  /// The device's mark after its work.
+  uint64_t Mark = 0;
   Status Error;
   /// From the schedule's start.
   double StartMs = 0, EndMs = 0;
+};
+
+/// Where the lanes of one device queue their nodes' work (WorkQueue
+/// streams are Schedule::ToDevice, Compute and ToHost).
+class WorkQueue {
+public:
+  virtual ~WorkQueue() = default;
+  /// Marks the work queued on \p Stream so far.
+  virtual Result<uint64_t> mark(unsigned Stream) = 0;
+  /// Work queued on \p Stream from now on starts after \p Mark's.
+  virtual Status waitFor(unsigned Stream, uint64_t Mark) = 0;
+  /// Returns when \p Mark's work has run: its error, if it failed.
+  virtual Status finish(uint64_t Mark) = 0;
+  /// \p Mark is not used again.
+  virtual void release(uint64_t Mark) = 0;
 };
 
 class Schedule {
@@ -57,9 +88,14 @@ public:
   static constexpr unsigned HostLane = ~0u;
   /// A device's lanes, one per stream: copies to it, its kernels, copies
   /// from it. Both copy directions and the kernels run at once where the
-  /// device allows (a GPU's copy engines).
-  enum Stream : unsigned { ToDevice, Compute, ToHost, StreamsPerDevice };
+  /// device allows (a GPU's copy engines). Completions, for a device
+  /// whose lanes queue (queueOn), waits for the queued work.
+  enum Stream : unsigned { ToDevice, Compute, ToHost, Completions, StreamsPerDevice };
   static unsigned lane(unsigned Device, Stream S) { return Device * StreamsPerDevice + S; }
+
+  /// Device \p Device's lanes queue their nodes' work on \p Queue, which
+  /// outlives the run.
+  void queueOn(unsigned Device, WorkQueue &Queue) { Queues[Device] = &Queue; }
 
   /// Adds a node after \p After (nodes added before it) and returns its
   /// index.
@@ -78,8 +114,18 @@ public:
 
 private:
   void runLane(unsigned Lane, std::chrono::steady_clock::time_point Start);
+  /// Waits for device \p Device's queued nodes, in the order queued.
+  void runCompletions(unsigned Device, std::chrono::steady_clock::time_point Start);
+  /// The queue of \p Lane's device, or null where its nodes run at once.
+  WorkQueue *queueOf(unsigned Lane) const;
+  /// Whether node \p A no longer holds up a node of \p Lane: finished, or
+  /// queued on the same device.
+  bool passed(unsigned A, unsigned Lane) const;
 
   std::vector<ScheduleNode> Nodes;
+  std::map<unsigned, WorkQueue *> Queues;
+  /// Per device, its queued nodes not yet waited for, in the order queued.
+  std::map<unsigned, std::deque<unsigned>> InFlight;
   std::mutex Lock;
   std::condition_variable Finished;
 };

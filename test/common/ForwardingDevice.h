@@ -34,6 +34,18 @@ public:
              uint64_t First, uint64_t Count) override {
     return Real.run(K, Args, Range, First, Count);
   }
+  Status finishCopies() override { return Real.finishCopies(); }
+  Status queueRun(DeviceKernel &K, const std::vector<DeviceArg> &Args, const NDRange &Range,
+                  uint64_t First, uint64_t Count) override {
+    return Real.queueRun(K, Args, Range, First, Count);
+  }
+  Status queueCopyOutRect(void *Dst, DeviceMemory Src, uint64_t At, const Rect &R) override {
+    return Real.queueCopyOutRect(Dst, Src, At, R);
+  }
+  Result<uint64_t> mark(DeviceStream S) override { return Real.mark(S); }
+  Status waitFor(DeviceStream S, uint64_t Mark) override { return Real.waitFor(S, Mark); }
+  Status finish(uint64_t Mark) override { return Real.finish(Mark); }
+  void releaseMark(uint64_t Mark) override { Real.releaseMark(Mark); }
 
 protected:
   Device &Real;

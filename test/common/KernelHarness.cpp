@@ -357,16 +357,29 @@ void CpuKernelTest::check(const KernelRun &R) {
   }
   for (int Trial = 0; Trial < 3; ++Trial) {
     std::vector<Piece> Plan;
+    // Pieces of devices with their own memory in 1-3 pipelined chunks
+    // (queued on devices that queue their work); the conflict test sees
+    // each chunk as a piece, as the launcher runs them.
+    std::vector<Piece> Chunks;
     if (K->Partitionable) {
-      for (auto [First, Count] : randomPieces(Total, 4, Rng))
-        Plan.push_back({Usable[std::uniform_int_distribution<size_t>(
-                            0, Usable.size() - 1)(Rng)],
-                        First, Count});
+      for (auto [First, Count] : randomPieces(Total, 4, Rng)) {
+        Piece P{Usable[std::uniform_int_distribution<size_t>(0, Usable.size() - 1)(Rng)],
+                First, Count};
+        if (!Devices.Devices[P.Device]->info().SharesHostMemory)
+          P.Chunks = unsigned(std::min<uint64_t>(
+              Count, std::uniform_int_distribution<unsigned>(1, 3)(Rng)));
+        Plan.push_back(P);
+        for (uint64_t C = 0, At = First; C < P.Chunks; ++C) {
+          uint64_t N = Count / P.Chunks + (C < Count % P.Chunks);
+          Chunks.push_back({P.Device, At, N});
+          At += N;
+        }
+      }
     }
     Args Launched = R.Initial;
     std::vector<HostArg> Host = hostArgs(Launched);
     if (!Plan.empty()) {
-      auto Conflict = firstConflict(*K, Host, L, Plan);
+      auto Conflict = firstConflict(*K, Host, L, Chunks);
       ASSERT_TRUE(Conflict.ok()) << Conflict.error().message();
       if (!Conflict->empty())
         Plan.clear();
@@ -379,7 +392,8 @@ void CpuKernelTest::check(const KernelRun &R) {
     std::string How;
     for (const PieceReport &P : Report.Pieces)
       How += (How.empty() ? "" : ", ") + P.Device + " [" + std::to_string(P.First) +
-             ", " + std::to_string(P.First + P.Count) + ")";
+             ", " + std::to_string(P.First + P.Count) + ")" +
+             (P.Chunks > 1 ? " in " + std::to_string(P.Chunks) + " chunks" : "");
     Expect(Launched, "launcher: " + How);
     if (HasFatalFailure())
       return;

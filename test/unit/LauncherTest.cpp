@@ -150,4 +150,90 @@ TEST(Launcher, AKernelHandleCreated100TimesLoadsItsModuleOnce) {
   EXPECT_EQ(D.Modules, 2);
 }
 
+/// Forwards to a device that queues its work, counts how kernels are run,
+/// and can fail one queued kernel when it is waited for (as a GPU reports
+/// a fault at the next synchronization, not at the launch).
+class QueueWatchingDevice : public test::ForwardingDevice {
+public:
+  using ForwardingDevice::ForwardingDevice;
+  Status run(DeviceKernel &K, const std::vector<DeviceArg> &Args, const NDRange &Range,
+             uint64_t First, uint64_t Count) override {
+    ++Runs;
+    return Real.run(K, Args, Range, First, Count);
+  }
+  Status queueRun(DeviceKernel &K, const std::vector<DeviceArg> &Args, const NDRange &Range,
+                  uint64_t First, uint64_t Count) override {
+    ++Queued;
+    return Real.queueRun(K, Args, Range, First, Count);
+  }
+  Result<uint64_t> mark(DeviceStream S) override {
+    auto M = Real.mark(S);
+    if (M && S == DeviceStream::Compute && Queued == FailKernel)
+      Failing = *M;
+    return M;
+  }
+  Status finish(uint64_t Mark) override {
+    Status S = Real.finish(Mark);
+    if (S && Mark == Failing)
+      return Failure(ErrorCode::DeviceFailed, "an illegal address (injected)");
+    return S;
+  }
+  int Runs = 0, Queued = 0;
+  /// Which queued kernel (1, 2, ...) fails; 0 for none.
+  int FailKernel = 0;
+  uint64_t Failing = ~0ull;
+};
+
+// A chunked share on a device that queues its work: each chunk's kernel is
+// queued (none run through run(), which waits), the results equal the
+// CPU's; a one-chunk piece still runs its kernel and waits, timed alone.
+// A fault of the second chunk's kernel, reported only when the device is
+// waited for, re-runs that chunk on the CPU: every output complete.
+TEST(Launcher, AQueuingDeviceRunsAChunkedShareAsQueuedWork) {
+  setenv("SKMD_DISCRETE_QUEUE", "1", 1);
+  auto Opened = openDevices("cpu,discrete");
+  unsetenv("SKMD_DISCRETE_QUEUE");
+  ASSERT_TRUE(Opened.ok()) << Opened.error().message();
+  ASSERT_TRUE(Opened->Devices[1]->info().QueuesWork);
+  QueueWatchingDevice D(*Opened->Devices[1]);
+  Launcher Run({Opened->Devices[0].get(), &D}, *Opened->Cpu);
+  test::VectorAddLaunch V(400);
+  ASSERT_TRUE(V.Error.empty()) << V.Error;
+
+  Piece Share{1, 100, 300};
+  Share.Chunks = 4;
+  LaunchReport Report;
+  Status S = Run.run(V.Kernel, V.Args, V.Range, {{0, 0, 100}, Share}, Report);
+  ASSERT_TRUE(S.ok()) << S.error().message();
+  EXPECT_EQ(D.Queued, 4);
+  EXPECT_EQ(D.Runs, 0);
+  for (float Z : V.C)
+    ASSERT_EQ(Z, 3.0f);
+  ASSERT_EQ(Report.Pieces.size(), 2u);
+  EXPECT_EQ(Report.Pieces[1].Chunks, 4u);
+  EXPECT_EQ(Report.Pieces[1].BytesOut, 300u * 64 * 4);
+
+  std::fill(V.C.begin(), V.C.end(), 0.0f);
+  S = Run.run(V.Kernel, V.Args, V.Range, {{0, 0, 100}, {1, 100, 300}}, Report);
+  ASSERT_TRUE(S.ok()) << S.error().message();
+  EXPECT_EQ(D.Queued, 4);
+  EXPECT_EQ(D.Runs, 1);
+  for (float Z : V.C)
+    ASSERT_EQ(Z, 3.0f);
+
+  std::fill(V.C.begin(), V.C.end(), 0.0f);
+  D.Queued = 0;
+  D.FailKernel = 2;
+  S = Run.run(V.Kernel, V.Args, V.Range, {{0, 0, 100}, Share}, Report);
+  ASSERT_FALSE(S.ok());
+  const std::string &Message = S.error().message();
+  EXPECT_NE(Message.find("illegal address"), std::string::npos) << Message;
+  EXPECT_NE(Message.find("every output is complete"), std::string::npos) << Message;
+  // Only the failed chunk: the later ones ran whole (their own copies in).
+  EXPECT_NE(Message.find("[175, 250)"), std::string::npos) << Message;
+  for (float Z : V.C)
+    ASSERT_EQ(Z, 3.0f);
+  EXPECT_FALSE(Report.Pieces[1].Failure.empty());
+}
+
 } // namespace

@@ -1,6 +1,7 @@
 //===- ScheduleTest.cpp - The executor of a launch's graph ----------------===//
 #include "launch/Schedule.h"
 
+#include "devices/HostStreams.h"
 #include "devices/discrete/HostDiscreteDevice.h"
 
 #include <gtest/gtest.h>
@@ -119,6 +120,135 @@ TEST(Schedule, BothCopyDirectionsRunAtOnce) {
   EXPECT_LT(std::max(A.EndMs, B.EndMs) - std::min(A.StartMs, B.StartMs), 1.5 * One);
   D->release(*In);
   D->release(*Out);
+}
+
+// A device's streams (made of host threads) as a schedule's queue.
+class Streams : public WorkQueue {
+public:
+  void queue(unsigned S, std::function<Status()> Work) {
+    H.queue(DeviceStream(S), std::move(Work));
+  }
+  Result<uint64_t> mark(unsigned S) override { return H.mark(DeviceStream(S)); }
+  Status waitFor(unsigned S, uint64_t M) override {
+    H.waitFor(DeviceStream(S), M);
+    return Status::success();
+  }
+  Status finish(uint64_t M) override { return H.finish(M); }
+  void release(uint64_t M) override {
+    ++Released;
+    H.release(M);
+  }
+  std::atomic<int> Released{0};
+
+private:
+  HostStreams H;
+};
+
+// A device that queues its work: each lane only queues a node's work and
+// goes on, so the copies in of every chunk are queued at once and follow
+// each other on the device; each chunk's kernel and copy out run on the
+// device after the work they depend on, and a host node after the device
+// has run what it depends on.
+TEST(Schedule, QueuedLanesOrderWorkOnTheDevice) {
+  Streams Device;
+  DeviceWorkers Workers(Schedule::StreamsPerDevice);
+  Schedule S;
+  S.queueOn(0, Device);
+  std::mutex Lock;
+  std::vector<std::string> Ran;
+  auto Work = [&](unsigned Stream, std::string What, unsigned SleepMs) {
+    return [&, Stream, What, SleepMs] {
+      Device.queue(Stream, [&, What, SleepMs] {
+        std::this_thread::sleep_for(Ms(SleepMs));
+        std::lock_guard<std::mutex> Hold(Lock);
+        Ran.push_back(What);
+        return Status::success();
+      });
+      return Status::success();
+    };
+  };
+  const unsigned Chunks = 4;
+  std::vector<unsigned> In, Kernel, Out;
+  for (unsigned C = 0; C < Chunks; ++C) {
+    std::string N = std::to_string(C);
+    In.push_back(S.add(ScheduleNode::CopyIn, Schedule::lane(0, Schedule::ToDevice), int(C),
+                       C ? std::vector<unsigned>{In.back()} : std::vector<unsigned>{},
+                       Work(Schedule::ToDevice, "in" + N, 20)));
+    Kernel.push_back(S.add(ScheduleNode::Kernel, Schedule::lane(0, Schedule::Compute), int(C),
+                           {In.back()}, Work(Schedule::Compute, "k" + N, 2)));
+    Out.push_back(S.add(ScheduleNode::CopyOut, Schedule::lane(0, Schedule::ToHost), int(C),
+                        {Kernel.back()}, Work(Schedule::ToHost, "out" + N, 5)));
+  }
+  std::vector<std::string> AtMerge;
+  unsigned Merge = S.add(ScheduleNode::Merge, Schedule::HostLane, -1, Out, [&] {
+    std::lock_guard<std::mutex> Hold(Lock);
+    AtMerge = Ran;
+    return Status::success();
+  });
+  S.run(Workers, std::chrono::steady_clock::now());
+
+  for (const ScheduleNode &N : S.nodes())
+    EXPECT_EQ(N.Outcome, ScheduleNode::Done);
+  ASSERT_EQ(Ran.size(), 3 * Chunks);
+  EXPECT_EQ(AtMerge.size(), 3 * Chunks);
+  auto Pos = [&](const std::string &W) {
+    return std::find(Ran.begin(), Ran.end(), W) - Ran.begin();
+  };
+  for (unsigned C = 0; C < Chunks; ++C) {
+    std::string N = std::to_string(C);
+    EXPECT_LT(Pos("in" + N), Pos("k" + N));
+    EXPECT_LT(Pos("k" + N), Pos("out" + N));
+    // Done only once the device ran it: after the copy in it queued.
+    EXPECT_GE(S.nodes()[Kernel[C]].EndMs, S.nodes()[In[C]].EndMs);
+  }
+  // The last copy in was queued long before the first one ran (20 ms):
+  // the lane did not wait for the device.
+  EXPECT_LT(S.nodes()[In.back()].StartMs, S.nodes()[In.front()].EndMs);
+  // Chunk 0's copy out ran while later chunks were copied in.
+  EXPECT_LT(Pos("out0"), Pos("in" + std::to_string(Chunks - 1)));
+  EXPECT_GE(S.nodes()[Merge].StartMs, S.nodes()[Out.back()].EndMs);
+  EXPECT_EQ(Device.Released, int(3 * Chunks));
+}
+
+// Queued work that fails is reported when the device has run it: that node
+// failed, the queued work behind it on the device is skipped, and host
+// nodes that depend on either are skipped; the other chunk's nodes are done.
+TEST(Schedule, QueuedWorkFailsWhenTheDeviceRunsIt) {
+  Streams Device;
+  DeviceWorkers Workers(Schedule::StreamsPerDevice);
+  Schedule S;
+  S.queueOn(0, Device);
+  auto Work = [&](unsigned Stream, bool Fails) {
+    return [&, Stream, Fails] {
+      Device.queue(Stream, [Fails] {
+        return Fails ? Status(Failure(ErrorCode::DeviceFailed, "fault")) : Status::success();
+      });
+      return Status::success();
+    };
+  };
+  unsigned In0 = S.add(ScheduleNode::CopyIn, Schedule::lane(0, Schedule::ToDevice), 0, {},
+                       Work(Schedule::ToDevice, false));
+  unsigned K0 = S.add(ScheduleNode::Kernel, Schedule::lane(0, Schedule::Compute), 0, {In0},
+                      Work(Schedule::Compute, false));
+  unsigned Out0 = S.add(ScheduleNode::CopyOut, Schedule::lane(0, Schedule::ToHost), 0, {K0},
+                        Work(Schedule::ToHost, false));
+  unsigned In1 = S.add(ScheduleNode::CopyIn, Schedule::lane(0, Schedule::ToDevice), 1, {In0},
+                       Work(Schedule::ToDevice, false));
+  unsigned K1 = S.add(ScheduleNode::Kernel, Schedule::lane(0, Schedule::Compute), 1, {In1},
+                      Work(Schedule::Compute, true));
+  unsigned Out1 = S.add(ScheduleNode::CopyOut, Schedule::lane(0, Schedule::ToHost), 1, {K1},
+                        Work(Schedule::ToHost, false));
+  unsigned M0 = S.add(ScheduleNode::Merge, Schedule::HostLane, 0, {Out0},
+                      [] { return Status::success(); });
+  unsigned M1 = S.add(ScheduleNode::Merge, Schedule::HostLane, 1, {Out1},
+                      [] { return Status::success(); });
+  S.run(Workers, std::chrono::steady_clock::now());
+  for (unsigned N : {In0, K0, Out0, In1, M0})
+    EXPECT_EQ(S.nodes()[N].Outcome, ScheduleNode::Done) << N;
+  EXPECT_EQ(S.nodes()[K1].Outcome, ScheduleNode::Failed);
+  EXPECT_NE(S.nodes()[K1].Error.error().message().find("fault"), std::string::npos);
+  EXPECT_EQ(S.nodes()[Out1].Outcome, ScheduleNode::Skipped);
+  EXPECT_EQ(S.nodes()[M1].Outcome, ScheduleNode::Skipped);
 }
 
 } // namespace

@@ -74,6 +74,8 @@ CudaDevice::~CudaDevice() {
     StagingOut.reset();
     for (auto [P, Size] : Blocks.drainAll())
       D.cuMemFree(P);
+    for (CUevent E : FreeMarks)
+      D.cuEventDestroy(E);
     for (CUstream S : {ToDevice, Compute, ToHost})
       D.cuStreamDestroy(S);
   }
@@ -152,6 +154,10 @@ CudaDevice::open(const std::vector<int> &Ordinals) {
     I.LanesPerUnit = 32;
     I.CopyEngines = unsigned(std::max(Engines, 1));
     I.SharesHostMemory = false;
+    // SKMD_CUDA_QUEUE=0: chunks handed from thread to thread on the host
+    // instead, to measure what queuing gains.
+    const char *Queue = std::getenv("SKMD_CUDA_QUEUE");
+    I.QueuesWork = !Queue || std::string(Queue) != "0";
     Out.push_back(std::unique_ptr<CudaDevice>(
         new CudaDevice(std::move(I), *D, Dev, Ctx, Streams)));
   }
@@ -264,11 +270,61 @@ Status CudaDevice::copyInRect(DeviceMemory Dst, uint64_t DstOffset, const void *
 
 Status CudaDevice::copyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
                                const Rect &R) {
+  return copyOutRect(Dst, Src, SrcOffset, R, /*Wait=*/true);
+}
+
+Status CudaDevice::queueCopyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
+                                    const Rect &R) {
+  return copyOutRect(Dst, Src, SrcOffset, R, /*Wait=*/false);
+}
+
+Status CudaDevice::copyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
+                               const Rect &R, bool Wait) {
   if (R.Rows == 0)
     return Status::success();
   return staged(Src, SrcOffset + R.end(), [&] {
-    return StagingOut->toHostRect(Dst, Src.Address + SrcOffset, R, ToHost, Ctx);
+    return StagingOut->toHostRect(Dst, Src.Address + SrcOffset, R, ToHost, Ctx, Wait);
   });
+}
+
+Result<uint64_t> CudaDevice::mark(DeviceStream S) {
+  if (Status St = enter(); !St)
+    return St.error();
+  CUevent E = nullptr;
+  {
+    std::lock_guard<std::mutex> Hold(MarksLock);
+    if (!FreeMarks.empty()) {
+      E = FreeMarks.back();
+      FreeMarks.pop_back();
+    }
+  }
+  if (!E)
+    if (Status St = check(D.cuEventCreate(&E, CU_EVENT_DISABLE_TIMING), "cuEventCreate"); !St)
+      return St.error();
+  if (Status St = check(D.cuEventRecord(E, stream(S)), "cuEventRecord"); !St) {
+    D.cuEventDestroy(E);
+    return St.error();
+  }
+  return uint64_t(reinterpret_cast<uintptr_t>(E));
+}
+
+Status CudaDevice::waitFor(DeviceStream S, uint64_t Mark) {
+  if (Status St = enter(); !St)
+    return St;
+  return check(D.cuStreamWaitEvent(stream(S), reinterpret_cast<CUevent>(uintptr_t(Mark)), 0),
+               "cuStreamWaitEvent");
+}
+
+Status CudaDevice::finish(uint64_t Mark) {
+  if (Status St = enter(); !St)
+    return St;
+  return check(D.cuEventSynchronize(reinterpret_cast<CUevent>(uintptr_t(Mark))),
+               "queued work");
+}
+
+void CudaDevice::releaseMark(uint64_t Mark) {
+  std::lock_guard<std::mutex> Hold(MarksLock);
+  FreeMarks.push_back(reinterpret_cast<CUevent>(uintptr_t(Mark)));
 }
 
 bool CudaDevice::isPinnedHost(const void *Host, uint64_t Bytes) const {
@@ -283,6 +339,13 @@ Status CudaDevice::finishCopies() {
 
 Status CudaDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
                        const NDRange &Range, uint64_t First, uint64_t Count) {
+  if (Status S = queueRun(Kernel, Args, Range, First, Count); !S)
+    return S;
+  return check(D.cuStreamSynchronize(Compute), "the kernel");
+}
+
+Status CudaDevice::queueRun(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
+                            const NDRange &Range, uint64_t First, uint64_t Count) {
   auto &K = static_cast<CudaKernel &>(Kernel);
   if (Status S = enter(); !S)
     return S;
@@ -338,7 +401,7 @@ Status CudaDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
       return S;
     }
   }
-  return check(D.cuStreamSynchronize(Compute), "the kernel");
+  return Status::success();
 }
 
 } // namespace skmd

@@ -62,6 +62,15 @@ public:
   bool isPinnedHost(const void *Host, uint64_t Bytes) const override;
   Status run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
              const NDRange &Range, uint64_t First, uint64_t Count) override;
+  Status queueRun(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
+                  const NDRange &Range, uint64_t First, uint64_t Count) override;
+  Status queueCopyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
+                          const Rect &R) override;
+  /// Marks are events, made once and kept for later marks.
+  Result<uint64_t> mark(DeviceStream S) override;
+  Status waitFor(DeviceStream S, uint64_t Mark) override;
+  Status finish(uint64_t Mark) override;
+  void releaseMark(uint64_t Mark) override;
 
 private:
   /// \p Streams: copies to the device, kernels, copies to the host.
@@ -74,6 +83,11 @@ private:
   Status staged(const DeviceMemory &Memory, uint64_t End,
                 const std::function<Status()> &Copy);
   Status check(CUresult R, const std::string &What) const;
+  CUstream stream(DeviceStream S) const {
+    return S == DeviceStream::ToDevice ? ToDevice : S == DeviceStream::Compute ? Compute : ToHost;
+  }
+  Status copyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset, const Rect &R,
+                     bool Wait);
 
 
   const CudaDriver &D;
@@ -90,6 +104,9 @@ private:
   /// cuMemFree of hundreds of MB take milliseconds each), 2 MiB blocks, at
   /// most a quarter of the GPU's memory.
   BlockCache Blocks;
+  /// Events of released marks.
+  std::mutex MarksLock;
+  std::vector<CUevent> FreeMarks;
 };
 
 } // namespace skmd

@@ -51,6 +51,7 @@ Loaded load() {
   Lib.get(D.cuEventDestroy, "cuEventDestroy_v2");
   Lib.get(D.cuEventRecord, "cuEventRecord");
   Lib.get(D.cuEventSynchronize, "cuEventSynchronize");
+  Lib.get(D.cuStreamWaitEvent, "cuStreamWaitEvent");
   Lib.get(D.cuEventElapsedTime, "cuEventElapsedTime");
   Lib.get(D.cuGetErrorString, "cuGetErrorString");
   if (!Lib.ok()) {

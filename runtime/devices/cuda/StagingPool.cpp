@@ -183,10 +183,10 @@ Status StagingPool::toDevice(CUdeviceptr Dst, const void *Src, uint64_t Bytes,
 }
 
 Status StagingPool::toHost(void *Dst, CUdeviceptr Src, uint64_t Bytes, CUstream Stream,
-                           CUcontext Ctx) {
+                           CUcontext Ctx, bool Wait) {
   if (isPinned(Dst, Bytes)) {
     if (Status S = check(D.cuMemcpyDtoHAsync(Dst, Src, Bytes, Stream), "cuMemcpyDtoHAsync");
-        !S)
+        !S || !Wait)
       return S;
     return check(D.cuStreamSynchronize(Stream), "copy to the host");
   }
@@ -264,7 +264,7 @@ Status StagingPool::toDeviceRect(CUdeviceptr Dst, const void *Src, const Rect &R
 }
 
 Status StagingPool::toHostRect(void *Dst, CUdeviceptr Src, const Rect &R,
-                               CUstream Stream, CUcontext Ctx) {
+                               CUstream Stream, CUcontext Ctx, bool Wait) {
   auto *To = static_cast<char *>(Dst);
   CudaMemcpy2D C;
   C.srcMemoryType = CU_MEMORYTYPE_DEVICE;
@@ -276,13 +276,13 @@ Status StagingPool::toHostRect(void *Dst, CUdeviceptr Src, const Rect &R,
     C.dstHost = To + R.Offset;
     C.dstPitch = R.Pitch;
     C.Height = R.Rows;
-    if (Status S = check(D.cuMemcpy2DAsync(&C, Stream), "cuMemcpy2DAsync"); !S)
+    if (Status S = check(D.cuMemcpy2DAsync(&C, Stream), "cuMemcpy2DAsync"); !S || !Wait)
       return S;
     return check(D.cuStreamSynchronize(Stream), "copy to the host");
   }
   if (!gathered(R))
     return eachRow(R, [&](uint64_t At) {
-      return toHost(To + At, Src + At, R.RowBytes, Stream, Ctx);
+      return toHost(To + At, Src + At, R.RowBytes, Stream, Ctx, Wait);
     });
   return forEachPiece(rowPieces(R), Ctx, [&](unsigned B, uint64_t First, uint64_t Rows) {
     auto *Staged = static_cast<char *>(Pinned[B]);

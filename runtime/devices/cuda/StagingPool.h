@@ -40,16 +40,17 @@ public:
   /// stream).
   Status toDevice(CUdeviceptr Dst, const void *Src, uint64_t Bytes, CUstream Stream,
                   CUcontext Ctx);
-  /// Device to host; returns when \p Dst holds the bytes.
+  /// Device to host; returns when \p Dst holds the bytes, or, for pinned
+  /// \p Dst and \p Wait false, once the copy is queued on \p Stream.
   Status toHost(void *Dst, CUdeviceptr Src, uint64_t Bytes, CUstream Stream,
-                CUcontext Ctx);
+                CUcontext Ctx, bool Wait = true);
   /// The rows of \p R, at the same offsets and pitch from \p Src and
   /// \p Dst: gathered into pinned chunks, each moved by one strided DMA
   /// (a row per copy would cost a driver call per row).
   Status toDeviceRect(CUdeviceptr Dst, const void *Src, const Rect &R, CUstream Stream,
                       CUcontext Ctx);
   Status toHostRect(void *Dst, CUdeviceptr Src, const Rect &R, CUstream Stream,
-                    CUcontext Ctx);
+                    CUcontext Ctx, bool Wait = true);
 
 private:
   Status ensureAllocated();

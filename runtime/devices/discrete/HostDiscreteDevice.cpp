@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string>
 #include <thread>
 
 namespace skmd {
@@ -18,9 +19,13 @@ std::unique_ptr<HostDiscreteDevice> HostDiscreteDevice::create(unsigned Index,
   I.Kind = DeviceKind::HostDiscrete;
   I.SharesHostMemory = false;
   I.UsesHostCores = true;
+  const char *Queue = std::getenv("SKMD_DISCRETE_QUEUE");
+  I.QueuesWork = Queue && std::string(Queue) == "1";
   std::unique_ptr<HostDiscreteDevice> D(new HostDiscreteDevice(std::move(I), Threads));
   if (const char *Env = std::getenv("SKMD_DISCRETE_GBPS"))
     D->LinkGBps = std::max(0.0, std::atof(Env));
+  if (D->Info.QueuesWork)
+    D->Streams = std::make_unique<HostStreams>();
   return D;
 }
 
@@ -31,20 +36,100 @@ void HostDiscreteDevice::throttle(std::chrono::steady_clock::time_point Start,
         Start + std::chrono::duration<double>(double(Bytes) / (LinkGBps * 1e9)));
 }
 
-Status HostDiscreteDevice::copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
-                                  uint64_t Bytes) {
+Status HostDiscreteDevice::copyInNow(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
+                                     uint64_t Bytes) {
   auto Start = std::chrono::steady_clock::now();
   Status S = CpuDevice::copyIn(Dst, DstOffset, Src, Bytes);
   throttle(Start, Bytes);
   return S;
 }
 
-Status HostDiscreteDevice::copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
-                                   uint64_t Bytes) {
+Status HostDiscreteDevice::copyOutNow(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
+                                      uint64_t Bytes) {
   auto Start = std::chrono::steady_clock::now();
   Status S = CpuDevice::copyOut(Dst, Src, SrcOffset, Bytes);
   throttle(Start, Bytes);
   return S;
+}
+
+Status HostDiscreteDevice::copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
+                                  uint64_t Bytes) {
+  if (!Streams)
+    return copyInNow(Dst, DstOffset, Src, Bytes);
+  // As a GPU's: it may run after the call returns (finishCopies).
+  Streams->queue(DeviceStream::ToDevice, [this, Dst, DstOffset, Src, Bytes] {
+    return copyInNow(Dst, DstOffset, Src, Bytes);
+  });
+  return Status::success();
+}
+
+Status HostDiscreteDevice::copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
+                                   uint64_t Bytes) {
+  if (!Streams)
+    return copyOutNow(Dst, Src, SrcOffset, Bytes);
+  Streams->queue(DeviceStream::ToHost, [this, Dst, Src, SrcOffset, Bytes] {
+    return copyOutNow(Dst, Src, SrcOffset, Bytes);
+  });
+  return Streams->drain(DeviceStream::ToHost);
+}
+
+Status HostDiscreteDevice::finishCopies() {
+  return Streams ? Streams->drain(DeviceStream::ToDevice) : Status::success();
+}
+
+Status HostDiscreteDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
+                               const NDRange &Range, uint64_t First, uint64_t Count) {
+  if (!Streams)
+    return CpuDevice::run(Kernel, Args, Range, First, Count);
+  if (Status S = queueRun(Kernel, Args, Range, First, Count); !S)
+    return S;
+  return Streams->drain(DeviceStream::Compute);
+}
+
+Status HostDiscreteDevice::queueRun(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
+                                    const NDRange &Range, uint64_t First, uint64_t Count) {
+  if (!Streams)
+    return CpuDevice::run(Kernel, Args, Range, First, Count);
+  Streams->queue(DeviceStream::Compute, [this, &Kernel, Args, Range, First, Count] {
+    return CpuDevice::run(Kernel, Args, Range, First, Count);
+  });
+  return Status::success();
+}
+
+Status HostDiscreteDevice::queueCopyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
+                                            const Rect &R) {
+  if (!Streams)
+    return copyOutRect(Dst, Src, SrcOffset, R);
+  Streams->queue(DeviceStream::ToHost, [this, Dst, Src, SrcOffset, R] {
+    for (uint64_t Row = 0; Row < R.Rows; ++Row) {
+      uint64_t At = R.Offset + Row * R.Pitch;
+      if (Status S = copyOutNow(static_cast<char *>(Dst) + At, Src, SrcOffset + At,
+                                R.RowBytes);
+          !S)
+        return S;
+    }
+    return Status::success();
+  });
+  return Status::success();
+}
+
+Result<uint64_t> HostDiscreteDevice::mark(DeviceStream S) {
+  return Streams ? Streams->mark(S) : uint64_t(0);
+}
+
+Status HostDiscreteDevice::waitFor(DeviceStream S, uint64_t Mark) {
+  if (Streams)
+    Streams->waitFor(S, Mark);
+  return Status::success();
+}
+
+Status HostDiscreteDevice::finish(uint64_t Mark) {
+  return Streams ? Streams->finish(Mark) : Status::success();
+}
+
+void HostDiscreteDevice::releaseMark(uint64_t Mark) {
+  if (Streams)
+    Streams->release(Mark);
 }
 
 HostDiscreteDevice::~HostDiscreteDevice() {

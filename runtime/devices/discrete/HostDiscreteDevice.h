@@ -9,6 +9,10 @@
 // SKMD_DISCRETE_GBPS=N makes each copy to or from it take at least its
 // bytes at N GB/s: a slow link, for tests of what overlaps what.
 //
+// SKMD_DISCRETE_QUEUE=1 makes it queue its copies and kernels on streams
+// of host threads (devices/HostStreams.h), as a GPU does: the launcher's
+// queued chunks then run here as they run on a GPU.
+//
 // Like a GPU's allocator (the CUDA device caches its allocations), it keeps
 // released memory for the next launch: fresh host memory would be faulted
 // in page by page inside the timed copies and kernels, which made its
@@ -19,6 +23,7 @@
 #define SKMD_DEVICES_DISCRETE_HOSTDISCRETEDEVICE_H
 
 #include "devices/BlockCache.h"
+#include "devices/HostStreams.h"
 #include "devices/cpu/CpuDevice.h"
 
 #include <chrono>
@@ -37,8 +42,22 @@ public:
   Status copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
                 uint64_t Bytes) override;
   Status copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffset, uint64_t Bytes) override;
+  Status finishCopies() override;
+  Status run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args, const NDRange &Range,
+             uint64_t First, uint64_t Count) override;
+  Status queueRun(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
+                  const NDRange &Range, uint64_t First, uint64_t Count) override;
+  Status queueCopyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
+                          const Rect &R) override;
+  Result<uint64_t> mark(DeviceStream S) override;
+  Status waitFor(DeviceStream S, uint64_t Mark) override;
+  Status finish(uint64_t Mark) override;
+  void releaseMark(uint64_t Mark) override;
 
 private:
+  /// The copies themselves, on the calling thread.
+  Status copyInNow(DeviceMemory Dst, uint64_t DstOffset, const void *Src, uint64_t Bytes);
+  Status copyOutNow(void *Dst, DeviceMemory Src, uint64_t SrcOffset, uint64_t Bytes);
   using CpuDevice::CpuDevice;
   /// Waits until a copy of \p Bytes begun at \p Start has taken as long as
   /// the slowed link would.
@@ -47,6 +66,8 @@ private:
   double LinkGBps = 0;
   /// 2 MiB blocks (huge-page sized), at most 1 GiB kept.
   BlockCache Blocks{2ull << 20, 1ull << 30};
+  /// Where its work is queued (SKMD_DISCRETE_QUEUE), or null: run at once.
+  std::unique_ptr<HostStreams> Streams;
 };
 
 } // namespace skmd
