@@ -26,4 +26,5 @@ for cl in "$root"/bench/kernels/*.cl; do
 done
 cp "$root/test/gpu/run-on-gpu-host.sh" "$out/run.sh"
 cp "$root/bench/prediction-error.sh" "$out/prediction-error.sh"
+cp "$root/bench/queued-chunks-on-gpu-host.sh" "$out/queued-chunks.sh"
 du -sh "$out"
