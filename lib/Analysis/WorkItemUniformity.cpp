@@ -3,6 +3,7 @@
 #include "Support/OpenCLKernel.h"
 #include "Support/WorkItemBuiltins.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -13,8 +14,10 @@ namespace skmd {
 
 WorkItemUniformity::WorkItemUniformity(
     const Function &F, const LoopInfo &LI,
-    std::function<bool(const Instruction &)> KnownUniform)
-    : LI(LI), KnownUniform(std::move(KnownUniform)) {
+    std::function<bool(const Instruction &)> KnownUniform,
+    std::function<bool(const Value &)> SharedMemory)
+    : F(F), LI(LI), KnownUniform(std::move(KnownUniform)),
+      SharedMemory(std::move(SharedMemory)) {
   SmallVector<const Instruction *, 64> Work;
   auto MarkVarying = [&](const Instruction *I) {
     if ((!this->KnownUniform || !this->KnownUniform(*I)) &&
@@ -58,11 +61,46 @@ bool WorkItemUniformity::hasUniformExits(const Loop &L) const {
   });
 }
 
+namespace {
+
+/// Whether \p F computes its result from its operands alone: no memory,
+/// and nothing it calls (within \p Depth) but such functions, intrinsics
+/// that are not convergent, and C math functions (libm's, which the
+/// builtins library calls). Clang marks every OpenCL function convergent,
+/// so the builtins' own mark says nothing; what they call does: a barrier
+/// or a work-item function is a declaration with an OpenCL (mangled) name,
+/// which is none of these, so a function that asks for its work-item's id
+/// or synchronizes is not pure.
+bool isPureFunction(const Function &F, unsigned Depth) {
+  if (F.isIntrinsic())
+    return F.doesNotAccessMemory() && !F.isConvergent();
+  if (!F.doesNotAccessMemory())
+    return false;
+  if (F.isDeclaration())
+    return !F.getName().starts_with("_Z") && !F.getName().starts_with("__");
+  if (Depth == 0)
+    return false;
+  for (const Instruction &I : instructions(F))
+    if (const auto *Call = dyn_cast<CallBase>(&I)) {
+      const Function *Callee = Call->getCalledFunction();
+      if (!Callee || !isPureFunction(*Callee, Depth - 1))
+        return false;
+    }
+  return true;
+}
+
+} // namespace
+
 bool WorkItemUniformity::variesByItself(const Instruction &I) const {
   if (const auto *Call = dyn_cast<CallBase>(&I)) {
     std::optional<WorkItemFn> Fn = workItemFnOf(*Call);
-    if (!Fn)
-      return true;
+    // A math builtin gives every work-item the same result from the same
+    // operands. (Clang marks every OpenCL call convergent; the callee says
+    // whether it is.)
+    if (!Fn) {
+      const Function *Callee = Call->getCalledFunction();
+      return !Callee || !isPureFunction(*Callee, 4);
+    }
     switch (*Fn) {
     case WorkItemFn::GroupId:
     case WorkItemFn::GlobalSize:
@@ -76,13 +114,37 @@ bool WorkItemUniformity::variesByItself(const Instruction &I) const {
       return true;
     }
   }
+  if (const auto *Load = dyn_cast<LoadInst>(&I)) {
+    // Its address's uniformity reaches it as an operand's.
+    if (!Load->isSimple())
+      return true;
+    const Value *Object = getUnderlyingObject(Load->getPointerOperand(), 0);
+    return !isSharedMemory(*Object);
+  }
   if (const auto *Phi = dyn_cast<PHINode>(&I)) {
     // Only a loop header joins paths that all work-items take alike.
     const Loop *L = LI.getLoopFor(Phi->getParent());
     return !L || L->getHeader() != Phi->getParent();
   }
-  return !(isa<BinaryOperator>(I) || isa<CastInst>(I) || isa<CmpInst>(I) ||
-           isa<GetElementPtrInst>(I) || isa<SelectInst>(I));
+  return !(isa<BinaryOperator>(I) || isa<UnaryOperator>(I) || isa<CastInst>(I) ||
+           isa<CmpInst>(I) || isa<GetElementPtrInst>(I) || isa<SelectInst>(I) ||
+           isa<ExtractElementInst>(I) || isa<InsertElementInst>(I) ||
+           isa<ShuffleVectorInst>(I) || isa<ExtractValueInst>(I) ||
+           isa<InsertValueInst>(I) || isa<FreezeInst>(I));
+}
+
+bool WorkItemUniformity::isSharedMemory(const Value &Object) const {
+  if (SharedMemory)
+    return SharedMemory(Object);
+  if (const auto *A = dyn_cast<Argument>(&Object)) {
+    if (A->getParent() != &F || !A->getType()->isPointerTy() || A->hasByValAttr())
+      return false;
+    unsigned AS = kernelArgAddressSpace(F, A->getArgNo());
+    return AS == 1 || AS == 2 || AS == 3;
+  }
+  if (const auto *GV = dyn_cast<GlobalVariable>(&Object))
+    return GV->isConstant() || isLocalVariable(*GV);
+  return false;
 }
 
 PreservedAnalyses WorkItemUniformityPrinterPass::run(Module &M,
@@ -98,9 +160,11 @@ PreservedAnalyses WorkItemUniformityPrinterPass::run(Module &M,
       OS << "  loop " << L->getHeader()->getName() << ": "
          << (U.hasUniformExits(*L) ? "uniform exits" : "varying exits") << "\n";
     for (const Instruction &I : instructions(F))
-      if (I.hasName())
-        OS << "  %" << I.getName() << ": "
-           << (U.isUniform(&I) ? "uniform" : "varying") << "\n";
+      if (!I.getType()->isVoidTy()) {
+        OS << "  ";
+        I.printAsOperand(OS, /*PrintType=*/false);
+        OS << ": " << (U.isUniform(&I) ? "uniform" : "varying") << "\n";
+      }
   }
   return PreservedAnalyses::all();
 }

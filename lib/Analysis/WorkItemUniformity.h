@@ -2,12 +2,23 @@
 //
 // Whether a value is the same for every work-item of a group: built from
 // constants, kernel arguments, the group's launch values (group id, sizes,
-// offsets) and, through loop headers, induction variables of loops every
-// work-item leaves at the same iteration. Optimistic on cycles, conservative
-// elsewhere: anything loaded, any call but a uniform work-item function,
-// and any value merging paths other than a loop's back edge, varies; so do
-// the values of a loop work-items may leave at different iterations.
-// Computed as the least fixed point of "varying" from those seeds.
+// offsets), loads from a uniform address in memory the group shares (a
+// __global, __constant or __local buffer), calls of functions that compute
+// from their operands alone (the builtins library's math) and, through loop headers,
+// induction variables of loops every work-item leaves at the same
+// iteration. Optimistic on cycles, conservative elsewhere: any other load
+// (private memory, an address from an unknown object, volatile or atomic
+// loads), any other call but a uniform work-item function, and any value merging
+// paths other than a loop's back edge, varies; so do the values of a loop
+// work-items may leave at different iterations. Computed as the least fixed
+// point of "varying" from those seeds.
+//
+// A load from a uniform address in shared memory reads the same value in
+// every work-item of a program without data races: between two barriers,
+// no other work-item writes what every work-item reads (a kernel reading
+// the bytes another work-item writes without a barrier between has no
+// defined result in OpenCL C). A work-item reading its own write is the
+// only other case, and then the load's branch runs in that work-item alone.
 //
 // Used where SKMD changes how work-items are scheduled: a uniform loop may
 // get barriers (ImplicitLoopBarriers), a uniform value live at a barrier
@@ -30,9 +41,14 @@ class WorkItemUniformity {
 public:
   /// \p KnownUniform, when given, vouches for instructions the analysis
   /// could not see through (a work-group function's prologue loads).
+  /// \p SharedMemory, when given, says which underlying objects are
+  /// memory the group shares; by default \p F's __global, __constant and
+  /// __local pointer arguments (kernel_arg_addr_space), its __local
+  /// variables and constant globals.
   WorkItemUniformity(
       const llvm::Function &F, const llvm::LoopInfo &LI,
-      std::function<bool(const llvm::Instruction &)> KnownUniform = {});
+      std::function<bool(const llvm::Instruction &)> KnownUniform = {},
+      std::function<bool(const llvm::Value &)> SharedMemory = {});
 
   bool isUniform(const llvm::Value *V) const;
 
@@ -42,13 +58,17 @@ public:
 private:
   /// Varying from the start: what does not only combine other values.
   bool variesByItself(const llvm::Instruction &I) const;
+  /// Whether \p Object (an underlying object) is memory the group shares.
+  bool isSharedMemory(const llvm::Value &Object) const;
 
+  const llvm::Function &F;
   const llvm::LoopInfo &LI;
   std::function<bool(const llvm::Instruction &)> KnownUniform;
+  std::function<bool(const llvm::Value &)> SharedMemory;
   llvm::DenseSet<const llvm::Instruction *> Varying;
 };
 
-/// print<skmd-uniformity>: for each kernel, every named value and each
+/// print<skmd-uniformity>: for each kernel, every value and each
 /// loop (uniform exits or not), in program order.
 class WorkItemUniformityPrinterPass
     : public llvm::PassInfoMixin<WorkItemUniformityPrinterPass> {

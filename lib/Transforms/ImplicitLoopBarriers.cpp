@@ -60,9 +60,13 @@ bool runsForAllOrNone(const BasicBlock &BB, const Function &F,
   return true;
 }
 
-bool carriesFloatingPoint(const Loop &L) {
-  return llvm::any_of(L.getHeader()->phis(), [](const PHINode &Phi) {
-    return Phi.getType()->getScalarType()->isFloatingPointTy();
+/// Whether \p L carries a floating-point value that differs between
+/// work-items: what running the work-items inside the loop vectorizes
+/// (a value the same for all, such as a sum of a uniform row, gains
+/// nothing from it).
+bool carriesVaryingFloatingPoint(const Loop &L, const WorkItemUniformity &U) {
+  return llvm::any_of(L.getHeader()->phis(), [&](const PHINode &Phi) {
+    return Phi.getType()->getScalarType()->isFloatingPointTy() && !U.isUniform(&Phi);
   });
 }
 
@@ -82,7 +86,7 @@ SmallVector<Loop *, 4> loopsToTurn(Function &F, LoopInfo &LI,
   SmallVector<Loop *, 4> Chosen;
   for (Loop *L : LI.getLoopsInPreorder()) {
     if (!L->isInnermost() || !L->getLoopPreheader() || !L->getLoopLatch() ||
-        !carriesFloatingPoint(*L) || hasBarrier(*L))
+        !carriesVaryingFloatingPoint(*L, U) || hasBarrier(*L))
       continue;
     unsigned Trips = SE.getSmallConstantTripCount(L);
     if (Trips != 0 && Trips <= UnrolledTripCount)

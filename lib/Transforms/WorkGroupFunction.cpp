@@ -133,7 +133,11 @@ private:
         continue;
       }
       VMap[&A] = B.CreateLoad(A.getType(), Slot, A.getName());
+      unsigned AS = kernelArgAddressSpace(K, A.getArgNo());
+      if (A.getType()->isPointerTy() && (AS == 1 || AS == 2 || AS == 3))
+        SharedObjects.insert(VMap[&A]);
     }
+    SharedObjects.insert(LocalMem);
     SmallVector<ReturnInst *, 4> Returns;
     CloneFunctionInto(WG, &K, VMap, CloneFunctionChangeType::LocalChangesOnly,
                       Returns);
@@ -275,9 +279,15 @@ private:
     // own, so their addresses vary (a pointer into a private array chosen
     // by a loop's PHI, kept in one group slot, sent every item's stores
     // after the barrier to the last item's array).
-    WorkItemUniformity Uniformity(*WG, LI, [&](const Instruction &I) {
-      return I.getParent() == Prologue && !isa<AllocaInst>(I);
-    });
+    WorkItemUniformity Uniformity(
+        *WG, LI,
+        [&](const Instruction &I) {
+          return I.getParent() == Prologue && !isa<AllocaInst>(I);
+        },
+        [&](const Value &Object) {
+          const auto *GV = dyn_cast<GlobalVariable>(&Object);
+          return SharedObjects.count(&Object) || (GV && GV->isConstant());
+        });
     SmallVector<bool, 16> Uniform;
     for (Instruction *I : Crossing)
       Uniform.push_back(Uniformity.isUniform(I) && groupSlotIsSafe(*I));
@@ -762,6 +772,9 @@ private:
   /// Demoted values the same for all work-items: they stay allocas of the
   /// work-group function, one per group.
   SmallPtrSet<AllocaInst *, 8> GroupSlots;
+  /// Memory the group shares: the __global, __constant and __local buffer
+  /// arguments as loaded in the prologue, and the group's __local memory.
+  SmallPtrSet<const Value *, 8> SharedObjects;
   uint64_t LocalMemBytes = 0, StateBytesPerItem = 0;
 };
 

@@ -43,6 +43,10 @@ config.substitutions.append(("%skmd-bench", os.path.join(config.skmd_tools_dir, 
 config.substitutions.append(
     ("%partitioner-time", os.path.join(config.skmd_tools_dir, "partitioner-time")))
 config.substitutions.append(("%opt", "%s -load-pass-plugin=%s" % (opt, config.skmd_plugin)))
+config.substitutions.append(("%llvm-link", os.path.join(config.llvm_tools_dir, "llvm-link")))
+# SKMD's x86 builtins library as the build made it, to link as skmd-cc does.
+config.substitutions.append(
+    ("%x86-builtins", os.path.join(config.skmd_obj_root, "lib", "skmd-builtins-x86.bc")))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%examples", os.path.join(config.skmd_src_root, "examples")))
 

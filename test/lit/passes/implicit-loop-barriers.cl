@@ -40,16 +40,46 @@ __kernel void varying_bound(__global const float *a, __global float *y) {
   y[i] = sum;
 }
 
-// The bound is read from memory: not known to be the same for all.
+// The bound is read from a buffer at one address: the same for all (a
+// program without data races reads one value there), so the loop turns.
 // CHECK-LABEL: define {{.*}} @loaded_bound(
-// CHECK-NOT: @_Z7barrierj
+// CHECK: call void @_Z7barrierj(i32 1)
+// CHECK: call void @_Z7barrierj(i32 1)
 // CHECK: ret void
 __kernel void loaded_bound(__global const float *a, __global const int *n,
                            __global float *y) {
+  int i = get_global_id(0);
+  float sum = 0.0f;
+  for (int k = 0; k < n[0]; ++k)
+    sum += a[i * 64 + k];
+  y[i] = sum;
+}
+
+// ... but a sum the same for every work-item (of a row every work-item
+// reads alike) gains nothing from running the work-items inside the loop.
+// CHECK-LABEL: define {{.*}} @uniform_sum(
+// CHECK-NOT: @_Z7barrierj
+// CHECK: ret void
+__kernel void uniform_sum(__global const float *a, __global const int *n,
+                          __global float *y) {
   float sum = 0.0f;
   for (int k = 0; k < n[0]; ++k)
     sum += a[k];
   y[get_global_id(0)] = sum;
+}
+
+// A bound read from private memory, or through a volatile pointer, is not
+// known to be the same for all.
+// CHECK-LABEL: define {{.*}} @volatile_bound(
+// CHECK-NOT: @_Z7barrierj
+// CHECK: ret void
+__kernel void volatile_bound(__global const float *a, volatile __global int *n,
+                             __global float *y) {
+  int i = get_global_id(0);
+  float sum = 0.0f;
+  for (int k = 0; k < n[0]; ++k)
+    sum += a[i * 64 + k];
+  y[i] = sum;
 }
 
 // Only some work-items reach the loop.
