@@ -109,6 +109,8 @@ void Schedule::runLane(unsigned Lane, std::chrono::steady_clock::time_point Star
         N.Outcome = Outcome;
         N.Error = std::move(Error);
         N.EndMs = EndMs;
+        if (Queue)
+          --Unfinished[Lane / StreamsPerDevice];
       }
     }
     Finished.notify_all();
@@ -117,26 +119,22 @@ void Schedule::runLane(unsigned Lane, std::chrono::steady_clock::time_point Star
 
 void Schedule::runCompletions(unsigned Device, std::chrono::steady_clock::time_point Start) {
   WorkQueue &Queue = *Queues.at(Device);
-  auto Mine = [&](const ScheduleNode &N) {
-    return N.Lane != HostLane && N.Lane / StreamsPerDevice == Device;
-  };
-  std::deque<unsigned> &Pending = InFlight[Device];
+  std::deque<unsigned> *Pending;
+  unsigned *Left;
+  {
+    std::lock_guard<std::mutex> Hold(Lock);
+    Pending = &InFlight[Device];
+    Left = &Unfinished[Device];
+  }
   for (;;) {
     unsigned I;
     {
       std::unique_lock<std::mutex> Hold(Lock);
-      Finished.wait(Hold, [&] {
-        if (!Pending.empty())
-          return true;
-        for (const ScheduleNode &N : Nodes)
-          if (Mine(N) && N.Outcome == ScheduleNode::Waiting)
-            return false;
-        return true;
-      });
-      if (Pending.empty())
+      Finished.wait(Hold, [&] { return !Pending->empty() || *Left == 0; });
+      if (Pending->empty())
         return;
-      I = Pending.front();
-      Pending.pop_front();
+      I = Pending->front();
+      Pending->pop_front();
     }
     ScheduleNode &N = Nodes[I];
     Status Error = Queue.finish(N.Mark);
@@ -154,6 +152,7 @@ void Schedule::runCompletions(unsigned Device, std::chrono::steady_clock::time_p
       N.Error = std::move(Error);
       N.EndMs = EndMs;
       N.Queued = false;
+      --*Left;
     }
     Finished.notify_all();
   }
@@ -168,6 +167,9 @@ void Schedule::run(DeviceWorkers &Workers, std::chrono::steady_clock::time_point
   for (unsigned L : Lanes)
     if (queueOf(L))
       Queued.insert(L / StreamsPerDevice);
+  for (const ScheduleNode &N : Nodes)
+    if (queueOf(N.Lane))
+      ++Unfinished[N.Lane / StreamsPerDevice];
   for (unsigned L : Lanes)
     Workers.post(L, [this, L, Start] { runLane(L, Start); });
   for (unsigned D : Queued)

@@ -126,6 +126,8 @@ private:
   std::map<unsigned, WorkQueue *> Queues;
   /// Per device, its queued nodes not yet waited for, in the order queued.
   std::map<unsigned, std::deque<unsigned>> InFlight;
+  /// Per device that queues, its nodes not yet done, failed or skipped.
+  std::map<unsigned, unsigned> Unfinished;
   std::mutex Lock;
   std::condition_variable Finished;
 };
