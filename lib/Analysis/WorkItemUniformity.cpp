@@ -3,6 +3,7 @@
 #include "Support/OpenCLKernel.h"
 #include "Support/WorkItemBuiltins.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -71,22 +72,28 @@ namespace {
 /// or a work-item function is a declaration with an OpenCL (mangled) name,
 /// which is none of these, so a function that asks for its work-item's id
 /// or synchronizes is not pure.
-bool isPureFunction(const Function &F, unsigned Depth) {
+/// \p Known remembers the answer per function (a body is looked into
+/// once however often it is called).
+bool isPureFunction(const Function &F, unsigned Depth,
+                    DenseMap<const Function *, bool> &Known) {
   if (F.isIntrinsic())
     return F.doesNotAccessMemory() && !F.isConvergent();
   if (!F.doesNotAccessMemory())
     return false;
   if (F.isDeclaration())
     return !F.getName().starts_with("_Z") && !F.getName().starts_with("__");
-  if (Depth == 0)
-    return false;
-  for (const Instruction &I : instructions(F))
-    if (const auto *Call = dyn_cast<CallBase>(&I)) {
-      const Function *Callee = Call->getCalledFunction();
-      if (!Callee || !isPureFunction(*Callee, Depth - 1))
-        return false;
-    }
-  return true;
+  if (auto It = Known.find(&F); It != Known.end())
+    return It->second;
+  bool Pure = Depth > 0;
+  for (const Instruction &I : instructions(F)) {
+    const auto *Call = dyn_cast<CallBase>(&I);
+    if (!Pure || !Call)
+      continue;
+    const Function *Callee = Call->getCalledFunction();
+    Pure = Callee && isPureFunction(*Callee, Depth - 1, Known);
+  }
+  Known[&F] = Pure;
+  return Pure;
 }
 
 } // namespace
@@ -99,7 +106,7 @@ bool WorkItemUniformity::variesByItself(const Instruction &I) const {
     // whether it is.)
     if (!Fn) {
       const Function *Callee = Call->getCalledFunction();
-      return !Callee || !isPureFunction(*Callee, 4);
+      return !Callee || !isPureFunction(*Callee, 4, PureFunctions);
     }
     switch (*Fn) {
     case WorkItemFn::GroupId:

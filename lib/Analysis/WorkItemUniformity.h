@@ -28,6 +28,7 @@
 #ifndef SKMD_ANALYSIS_WORKITEMUNIFORMITY_H
 #define SKMD_ANALYSIS_WORKITEMUNIFORMITY_H
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Instruction.h"
@@ -66,6 +67,8 @@ private:
   std::function<bool(const llvm::Instruction &)> KnownUniform;
   std::function<bool(const llvm::Value &)> SharedMemory;
   llvm::DenseSet<const llvm::Instruction *> Varying;
+  /// Callees known to compute from their operands alone, or not.
+  mutable llvm::DenseMap<const llvm::Function *, bool> PureFunctions;
 };
 
 /// print<skmd-uniformity>: for each kernel, every value and each
