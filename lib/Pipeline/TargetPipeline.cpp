@@ -13,7 +13,7 @@
 //           skmd-partition for the metadata) [x86: -> link SKMD's x86
 //           builtins -> skmd-implicit-loop-barriers
 //           -> skmd-work-group-function -> skmd-work-item-loop-versioning
-//           -> scalarizer
+//           -> skmd-work-item-scalarizer
 //           [-> skmd-cpu-dispatch below AVX-512]] -> O<n>
 //   x86:    SKMD IR -> keep only work-group functions
 //           -> skmd-x86-buffer-alignment -> x86-64 object -> ld -shared -> .so
@@ -50,6 +50,7 @@
 #include "Transforms/SPIRVVectorSelects.h"
 #include "Transforms/X86BufferAlignment.h"
 #include "Transforms/WorkGroupFunction.h"
+#include "Transforms/WorkItemScalarizer.h"
 #include "Transforms/WorkItemLoopVersioning.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
@@ -62,7 +63,6 @@
 #include "llvm/Transforms/IPO/GlobalDCE.h"
 #include "llvm/Transforms/IPO/Internalize.h"
 #include "llvm/Transforms/Scalar/SROA.h"
-#include "llvm/Transforms/Scalar/Scalarizer.h"
 
 #include <algorithm>
 #include <dlfcn.h>
@@ -407,14 +407,10 @@ addPartitionVariants(Module &M, const CompilerOptions &Opts, TargetKind Target) 
     // Full groups away from the range's edges run a copy of each
     // work-item loop without the guards' masks.
     WG.addPass(WorkItemLoopVersioningPass());
-    // The loop vectorizer takes only scalar instructions: float4 code in a
-    // work-item loop would stay 4-wide SSE, one work-item at a time. Split
-    // into scalars, the loop widens across work-items instead (float4
-    // memory becomes interleaved groups).
-    ScalarizerPassOptions Split;
-    Split.ScalarizeLoadStore = true;
-    Split.ScalarizeVariableInsertExtract = true;
-    WG.addPass(createModuleToFunctionPassAdaptor(ScalarizerPass(Split)));
+    // float4 code split into scalars, so that work-item loops widen across
+    // work-items, except where they cannot (float4 accesses under a branch
+    // that differs between items): there the float4 code stays.
+    WG.addPass(WorkItemScalarizerPass());
     // Below AVX-512, a second body of each work-group function for
     // AVX-512 hosts, chosen when the runtime loads the variant.
     if (Opts.X86Avx512Bodies &&

@@ -20,6 +20,7 @@
 #include "Transforms/X86BufferAlignment.h"
 #include "Transforms/WorkGroupFunction.h"
 #include "Transforms/WorkItemLoopVersioning.h"
+#include "Transforms/WorkItemScalarizer.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"

@@ -7,6 +7,7 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Constants.h"
@@ -779,6 +780,18 @@ private:
 };
 
 } // namespace
+
+bool isWorkItemLoop(const Loop &L) {
+  MDNode *ID = L.getLoopID();
+  if (!ID)
+    return false;
+  for (const MDOperand &Op : llvm::drop_begin(ID->operands()))
+    if (auto *Opt = dyn_cast<MDNode>(Op))
+      if (auto *Name = dyn_cast<MDString>(Opt->getOperand(0)))
+        if (Name->getString() == "llvm.loop.parallel_accesses")
+          return true;
+  return false;
+}
 
 PreservedAnalyses WorkGroupFunctionPass::run(Module &M, ModuleAnalysisManager &) {
   SmallVector<Function *, 8> Kernels;

@@ -27,6 +27,10 @@
 
 #include <string>
 
+namespace llvm {
+class Loop;
+} // namespace llvm
+
 namespace skmd {
 
 class WorkGroupFunctionPass : public llvm::PassInfoMixin<WorkGroupFunctionPass> {
@@ -38,6 +42,10 @@ public:
 inline constexpr const char *WorkGroupFunctionSuffix = "__skmd_wg";
 
 std::string workGroupFunctionName(llvm::StringRef Kernel);
+
+/// Whether \p L is a work-item x loop of a work-group function: the loops
+/// it declares parallel (llvm.loop.parallel_accesses).
+bool isWorkItemLoop(const llvm::Loop &L);
 
 inline constexpr const char *LocalMemBytesAttr = "skmd-wg-local-mem-bytes";
 inline constexpr const char *StateBytesAttr = "skmd-wg-state-bytes";

@@ -27,20 +27,6 @@ cl::opt<bool> VersionWorkItemLoops(
 /// Loops larger than this are not copied: the copy doubles their code.
 constexpr unsigned MaxVersionedInstructions = 2000;
 
-/// The work-item x loops are the loops the work-group function declared
-/// parallel.
-bool isWorkItemLoop(const Loop &L) {
-  MDNode *ID = L.getLoopID();
-  if (!ID)
-    return false;
-  for (const MDOperand &Op : llvm::drop_begin(ID->operands()))
-    if (auto *Opt = dyn_cast<MDNode>(Op))
-      if (auto *Name = dyn_cast<MDString>(Opt->getOperand(0)))
-        if (Name->getString() == "llvm.loop.parallel_accesses")
-          return true;
-  return false;
-}
-
 /// A comparison that may be the same for every item of the loop, and what
 /// it then is.
 struct Decided {
