@@ -5,26 +5,16 @@ namespace skmd {
 
 Status Device::copyInRect(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
                           const Rect &R) {
-  for (uint64_t Row = 0; Row < R.Rows; ++Row) {
-    uint64_t At = R.Offset + Row * R.Pitch;
-    if (Status S = copyIn(Dst, DstOffset + At, static_cast<const char *>(Src) + At,
-                          R.RowBytes);
-        !S)
-      return S;
-  }
-  return Status::success();
+  return R.eachRow([&](uint64_t At) {
+    return copyIn(Dst, DstOffset + At, static_cast<const char *>(Src) + At, R.RowBytes);
+  });
 }
 
 Status Device::copyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
                            const Rect &R) {
-  for (uint64_t Row = 0; Row < R.Rows; ++Row) {
-    uint64_t At = R.Offset + Row * R.Pitch;
-    if (Status S = copyOut(static_cast<char *>(Dst) + At, Src, SrcOffset + At,
-                           R.RowBytes);
-        !S)
-      return S;
-  }
-  return Status::success();
+  return R.eachRow([&](uint64_t At) {
+    return copyOut(static_cast<char *>(Dst) + At, Src, SrcOffset + At, R.RowBytes);
+  });
 }
 
 Status Device::merge(DeviceKernel &, const std::vector<DeviceArg> &,

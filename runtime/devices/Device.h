@@ -134,6 +134,14 @@ struct Rect {
   uint64_t Rows = 0;
   /// One past the last byte, from the start of the region.
   uint64_t end() const { return Rows ? Offset + (Rows - 1) * Pitch + RowBytes : Offset; }
+  /// Calls \p Row(At) for each row in order, At its first byte from the
+  /// start of the region; stops at the first failure.
+  template <typename Fn> Status eachRow(Fn &&Row) const {
+    for (uint64_t I = 0; I < Rows; ++I)
+      if (Status S = Row(Offset + I * Pitch); !S)
+        return S;
+    return Status::success();
+  }
 };
 
 class Device {

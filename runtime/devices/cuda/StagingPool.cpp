@@ -211,13 +211,6 @@ bool StagingPool::gathered(const Rect &R) const {
   return R.Rows > 1 && R.RowBytes * 2 <= ChunkBytes;
 }
 
-Status StagingPool::eachRow(const Rect &R, const std::function<Status(uint64_t)> &Copy) {
-  for (uint64_t Row = 0; Row < R.Rows; ++Row)
-    if (Status S = Copy(R.Offset + Row * R.Pitch); !S)
-      return S;
-  return Status::success();
-}
-
 std::vector<std::pair<uint64_t, uint64_t>> StagingPool::rowPieces(const Rect &R) const {
   uint64_t PerChunk = std::max<uint64_t>(1, ChunkBytes / std::max<uint64_t>(R.RowBytes, 1));
   std::vector<std::pair<uint64_t, uint64_t>> Pieces;
@@ -242,7 +235,7 @@ Status StagingPool::toDeviceRect(CUdeviceptr Dst, const void *Src, const Rect &R
     return check(D.cuMemcpy2DAsync(&C, Stream), "cuMemcpy2DAsync");
   }
   if (!gathered(R))
-    return eachRow(R, [&](uint64_t At) {
+    return R.eachRow([&](uint64_t At) {
       return toDevice(Dst + At, From + At, R.RowBytes, Stream, Ctx);
     });
   return forEachPiece(rowPieces(R), Ctx, [&](unsigned B, uint64_t First, uint64_t Rows) {
@@ -281,7 +274,7 @@ Status StagingPool::toHostRect(void *Dst, CUdeviceptr Src, const Rect &R,
     return check(D.cuStreamSynchronize(Stream), "copy to the host");
   }
   if (!gathered(R))
-    return eachRow(R, [&](uint64_t At) {
+    return R.eachRow([&](uint64_t At) {
       return toHost(To + At, Src + At, R.RowBytes, Stream, Ctx, Wait);
     });
   return forEachPiece(rowPieces(R), Ctx, [&](unsigned B, uint64_t First, uint64_t Rows) {

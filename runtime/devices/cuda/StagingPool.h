@@ -62,7 +62,6 @@ private:
                       const std::function<Status(unsigned, uint64_t, uint64_t)> &Body);
   /// Whether \p R's rows are gathered into chunks (else copied one by one).
   bool gathered(const Rect &R) const;
-  static Status eachRow(const Rect &R, const std::function<Status(uint64_t)> &Copy);
   /// Pieces of \p R's rows that fit a chunk each.
   std::vector<std::pair<uint64_t, uint64_t>> rowPieces(const Rect &R) const;
   Status check(CUresult R, const char *What) const;

@@ -101,14 +101,9 @@ Status HostDiscreteDevice::queueCopyOutRect(void *Dst, DeviceMemory Src, uint64_
   if (!Streams)
     return copyOutRect(Dst, Src, SrcOffset, R);
   Streams->queue(DeviceStream::ToHost, [this, Dst, Src, SrcOffset, R] {
-    for (uint64_t Row = 0; Row < R.Rows; ++Row) {
-      uint64_t At = R.Offset + Row * R.Pitch;
-      if (Status S = copyOutNow(static_cast<char *>(Dst) + At, Src, SrcOffset + At,
-                                R.RowBytes);
-          !S)
-        return S;
-    }
-    return Status::success();
+    return R.eachRow([&](uint64_t At) {
+      return copyOutNow(static_cast<char *>(Dst) + At, Src, SrcOffset + At, R.RowBytes);
+    });
   });
   return Status::success();
 }
