@@ -44,9 +44,8 @@ Status injected(const std::string &Device, const char *Step) {
                  "fault injected by SKMD_INJECT_FAULT=" + Device + ":" + Step);
 }
 
-/// \p Pieces as the schedule runs them: a chunked piece of a device with
-/// its own memory as its chunks, consecutive and as equal as can be (the
-/// first ones a group larger); \p Of gets each one's index in \p Pieces.
+} // namespace
+
 std::vector<Piece> splitChunks(const std::vector<Piece> &Pieces,
                                const std::vector<bool> &Shares, std::vector<size_t> &Of) {
   std::vector<Piece> Out;
@@ -64,8 +63,6 @@ std::vector<Piece> splitChunks(const std::vector<Piece> &Pieces,
   }
   return Out;
 }
-
-} // namespace
 
 bool copiesUseHostCores(const Device &D, const std::vector<HostArg> &Args) {
   if (D.info().SharesHostMemory)

@@ -142,6 +142,13 @@ private:
 /// (memcpy through staging, or into a HostDiscrete device), not by DMA.
 bool copiesUseHostCores(const Device &D, const std::vector<HostArg> &Args);
 
+/// \p Pieces as the schedule runs them: a chunked piece of a device with
+/// its own memory (\p Shares false) as its chunks, consecutive and as equal
+/// as can be (the first ones a group larger); \p Of gets each one's index
+/// in \p Pieces.
+std::vector<Piece> splitChunks(const std::vector<Piece> &Pieces,
+                               const std::vector<bool> &Shares, std::vector<size_t> &Of);
+
 /// The device arguments for a device on the user's own memory.
 std::vector<DeviceArg> hostDeviceArgs(const std::vector<HostArg> &Args);
 

@@ -360,26 +360,23 @@ void CpuKernelTest::check(const KernelRun &R) {
     // Pieces of devices with their own memory in 1-3 pipelined chunks
     // (queued on devices that queue their work); the conflict test sees
     // each chunk as a piece, as the launcher runs them.
-    std::vector<Piece> Chunks;
+    std::vector<bool> Shares;
     if (K->Partitionable) {
       for (auto [First, Count] : randomPieces(Total, 4, Rng)) {
         Piece P{Usable[std::uniform_int_distribution<size_t>(0, Usable.size() - 1)(Rng)],
                 First, Count};
-        if (!Devices.Devices[P.Device]->info().SharesHostMemory)
+        Shares.push_back(Devices.Devices[P.Device]->info().SharesHostMemory);
+        if (!Shares.back())
           P.Chunks = unsigned(std::min<uint64_t>(
               Count, std::uniform_int_distribution<unsigned>(1, 3)(Rng)));
         Plan.push_back(P);
-        for (uint64_t C = 0, At = First; C < P.Chunks; ++C) {
-          uint64_t N = Count / P.Chunks + (C < Count % P.Chunks);
-          Chunks.push_back({P.Device, At, N});
-          At += N;
-        }
       }
     }
     Args Launched = R.Initial;
     std::vector<HostArg> Host = hostArgs(Launched);
     if (!Plan.empty()) {
-      auto Conflict = firstConflict(*K, Host, L, Chunks);
+      std::vector<size_t> Of;
+      auto Conflict = firstConflict(*K, Host, L, splitChunks(Plan, Shares, Of));
       ASSERT_TRUE(Conflict.ok()) << Conflict.error().message();
       if (!Conflict->empty())
         Plan.clear();
