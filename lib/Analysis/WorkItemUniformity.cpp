@@ -141,14 +141,10 @@ bool WorkItemUniformity::variesByItself(const Instruction &I) const {
 }
 
 bool WorkItemUniformity::isSharedMemory(const Value &Object) const {
-  if (SharedMemory)
-    return SharedMemory(Object);
-  if (const auto *A = dyn_cast<Argument>(&Object)) {
-    if (A->getParent() != &F || !A->getType()->isPointerTy() || A->hasByValAttr())
-      return false;
-    unsigned AS = kernelArgAddressSpace(F, A->getArgNo());
-    return AS == 1 || AS == 2 || AS == 3;
-  }
+  if (SharedMemory && SharedMemory(Object))
+    return true;
+  if (const auto *A = dyn_cast<Argument>(&Object))
+    return A->getParent() == &F && isSharedBufferArg(F, A->getArgNo());
   if (const auto *GV = dyn_cast<GlobalVariable>(&Object))
     return GV->isConstant() || isLocalVariable(*GV);
   return false;

@@ -42,10 +42,11 @@ class WorkItemUniformity {
 public:
   /// \p KnownUniform, when given, vouches for instructions the analysis
   /// could not see through (a work-group function's prologue loads).
-  /// \p SharedMemory, when given, says which underlying objects are
-  /// memory the group shares; by default \p F's __global, __constant and
-  /// __local pointer arguments (kernel_arg_addr_space), its __local
-  /// variables and constant globals.
+  /// Memory the group shares is \p F's __global, __constant and __local
+  /// pointer arguments (kernel_arg_addr_space), its __local variables and
+  /// constant globals, and the underlying objects \p SharedMemory, when
+  /// given, names too (a work-group function's buffers, loaded in its
+  /// prologue).
   WorkItemUniformity(
       const llvm::Function &F, const llvm::LoopInfo &LI,
       std::function<bool(const llvm::Instruction &)> KnownUniform = {},

@@ -41,4 +41,12 @@ unsigned kernelArgAddressSpace(const Function &F, unsigned ArgNo) {
   return T->isPointerTy() ? T->getPointerAddressSpace() : 0;
 }
 
+bool isSharedBufferArg(const Function &F, unsigned ArgNo) {
+  const Argument *A = F.getArg(ArgNo);
+  if (!A->getType()->isPointerTy() || A->hasByValAttr())
+    return false;
+  unsigned AS = kernelArgAddressSpace(F, ArgNo);
+  return AS == 1 || AS == 2 || AS == 3;
+}
+
 } // namespace skmd

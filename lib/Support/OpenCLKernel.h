@@ -35,6 +35,10 @@ inline bool isLocalVariable(const llvm::GlobalVariable &GV) {
 std::string kernelArgName(const llvm::Function &F, unsigned ArgNo);
 std::string kernelArgTypeName(const llvm::Function &F, unsigned ArgNo);
 unsigned kernelArgAddressSpace(const llvm::Function &F, unsigned ArgNo);
+/// Whether argument \p ArgNo of \p F points to a buffer every work-item of a
+/// group sees alike: __global, __constant or __local (not a struct passed
+/// by value, which is each work-item's own).
+bool isSharedBufferArg(const llvm::Function &F, unsigned ArgNo);
 
 } // namespace skmd
 

@@ -134,8 +134,7 @@ private:
         continue;
       }
       VMap[&A] = B.CreateLoad(A.getType(), Slot, A.getName());
-      unsigned AS = kernelArgAddressSpace(K, A.getArgNo());
-      if (A.getType()->isPointerTy() && (AS == 1 || AS == 2 || AS == 3))
+      if (isSharedBufferArg(K, A.getArgNo()))
         SharedObjects.insert(VMap[&A]);
     }
     SharedObjects.insert(LocalMem);
@@ -285,10 +284,7 @@ private:
         [&](const Instruction &I) {
           return I.getParent() == Prologue && !isa<AllocaInst>(I);
         },
-        [&](const Value &Object) {
-          const auto *GV = dyn_cast<GlobalVariable>(&Object);
-          return SharedObjects.count(&Object) || (GV && GV->isConstant());
-        });
+        [&](const Value &Object) { return SharedObjects.count(&Object) != 0; });
     SmallVector<bool, 16> Uniform;
     for (Instruction *I : Crossing)
       Uniform.push_back(Uniformity.isUniform(I) && groupSlotIsSafe(*I));
