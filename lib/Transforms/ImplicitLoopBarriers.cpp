@@ -1,10 +1,10 @@
 //===- ImplicitLoopBarriers.cpp - Work-item loops inside kernel loops -----===//
 #include "Transforms/ImplicitLoopBarriers.h"
 #include "Analysis/WorkItemUniformity.h"
+#include "Support/ControlDependence.h"
 #include "Support/OpenCLKernel.h"
 #include "Support/WorkItemBuiltins.h"
 
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -20,45 +20,6 @@ namespace {
 /// Loops with a known trip count up to this are unrolled later, which
 /// serves them better than barriers would.
 constexpr unsigned UnrolledTripCount = 32;
-
-/// Whether every conditional branch that decides whether \p BB runs is
-/// uniform: then all work-items run it, or none. Control dependence is
-/// followed transitively: a loop whose own guard is uniform still runs for
-/// some work-items only when that guard sits under a varying branch (LU
-/// factorisation: `if (tx > i) for (j = 0; j < i; j++) ...`).
-bool runsForAllOrNone(const BasicBlock &BB, const Function &F,
-                      const PostDominatorTree &PDT,
-                      const WorkItemUniformity &U) {
-  SmallVector<const BasicBlock *, 8> Work = {&BB};
-  SmallPtrSet<const BasicBlock *, 8> Seen = {&BB};
-  while (!Work.empty()) {
-    const BasicBlock *B = Work.pop_back_val();
-    for (const BasicBlock &X : F) {
-      const Instruction *Term = X.getTerminator();
-      if (Term->getNumSuccessors() < 2)
-        continue;
-      // B depends on X's branch if it post-dominates one successor of X
-      // but not X itself.
-      if (PDT.dominates(B, &X) && B != &X)
-        continue;
-      bool Depends = llvm::any_of(successors(&X), [&](const BasicBlock *S) {
-        return PDT.dominates(B, S);
-      });
-      if (!Depends)
-        continue;
-      const Value *Cond = nullptr;
-      if (const auto *Br = dyn_cast<BranchInst>(Term))
-        Cond = Br->getCondition();
-      else if (const auto *Sw = dyn_cast<SwitchInst>(Term))
-        Cond = Sw->getCondition();
-      if (!Cond || !U.isUniform(Cond))
-        return false;
-      if (Seen.insert(&X).second)
-        Work.push_back(&X);
-    }
-  }
-  return true;
-}
 
 /// Whether \p L carries a floating-point value that differs between
 /// work-items: what running the work-items inside the loop vectorizes
@@ -91,7 +52,15 @@ SmallVector<Loop *, 4> loopsToTurn(Function &F, LoopInfo &LI,
     unsigned Trips = SE.getSmallConstantTripCount(L);
     if (Trips != 0 && Trips <= UnrolledTripCount)
       continue;
-    if (U.hasUniformExits(*L) && runsForAllOrNone(*L->getHeader(), F, PDT, U))
+    // All work-items run the loop, or none: every branch deciding whether
+    // its header runs is uniform, followed transitively (a loop whose own
+    // guard is uniform still runs for some work-items only when that guard
+    // sits under a varying branch; LU factorisation:
+    // `if (tx > i) for (j = 0; j < i; j++) ...`).
+    bool ForAllOrNone = decidedOnlyBy(
+        *L->getHeader(), PDT, [](const BasicBlock &) { return true; },
+        [&](const Value &Cond) { return U.isUniform(&Cond); });
+    if (U.hasUniformExits(*L) && ForAllOrNone)
       Chosen.push_back(L);
   }
   return Chosen;

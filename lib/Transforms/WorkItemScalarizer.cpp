@@ -2,8 +2,9 @@
 #include "Transforms/WorkItemScalarizer.h"
 #include "Transforms/WorkGroupFunction.h"
 
+#include "Support/ControlDependence.h"
+
 #include "llvm/Analysis/LoopInfo.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -22,39 +23,16 @@ bool isVectorAccess(const Instruction &I) {
   return false;
 }
 
-/// Whether \p BB runs under a branch of \p L that differs between
-/// work-items: a branch it is control dependent on, directly or through
-/// branches on loop invariants (a guard that versioning decided).
-bool underVaryingBranch(const BasicBlock &BB, const Loop &L,
-                        const PostDominatorTree &PDT) {
-  SmallVector<const BasicBlock *, 8> Work = {&BB};
-  SmallPtrSet<const BasicBlock *, 8> Seen = {&BB};
-  while (!Work.empty()) {
-    const BasicBlock *B = Work.pop_back_val();
-    for (const BasicBlock *X : L.blocks()) {
-      const auto *Br = dyn_cast<BranchInst>(X->getTerminator());
-      if (!Br || !Br->isConditional() || L.isLoopExiting(X) ||
-          PDT.dominates(B, X))
-        continue;
-      bool Depends = llvm::any_of(successors(X), [&](const BasicBlock *S) {
-        return PDT.dominates(B, S);
-      });
-      if (!Depends)
-        continue;
-      if (!L.isLoopInvariant(Br->getCondition()))
-        return true;
-      if (Seen.insert(X).second)
-        Work.push_back(X);
-    }
-  }
-  return false;
-}
-
 /// Whether some vector access of \p L runs under a branch that differs
 /// between work-items.
 bool hasPredicatedVectorAccess(const Loop &L, const PostDominatorTree &PDT) {
+  // Branches of the loop but its own exit test; one on a loop invariant (a
+  // guard that versioning decided for the whole loop) runs for all items
+  // or none, and goes on to what decides it.
+  auto InLoop = [&](const BasicBlock &X) { return L.contains(&X) && !L.isLoopExiting(&X); };
+  auto Invariant = [&](const Value &Cond) { return L.isLoopInvariant(&Cond); };
   for (const BasicBlock *BB : L.blocks())
-    if (llvm::any_of(*BB, isVectorAccess) && underVaryingBranch(*BB, L, PDT))
+    if (llvm::any_of(*BB, isVectorAccess) && !decidedOnlyBy(*BB, PDT, InLoop, Invariant))
       return true;
   return false;
 }
