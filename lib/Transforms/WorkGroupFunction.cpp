@@ -513,14 +513,25 @@ private:
     return false;
   }
 
-  /// With barriers, every alloca gets a slot per work-item, structure of
-  /// arrays: slot k of item w is at wi_state + offset_k * items + w * size_k.
+  /// With barriers, an alloca whose memory may be live at a barrier gets a
+  /// slot per work-item, structure of arrays: slot k of item w is at
+  /// wi_state + offset_k * items + w * size_k. The others (and without
+  /// barriers, all) stay allocas of the work-group function, scratch that
+  /// each work-item reuses in turn: what one item leaves there is dead
+  /// before the next item's sub-CFG starts, so once unrolling makes their
+  /// indices constant SROA keeps them in registers. (AES's state arrays
+  /// s[4] and t[4], indexed by the column loop and only used after the
+  /// table-loading barrier, were slots: every round stored t to wi_state,
+  /// reloaded it 16 bytes wide, a failed store forwarding, and reloaded s
+  /// byte by byte; 0.97x PoCL's speed.)
   void layOutWorkItemState() {
-    if (BarrierBlocks.empty())
-      return;
     uint64_t Offset = 0;
     for (Instruction &I : *Prologue)
       if (auto *AI = dyn_cast<AllocaInst>(&I); AI && !GroupSlots.count(AI)) {
+        if (BarrierBlocks.empty() || isDeadAtEveryBarrier(*AI)) {
+          Scratch.insert(AI);
+          continue;
+        }
         uint64_t Size = *AI->getAllocationSize(DL);
         // A slot is not an alloca, which lifetime markers must name; and a
         // slot lives as long as the group anyway.
@@ -538,6 +549,62 @@ private:
     AllocaInst *AI;
     uint64_t Offset, Size;
   };
+
+  /// Whether no barrier can see what \p AI holds: every path from a
+  /// barrier to an access of its memory passes a lifetime.start of it,
+  /// which makes the contents undefined. Memory reached by pointers this
+  /// does not follow (stored, passed to a call) counts as live.
+  bool isDeadAtEveryBarrier(AllocaInst &AI) {
+    SmallVector<Instruction *, 16> Accesses;
+    SmallPtrSet<Instruction *, 4> Starts;
+    SmallVector<Value *, 8> Pointers = {&AI};
+    SmallPtrSet<Value *, 16> SeenPointers = {&AI};
+    while (!Pointers.empty()) {
+      Value *P = Pointers.pop_back_val();
+      for (User *U : P->users()) {
+        auto *I = cast<Instruction>(U);
+        if (isa<GetElementPtrInst>(I) || isa<BitCastInst>(I) ||
+            isa<AddrSpaceCastInst>(I) || isa<PHINode>(I) || isa<SelectInst>(I)) {
+          if (SeenPointers.insert(I).second)
+            Pointers.push_back(I);
+        } else if (auto *II = dyn_cast<IntrinsicInst>(I);
+                   II && II->isLifetimeStartOrEnd()) {
+          if (II->getIntrinsicID() == Intrinsic::lifetime_start && P == &AI)
+            Starts.insert(II);
+        } else if (isa<LoadInst>(I) || isa<MemIntrinsic>(I) ||
+                   (isa<StoreInst>(I) &&
+                    cast<StoreInst>(I)->getValueOperand() != P)) {
+          Accesses.push_back(I);
+        } else {
+          return false; // The address escapes.
+        }
+      }
+    }
+    if (Starts.empty())
+      return false;
+    // Backwards from each access; a block's end is reached once.
+    DenseSet<BasicBlock *> Seen;
+    SmallVector<BasicBlock *, 16> Work;
+    auto StartsBefore = [&](BasicBlock::iterator It, BasicBlock *BB) {
+      while (It != BB->begin())
+        if (Starts.count(&*--It))
+          return true;
+      return false;
+    };
+    for (Instruction *Access : Accesses)
+      if (!StartsBefore(Access->getIterator(), Access->getParent()))
+        append_range(Work, predecessors(Access->getParent()));
+    while (!Work.empty()) {
+      BasicBlock *BB = Work.pop_back_val();
+      if (BB == Prologue || !Seen.insert(BB).second)
+        continue;
+      if (BarrierBlocks.count(BB))
+        return false;
+      if (!StartsBefore(BB->end(), BB))
+        append_range(Work, predecessors(BB));
+    }
+    return true;
+  }
 
   /// Builds the work-item loops of every sub-CFG and the dispatch between
   /// them, then removes the original body.
@@ -713,7 +780,7 @@ private:
     MDNode *Group = MDNode::getDistinct(Ctx, {});
     auto Mark = [&](BasicBlock *BB) {
       for (Instruction &I : *BB)
-        if (I.mayReadOrWriteMemory())
+        if (I.mayReadOrWriteMemory() && !accessesScratch(I))
           I.setMetadata(LLVMContext::MD_access_group, Group);
     };
     for (BasicBlock *BB : Clones)
@@ -725,6 +792,32 @@ private:
     MDNode *LoopID = MDNode::getDistinct(Ctx, {nullptr, Parallel});
     LoopID->replaceOperandWith(0, LoopID);
     XBackedge->setMetadata(LLVMContext::MD_loop, LoopID);
+  }
+
+  /// Scratch allocas are one for all work-items, so their accesses do
+  /// depend on the previous item's: they stay out of the parallel group,
+  /// and a loop that still has them after SROA keeps the vectorizer's own
+  /// dependence checks instead of widening one item's scratch into many.
+  bool accessesScratch(const Instruction &I) {
+    SmallVector<const Value *, 2> Pointers;
+    if (const Value *P = getLoadStorePointerOperand(&I)) {
+      Pointers.push_back(P);
+    } else if (const auto *MI = dyn_cast<AnyMemIntrinsic>(&I)) {
+      for (const Use &Arg : MI->args())
+        if (Arg->getType()->isPointerTy())
+          Pointers.push_back(Arg);
+    } else if (const auto *II = dyn_cast<IntrinsicInst>(&I);
+               II && II->isLifetimeStartOrEnd()) {
+      Pointers.push_back(II->getArgOperand(0));
+    }
+    for (const Value *P : Pointers) {
+      SmallVector<const Value *, 4> Objects;
+      getUnderlyingObjects(P, Objects, nullptr, /*MaxLookup=*/0);
+      for (const Value *O : Objects)
+        if (const auto *AI = dyn_cast<AllocaInst>(O); AI && Scratch.count(AI))
+          return true;
+    }
+    return false;
   }
 
   void exitTo(Instruction *T, unsigned Id, AllocaInst *Next, BasicBlock *Latch) {
@@ -769,6 +862,9 @@ private:
   /// Demoted values the same for all work-items: they stay allocas of the
   /// work-group function, one per group.
   SmallPtrSet<AllocaInst *, 8> GroupSlots;
+  /// Private variables dead at every barrier: allocas of the work-group
+  /// function that each work-item reuses in turn.
+  SmallPtrSet<const AllocaInst *, 8> Scratch;
   /// Memory the group shares: the __global, __constant and __local buffer
   /// arguments as loaded in the prologue, and the group's __local memory.
   SmallPtrSet<const Value *, 8> SharedObjects;

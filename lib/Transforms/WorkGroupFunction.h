@@ -9,8 +9,10 @@
 // into sub-CFGs: the parts between barriers. Each runs as its own
 // work-item loop nest, then control moves to the sub-CFG after the barrier
 // every work-item reached. Values that live across a barrier, and private
-// variables, move to per-work-item storage in ctx->wi_state (structure of
-// arrays, so consecutive work-items use consecutive addresses). __local
+// variables whose contents may, move to per-work-item storage in
+// ctx->wi_state (structure of arrays, so consecutive work-items use
+// consecutive addresses); other private variables stay on the stack, one
+// copy that the work-items use in turn. __local
 // variables move to ctx->local_mem, private to the thread running the group.
 //
 // The kernel gets the attributes "skmd-wg-local-mem-bytes" and

@@ -10,6 +10,8 @@
 // CHECK: define {{.*}} @two_phase({{.*}} #[[TWO:[0-9]+]]
 // CHECK: define {{.*}} @recomputed({{.*}} #[[RECOMPUTED:[0-9]+]]
 // CHECK: define {{.*}} @private_array({{.*}} #[[PRIVATE:[0-9]+]]
+// CHECK: define {{.*}} @scratch_array({{.*}} #[[SCRATCH:[0-9]+]]
+// CHECK: define {{.*}} @per_round_array({{.*}} #[[PER_ROUND:[0-9]+]]
 // CHECK-LABEL: define {{.*}}void @two_phase__skmd_wg(
 // CHECK-NOT: call {{.*}}get_local_id
 // Per-item slots have their own alias scope, which the kernel's accesses
@@ -61,9 +63,6 @@ __kernel void recomputed(__global const float *in, __global float *out, int n) {
 // CHECK-NOT: <3 x float>, ptr %{{[^ ,]*}}.item
 // CHECK: ret void
 
-// CHECK: attributes #[[TWO]] = {{.*}}"skmd-wg-local-mem-bytes"="256" "skmd-wg-state-bytes"="16"
-// CHECK: attributes #[[RECOMPUTED]] = {{.*}}"skmd-wg-local-mem-bytes"="256" "skmd-wg-state-bytes"="0"
-// CHECK: attributes #[[PRIVATE]] = {{.*}}"skmd-wg-local-mem-bytes"="256" "skmd-wg-state-bytes"="32"
 __kernel void private_array(__global int *out, __global const int *idx) {
   __local int tmp[64];
   int priv[8];
@@ -87,3 +86,71 @@ __kernel void vector_state(__global const float4 *in, __global float4 *out) {
   }
   out[get_global_id(0)] = (float4)(acc, 0.0f);
 }
+
+// Private arrays whose lifetimes start after the barrier (AES's state
+// words s and t, indexed by a column loop that only the full -O3 unrolls)
+// hold nothing any barrier can see: they stay allocas of the work-group
+// function, with their lifetime markers, which each work-item uses in
+// turn; the x loop's parallel access group leaves their accesses out, as
+// the items do share them. No state: once unrolled, SROA keeps them in
+// registers (as slots, every round stored t to wi_state and reloaded it).
+// CHECK-LABEL: define {{.*}}void @scratch_array__skmd_wg(
+// CHECK: %s.i = alloca [4 x i32]
+// CHECK: %t.i = alloca [4 x i32]
+// CHECK-NOT: .item = getelementptr
+// CHECK: r1.x:
+// CHECK: call void @llvm.lifetime.start.p0(ptr nonnull %s.i)
+// CHECK: store i32 %{{[0-9]+}}, ptr %arrayidx{{[0-9]*}}.i.r1, align 4, !tbaa !{{[0-9]+}}{{$}}
+// CHECK: call void @llvm.lifetime.start.p0(ptr nonnull %t.i)
+// CHECK: load i32, ptr %{{[a-z0-9.]+}}, align 4, !tbaa !{{[0-9]+}}, !llvm.access.group
+// CHECK: call void @llvm.memcpy{{.*}}(ptr {{.*}}%s.i, ptr {{.*}}%t.i, i64 16, i1 false), !tbaa !{{[0-9]+}}{{$}}
+// CHECK: ret void
+__kernel void scratch_array(__global const uint *in, __global uint *out) {
+  __local uint box[128];
+  int l = get_local_id(0);
+  box[l] = in[l];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint s[4];
+  for (int c = 0; c < 4; ++c)
+    s[c] = in[get_global_id(0) * 4 + c];
+  for (int r = 0; r < 3; ++r) {
+    uint t[4];
+    for (int c = 0; c < 4; ++c)
+      t[c] = box[s[(c + 1) & 3] & 127] ^ s[c];
+    for (int c = 0; c < 4; ++c)
+      s[c] = t[c];
+  }
+  out[get_global_id(0)] = s[0] ^ s[1] ^ s[2] ^ s[3];
+}
+
+// A lifetime that starts each round but spans the round's first barrier:
+// the array is live there and keeps its slot (32 bytes, with the saved
+// round counter and sum).
+// CHECK-LABEL: define {{.*}}void @per_round_array__skmd_wg(
+// CHECK: %priv.i.item = getelementptr inbounds i8, ptr %wi_state
+// CHECK-NOT: llvm.lifetime
+// CHECK: ret void
+__kernel void per_round_array(__global const int *in, __global int *out,
+                              __global const int *idx) {
+  __local int tmp[64];
+  int l = get_local_id(0);
+  int sum = 0;
+  for (int k = 0; k < 4; ++k) {
+    int priv[8];
+    for (int i = 0; i < 8; ++i)
+      priv[i] = in[k * 8 + i] * l;
+    tmp[l] = priv[idx[l] & 7];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    sum += tmp[63 - l] + priv[idx[63 - l] & 7];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[get_global_id(0)] = sum;
+}
+
+// The state each kernel needs per work-item (kernels that need the same
+// share their attributes).
+// CHECK-DAG: attributes #[[TWO]] = {{.*}}"skmd-wg-local-mem-bytes"="256" "skmd-wg-state-bytes"="16"
+// CHECK-DAG: attributes #[[RECOMPUTED]] = {{.*}}"skmd-wg-local-mem-bytes"="256" "skmd-wg-state-bytes"="0"
+// CHECK-DAG: attributes #[[PRIVATE]] = {{.*}}"skmd-wg-local-mem-bytes"="256" "skmd-wg-state-bytes"="32"
+// CHECK-DAG: attributes #[[SCRATCH]] = {{.*}}"skmd-wg-local-mem-bytes"="512" "skmd-wg-state-bytes"="0"
+// CHECK-DAG: attributes #[[PER_ROUND]] = {{.*}}"skmd-wg-local-mem-bytes"="256" "skmd-wg-state-bytes"="48"
