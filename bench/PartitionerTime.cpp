@@ -37,7 +37,7 @@ PartitionProblem problem(uint64_t Groups, bool Staged) {
   Cpu.Name = "cpu";
   Cpu.KernelMs = [](uint64_t G) { return 2e-4 * double(G); };
   if (Staged) {
-    Cpu.AfterStagedInputs = true;
+    Cpu.SharesCoresWithStaging = true;
     Cpu.SplitSlowdown = 1.1;
   }
   P.Devices.push_back(Cpu);

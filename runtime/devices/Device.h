@@ -54,6 +54,10 @@ struct DeviceInfo {
   /// Copies it runs while it computes (DMA engines); 0 where its copies
   /// take the host's cores.
   unsigned CopyEngines = 0;
+  /// The host's cores its copies of pageable memory take while they run
+  /// (a GPU's staging threads, a HostDiscrete device's memcpy): the CPU
+  /// device lends them (devices/HostCores.h).
+  unsigned HostCopyCores = 0;
   /// Its buffers are handles (OpenCL's cl_mem), not addresses: a kernel
   /// argument must be an allocation itself, never an address before one,
   /// so the launcher allocates each buffer from its byte 0 (the bytes

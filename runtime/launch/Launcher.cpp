@@ -1,6 +1,7 @@
 //===- Launcher.cpp - One kernel on several devices at once ---------------===//
 #include "launch/Launcher.h"
 
+#include "devices/HostCores.h"
 #include "launch/Schedule.h"
 
 #include <algorithm>
@@ -530,13 +531,14 @@ void Launcher::buildSchedule(LaunchState &L) {
       L.S.queueOn(D, L.Queued.at(D));
     }
   }
-  // The CPU computes after the copies in that its cores make.
+  // The CPU computes beside the copies its cores make, on the cores they
+  // leave (devices/HostCores.h); without lending, after the copies in.
   std::vector<unsigned> CpuBehind;
   for (size_t P = 0; P < L.Pieces.size(); ++P) {
     if (L.Shares[P] || L.P[P].Early)
       continue;
     addDevicePiece(L, P);
-    if (copiesUseHostCores(*Devices[L.Pieces[P].Device], L.Args))
+    if (!HostCores::lending() && copiesUseHostCores(*Devices[L.Pieces[P].Device], L.Args))
       CpuBehind.push_back(unsigned(L.P[P].CopyIn));
   }
   L.HostArgs = hostDeviceArgs(L.Args);

@@ -9,11 +9,12 @@
 //   3. builds the launch's schedule (launch/Schedule.h) and runs it: per
 //      device piece, copy in, kernel, copy out (of what must come back),
 //      merge on the host; per CPU piece, the kernel on the user's memory,
-//      after the copies that need the host's cores (pageable memory
-//      staged for a GPU, a HostDiscrete device's copies): run against
-//      them, both the copies and the CPU's kernel slowed down several
-//      times (measured on an H100 host); and first, the copies to the host
-//      of bytes that pieces read but only another device holds;
+//      beside the copies that need the host's cores (pageable memory
+//      staged for a GPU, a HostDiscrete device's copies) on the cores they
+//      leave (devices/HostCores.h; run against them on the same cores,
+//      both slowed down several times on an H100 host); and first, the
+//      copies to the host of bytes that pieces read but only another
+//      device holds;
 //   4. records where each byte now is.
 //
 // Device failures: a device that fails (in a copy or the kernel) has

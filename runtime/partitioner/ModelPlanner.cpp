@@ -1,6 +1,7 @@
 //===- ModelPlanner.cpp - Plans from the performance model ----------------===//
 #include "partitioner/ModelPlanner.h"
 
+#include "devices/HostCores.h"
 #include "devices/cpu/CpuDevice.h"
 #include "devices/cpu/ThreadPool.h"
 #include "partitioner/Bound.h"
@@ -437,8 +438,11 @@ Status ModelPlanner::addDeviceEstimates(Problem &Pr, const std::vector<HostArg> 
     if (D == CpuIndex) {
       E.SplitSlowdown = HostShare * double(CpuThreads) /
                         double(ThreadPool::computeThreads(CpuThreads, true));
-      // It computes after the copies its cores make (launch/Launcher.h).
-      E.AfterStagedInputs = true;
+      // It computes beside the copies its cores make, on the cores they
+      // leave, or after them (devices/HostCores.h).
+      E.SharesCoresWithStaging = true;
+      if (HostCores::lending())
+        E.LendingThreads = ThreadPool::computeThreads(CpuThreads, true);
     }
     if (!Dev.info().SharesHostMemory) {
       auto Link = Links.find(deviceKey(Dev.info()));
@@ -490,6 +494,7 @@ Status ModelPlanner::addDeviceEstimates(Problem &Pr, const std::vector<HostArg> 
       // memory, a HostDiscrete device's) alike; the CPU computes after
       // the latter.
       E.StagedByHost = Staged;
+      E.CopyCores = Staged ? Dev.info().HostCopyCores : 0;
       // Copy engines run a share's copies beside its kernels: pipelined
       // chunks where they finish sooner (a chunk's copies and launch have
       // fixed costs, which the curves and the kernel model carry).

@@ -210,17 +210,20 @@ public:
   ParentNode(const PartitionProblem &P, const std::vector<size_t> &Leader)
       : Leader(Leader), K(P.Devices.size()),
         FiniteStaging(stagingIsShared(P)),
-        Cur(K), Whole(K), Staging(P), Pos(K), Waits(K), Staged(K), SharesStaging(K) {
+        Cur(K), Whole(K), Staging(P), Pos(K), Waits(K), Staged(K), SharesStaging(K),
+        Lends(K), CopyCores(K) {
     // The order a link's inputs go in: by index, those that wait for the
     // staged copies last.
     for (bool W : {false, true})
       for (size_t I = 0; I < K; ++I)
-        if (P.Devices[I].AfterStagedInputs == W)
+        if (P.Devices[I].SharesCoresWithStaging == W)
           Order.push_back(I);
     for (size_t I = 0; I < K; ++I) {
       Pos[Order[I]] = I;
-      Waits[I] = P.Devices[I].AfterStagedInputs;
+      Waits[I] = P.Devices[I].SharesCoresWithStaging;
+      Lends[I] = Waits[I] ? P.Devices[I].LendingThreads : 0;
       Staged[I] = P.Devices[I].StagedByHost && !Waits[I];
+      CopyCores[I] = Staged[I] ? P.Devices[I].CopyCores : 0;
       SharesStaging[I] = FiniteStaging && P.Devices[I].StagedByHost;
       if (Staged[I])
         StagedList.push_back(I);
@@ -264,7 +267,9 @@ public:
     for (size_t J = 0; J < K; ++J) {
       if (!G[J])
         continue;
-      double Beside = besideEachOther(J, T[J], StagedOut, Cur.WaitingRest);
+      double Beside = besideEachOther(J, T[J], StagedOut, Cur.WaitingRest) +
+                      besideStagedInputs(J, T[J].Rest, Cur.StagedEnd - Cur.Start[J], Cur.Lent) -
+                      T[J].Rest;
       // One chunk: its parts as the launch has them (the staging shared);
       // several: each step summed over the chunks.
       bool One = T[J].Chunks == 1;
@@ -301,15 +306,17 @@ public:
     auto PartsOf = [&](size_t J) -> const Parts & {
       return J == B ? NewB : J == I ? NewI : Old[J];
     };
-    // When the last staged input ends, and the staged outputs, in the
-    // child (only waiting devices read them); the waiting devices' time
-    // (only staged devices read it).
+    // When the last staged input ends, the staged outputs and the cores
+    // the staging takes, in the child (only waiting devices read them);
+    // the waiting devices' time (only staged devices read it).
     double End = 0, Outs = 0, Computing = Cur.WaitingRest;
+    unsigned Lent = 0;
     if (AnyWaiting) {
       for (size_t J : StagedList)
         if (G[J] || J == I) {
           End = std::max(End, Cur.Start[J] + Shift(J) + PartsOf(J).In);
           Outs += PartsOf(J).Out;
+          Lent += CopyCores[J];
         }
       if (Waits[B] || Waits[I]) {
         Computing = 0;
@@ -320,9 +327,10 @@ public:
     }
     auto MsOf = [&](size_t J) {
       const Parts &Pj = PartsOf(J);
-      double From =
-          Waits[J] ? std::max(Cur.LinkStart[J] + Shift(J), End) : Cur.Start[J] + Shift(J);
-      return From + Pj.In + Pj.Rest + besideEachOther(J, Pj, Outs, Computing);
+      double From = Waits[J] && !Lends[J] ? std::max(Cur.LinkStart[J] + Shift(J), End)
+                                          : Cur.Start[J] + Shift(J);
+      return From + Pj.In + besideStagedInputs(J, Pj.Rest, End - From, Lent) +
+             besideEachOther(J, Pj, Outs, Computing);
     };
     MsB = MsOf(B);
     MsI = MsOf(I);
@@ -361,6 +369,17 @@ private:
                        : 0;
   }
 
+  /// \p Rest of a device that lends cores to the staged copies, computed
+  /// on what they leave for \p Staging ms (until their inputs are in) and
+  /// on all its threads after; \p Lent: the cores they take.
+  double besideStagedInputs(size_t J, double Rest, double Staging, unsigned Lent) const {
+    if (!Lends[J] || Staging <= 0 || !Lent)
+      return Rest;
+    double Left = double(Lends[J] - std::min(Lent, Lends[J] - 1)) / double(Lends[J]);
+    double Meanwhile = Staging * Left;
+    return Rest <= Meanwhile ? Rest / Left : Rest + Staging - Meanwhile;
+  }
+
   /// When each device's inputs start, when its link is free for them, and
   /// when it is done.
   struct Chain {
@@ -368,6 +387,9 @@ private:
     std::vector<double> Start, LinkStart, Ms, Busy;
     /// The longest kernel of a device that waits for the staged inputs.
     double WaitingRest = 0;
+    /// When the last staged input ends; the cores the staging takes.
+    double StagedEnd = 0;
+    unsigned Lent = 0;
     double MergeSum = 0;
     unsigned Used = 0;
     double total(std::vector<double> *DeviceMs) const {
@@ -387,7 +409,10 @@ private:
     for (size_t I : WaitingList)
       if (Groups[I])
         C.WaitingRest = std::max(C.WaitingRest, T[I].Rest);
-    double StagedEnd = 0, StagedOut = 0;
+    // The waiting devices come last in Order: the staged ones are known.
+    double StagedOut = 0;
+    C.StagedEnd = 0;
+    C.Lent = 0;
     for (size_t I : Order) {
       C.LinkStart[I] = C.Busy[Leader[I]];
       if (!Groups[I]) {
@@ -395,13 +420,16 @@ private:
         C.Ms[I] = 0;
         continue;
       }
-      C.Start[I] = Waits[I] ? std::max(C.LinkStart[I], StagedEnd) : C.LinkStart[I];
+      C.Start[I] =
+          Waits[I] && !Lends[I] ? std::max(C.LinkStart[I], C.StagedEnd) : C.LinkStart[I];
       C.Busy[Leader[I]] = C.Start[I] + T[I].In;
-      C.Ms[I] = C.Start[I] + T[I].In + T[I].Rest +
+      C.Ms[I] = C.Start[I] + T[I].In +
+                besideStagedInputs(I, T[I].Rest, C.StagedEnd - C.Start[I], C.Lent) +
                 besideEachOther(I, T[I], StagedOut, C.WaitingRest);
       if (Staged[I]) {
-        StagedEnd = std::max(StagedEnd, C.Start[I] + T[I].In);
+        C.StagedEnd = std::max(C.StagedEnd, C.Start[I] + T[I].In);
         StagedOut += T[I].Out;
+        C.Lent += CopyCores[I];
       }
       C.MergeSum += T[I].Merge;
       ++C.Used;
@@ -442,6 +470,9 @@ private:
   std::vector<size_t> Order, Pos;
   // Not vector<bool>: read in the inner loop.
   std::vector<char> Waits, Staged, SharesStaging;
+  /// The waiting devices' threads where they lend cores to the staging
+  /// (else 0); the cores each staged device's copies take.
+  std::vector<unsigned> Lends, CopyCores;
   std::vector<size_t> StagedList, WaitingList;
   bool AnyWaiting = false;
 };
@@ -738,8 +769,8 @@ PartitionResult partitionAlgorithm1(const PartitionProblem &P) {
   // The tree from the fastest device that does not wait, too, then.
   bool AnyStaged = std::any_of(P.Devices.begin(), P.Devices.end(),
                                [](const DeviceEstimate &D) { return D.StagedByHost; });
-  if (P.Devices[Base].AfterStagedInputs && AnyStaged) {
-    unsigned Other = FastestOf([&](unsigned I) { return !P.Devices[I].AfterStagedInputs; });
+  if (P.Devices[Base].SharesCoresWithStaging && AnyStaged) {
+    unsigned Other = FastestOf([&](unsigned I) { return !P.Devices[I].SharesCoresWithStaging; });
     if (Other < K)
       KeepBetter(decisionTreePlan(P, Other, Alone[Other]));
   }

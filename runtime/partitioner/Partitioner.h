@@ -22,9 +22,10 @@
 //
 // Estimated launch time (EstAllDevsTime): per device, its input copies
 // after those of the devices before it on the same link (copies over one
-// PCIe link serialize; a device marked AfterStagedInputs starts after the
-// inputs of every device whose copies the host's cores make), then its
-// kernel, then its output copies; the launch takes the slowest device,
+// PCIe link serialize; a device marked SharesCoresWithStaging, the CPU,
+// computes on the cores left by the copies the host's cores make until
+// every device's such inputs are in, or, lending none, starts after them),
+// then its kernel, then its output copies; the launch takes the slowest device,
 // plus, for a discontiguous kernel, the merge of every offloaded device's
 // results on the host. Staged copies of several devices share the host's
 // measured capacity (StagedInCapacity, StagedOutCapacity).
@@ -60,13 +61,18 @@ struct DeviceEstimate {
   /// a GPU, a HostDiscrete device's memcpy): each device's on its own
   /// thread, at the same time as the others'.
   bool StagedByHost = false;
-  /// Starts only after the inputs of every StagedByHost device: the CPU
-  /// computes after the copies its cores make rather than against them.
-  /// Their outputs, staged by the same cores while it computes, and its
-  /// kernel slow each other: it takes longer by their time, each of them
-  /// by its kernel's, each at most its own time (they cannot overlap by
-  /// more than the shorter of the two).
-  bool AfterStagedInputs = false;
+  /// Computes on the host's cores, which the StagedByHost devices' copies
+  /// take too (the CPU): until their inputs are in, it runs on the
+  /// LendingThreads of its own that their CopyCores leave (at least one),
+  /// on all of them after; lending none, it starts only after those
+  /// inputs. Their outputs, staged by the same cores while it computes,
+  /// and its kernel slow each other: it takes longer by their time, each
+  /// of them by its kernel's, each at most its own time (they cannot
+  /// overlap by more than the shorter of the two).
+  bool SharesCoresWithStaging = false;
+  unsigned LendingThreads = 0;
+  /// The host's cores a StagedByHost device's copies take while they run.
+  unsigned CopyCores = 0;
   /// Its share may run in up to this many pipelined chunks (Piece::Chunks):
   /// a device with copy engines, whose copies in, kernels and copies out
   /// overlap. The estimate takes the chunk count that finishes soonest;
@@ -140,8 +146,9 @@ double estimateLaunchMs(const PartitionProblem &P, const std::vector<uint64_t> &
 /// Each device's times in the split \p Groups as the estimate has them
 /// (0 for an idle device): copies at its own speed or its share of the
 /// host's staging capacity if that is slower; kernels slowed by the split;
-/// staged outputs and the kernels of devices that wait for the staged
-/// inputs, each longer for the other (AfterStagedInputs); when each is
+/// a kernel on cores lent to staged inputs longer by what it could not
+/// compute meanwhile, staged outputs and the kernels beside them each
+/// longer for the other (SharesCoresWithStaging); when each is
 /// done, and the launch (estimateLaunchMs).
 struct SplitTimes {
   /// A pipelined device's steps summed over its chunks (they overlap:

@@ -2,12 +2,15 @@
 #include "session/Devices.h"
 #include "common/ForwardingDevice.h"
 #include "common/KernelHarness.h"
+#include "devices/HostCores.h"
 #include "launch/Launcher.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 using namespace skmd;
 
@@ -234,6 +237,42 @@ TEST(Launcher, AQueuingDeviceRunsAChunkedShareAsQueuedWork) {
   for (float Z : V.C)
     ASSERT_EQ(Z, 3.0f);
   EXPECT_FALSE(Report.Pieces[1].Failure.empty());
+}
+
+/// Forwards to a real device; each copy in takes a core of the host for
+/// 100 ms, as a pageable copy staged by the host's cores does.
+class HostCopyingDevice : public test::ForwardingDevice {
+public:
+  using ForwardingDevice::ForwardingDevice;
+  Status copyIn(DeviceMemory Dst, uint64_t At, const void *Src, uint64_t Bytes) override {
+    auto Core = HostCores::instance().borrow(1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    return Real.copyIn(Dst, At, Src, Bytes);
+  }
+};
+
+// The CPU's piece runs beside a device's copies made with the host's
+// cores, on the cores they leave (it used to start after them); the
+// results are the same.
+TEST(Launcher, TheCpuComputesBesideCopiesThatTakeTheHostsCores) {
+  ASSERT_TRUE(HostCores::lending()) << "SKMD_STAGING_LEND=0 in the environment";
+  auto Opened = openDevices("cpu,discrete");
+  ASSERT_TRUE(Opened.ok()) << Opened.error().message();
+  HostCopyingDevice D(*Opened->Devices[1]);
+  Launcher Run({Opened->Devices[0].get(), &D}, *Opened->Cpu);
+  test::VectorAddLaunch V(400);
+  ASSERT_TRUE(V.Error.empty()) << V.Error;
+  LaunchReport Report;
+  Status S = Run.run(V.Kernel, V.Args, V.Range, {{0, 0, 200}, {1, 200, 200}}, Report);
+  ASSERT_TRUE(S.ok()) << S.error().message();
+  for (float Z : V.C)
+    ASSERT_EQ(Z, 3.0f);
+  ASSERT_EQ(Report.Pieces.size(), 2u);
+  const PieceReport &Cpu = Report.Pieces[0], &Copying = Report.Pieces[1];
+  ASSERT_EQ(Cpu.Device, "cpu");
+  EXPECT_GE(Copying.InputMs, 200);
+  EXPECT_LT(Cpu.KernelAt + Cpu.KernelMs, Copying.InputAt + Copying.InputMs)
+      << "the CPU's kernel waited for the copies";
 }
 
 } // namespace

@@ -137,7 +137,7 @@ TEST(Partitioner, ACpuThatWaitsForStagedCopiesStartsAfterThem) {
   PartitionProblem P;
   P.TotalGroups = 1000;
   DeviceEstimate Cpu = linearDevice("cpu", 0.01);
-  Cpu.AfterStagedInputs = true;
+  Cpu.SharesCoresWithStaging = true;
   DeviceEstimate Gpu = stagedDevice(
       "gpu0", 0.004, [](uint64_t G) { return 0.004 * double(G); },
       [](uint64_t G) { return 0.0005 * double(G); });
@@ -161,10 +161,50 @@ TEST(Partitioner, ACpuThatWaitsForStagedCopiesStartsAfterThem) {
   // the plan gives the CPU less than when it did not wait.
   PartitionResult Waits = partitionAlgorithm1(P);
   EXPECT_NEAR(Waits.EstimatedMs, estimateLaunchMs(P, Waits.Groups), 1e-9);
-  P.Devices[0].AfterStagedInputs = false;
+  P.Devices[0].SharesCoresWithStaging = false;
   PartitionResult Free = partitionAlgorithm1(P);
   EXPECT_LT(Waits.Groups[0], Free.Groups[0]);
   EXPECT_GT(Waits.Groups[0], 0u);
+}
+
+TEST(Partitioner, ACpuThatLendsCoresComputesBesideTheStagedInputsOnTheRest) {
+  // The CPU (16 threads) lends 8 cores to the GPU's staging: until the
+  // GPU's inputs are in it computes at half speed, at full speed after.
+  PartitionProblem P;
+  P.TotalGroups = 1000;
+  DeviceEstimate Cpu = linearDevice("cpu", 0.01);
+  Cpu.SharesCoresWithStaging = true;
+  Cpu.LendingThreads = 16;
+  DeviceEstimate Gpu = stagedDevice(
+      "gpu0", 0.004, [](uint64_t G) { return 0.004 * double(G); },
+      [](uint64_t G) { return 0.0005 * double(G); });
+  Gpu.CopyCores = 8;
+  P.Devices = {Cpu, Gpu};
+  std::vector<double> Ms(2);
+  // Inputs 2.4 ms, in which the CPU does 1.2 of its 4; the rest, then
+  // the staged outputs beside it (as without lending).
+  estimateLaunchMs(P, {400, 600}, &Ms);
+  EXPECT_NEAR(Ms[0], 4.0 + 2.4 * 0.5 + 0.3, 1e-9);
+  EXPECT_NEAR(Ms[1], 2.4 + 2.4 + 0.3 + 0.3, 1e-9);
+  SplitTimes Times = timesInSplit(P, {400, 600});
+  EXPECT_NEAR(Times.KernelMs[0], 4.0 + 1.2 + 0.3, 1e-9);
+  EXPECT_EQ(Times.DoneMs, Ms);
+  // A CPU share done before the inputs: all of it at half speed.
+  estimateLaunchMs(P, {100, 900}, &Ms);
+  EXPECT_NEAR(Ms[0], 1.0 / 0.5 + 0.45, 1e-9);
+  // Copies that take every core leave the CPU one thread.
+  P.Devices[1].CopyCores = 40;
+  estimateLaunchMs(P, {400, 600}, &Ms);
+  EXPECT_NEAR(Ms[0], 4.0 + 2.4 * (1 - 1.0 / 16) + 0.3, 1e-9);
+  // The algorithm's incremental estimate agrees with the whole one, and
+  // the CPU gets more than when it waited for the inputs.
+  P.Devices[1].CopyCores = 8;
+  PartitionResult Lends = partitionAlgorithm1(P);
+  EXPECT_NEAR(Lends.EstimatedMs, estimateLaunchMs(P, Lends.Groups), 1e-9);
+  P.Devices[0].LendingThreads = 0;
+  PartitionResult Waits = partitionAlgorithm1(P);
+  EXPECT_GT(Lends.Groups[0], Waits.Groups[0]);
+  EXPECT_LT(Lends.EstimatedMs, Waits.EstimatedMs);
 }
 
 TEST(Partitioner, TwoGpusStageTheirCopiesAtOnceAndTheCpuWaitsForTheLast) {
@@ -174,7 +214,7 @@ TEST(Partitioner, TwoGpusStageTheirCopiesAtOnceAndTheCpuWaitsForTheLast) {
   PartitionProblem P;
   P.TotalGroups = 1200;
   DeviceEstimate Cpu = linearDevice("cpu", 0.01);
-  Cpu.AfterStagedInputs = true;
+  Cpu.SharesCoresWithStaging = true;
   auto Gpu = [](std::string Name, double In) {
     return stagedDevice(
         std::move(Name), 0.001, [In](uint64_t G) { return In * double(G); },
@@ -209,7 +249,7 @@ TEST(Partitioner, AWaitingCpuAsTheBaseDoesNotHideASplitOverTheGpus) {
   PartitionProblem P;
   P.TotalGroups = 2000;
   DeviceEstimate Cpu = linearDevice("cpu", 0.018);
-  Cpu.AfterStagedInputs = true;
+  Cpu.SharesCoresWithStaging = true;
   auto Gpu = [](std::string Name) {
     return stagedDevice(
         std::move(Name), 0.0003, [](uint64_t G) { return 0.1 + 0.015 * double(G); },
@@ -243,7 +283,7 @@ TEST(Partitioner, DevicesOnTheHostsCoresShareThem) {
   PartitionProblem P;
   P.TotalGroups = 1000;
   DeviceEstimate Cpu = linearDevice("cpu", 0.01);
-  Cpu.AfterStagedInputs = true;
+  Cpu.SharesCoresWithStaging = true;
   auto Copy = [](uint64_t G) { return 0.0001 * double(G); };
   P.Devices = {Cpu, stagedDevice("discrete0", 0.02, Copy, Copy),
                stagedDevice("discrete1", 0.02, Copy, Copy)};
@@ -266,7 +306,7 @@ TEST(Partitioner, StagedCopiesShareTheHostsCapacity) {
   PartitionProblem P;
   P.TotalGroups = 4096;
   DeviceEstimate Cpu = linearDevice("cpu", 8.0 / 4096);
-  Cpu.AfterStagedInputs = true;
+  Cpu.SharesCoresWithStaging = true;
   auto In = [](uint64_t G) { return 0.002 * double(G); };
   auto Out = [](uint64_t G) { return 0.0005 * double(G); };
   P.Devices = {Cpu};
@@ -318,7 +358,7 @@ TEST(Partitioner, AGreedyOvershootFallsBackToTheProportionalSplit) {
   PartitionProblem P;
   P.TotalGroups = 393216;
   DeviceEstimate Cpu = linearDevice("cpu", 1.0e-4);
-  Cpu.AfterStagedInputs = true;
+  Cpu.SharesCoresWithStaging = true;
   Cpu.SplitSlowdown = 32.0 / 31;
   P.Devices = {Cpu};
   for (int I = 0; I < 2; ++I) {
@@ -413,7 +453,8 @@ PartitionProblem randomProblem(std::mt19937_64 &Rng, int Trial) {
     DeviceEstimate D = linearDevice("d" + std::to_string(I), 0);
     D.KernelMs = [=](uint64_t G) { return Fixed + PerGroup * std::max(double(G), Wave); };
     if (I == 0) {
-      D.AfterStagedInputs = U(Rng) < 0.5;
+      D.SharesCoresWithStaging = U(Rng) < 0.5;
+      D.LendingThreads = U(Rng) < 0.5 ? unsigned(1 + Rng() % 32) : 0;
       D.SplitSlowdown = 1 + U(Rng);
     } else if (U(Rng) < 0.8) {
       double Latency = U(Rng), In = U(Rng) * 1e-4, Out = U(Rng) * 1e-4;
@@ -421,6 +462,7 @@ PartitionProblem randomProblem(std::mt19937_64 &Rng, int Trial) {
       D.OutputMs = [=](uint64_t G) { return Latency / 2 + Out * double(G); };
       D.Link = U(Rng) < 0.3 ? int(Rng() % 2) : -1;
       D.StagedByHost = U(Rng) < 0.6;
+      D.CopyCores = unsigned(Rng() % 9);
     }
     P.Devices.push_back(D);
   }
@@ -474,7 +516,7 @@ TEST(Partitioner, WalkingCoarseFirstFindsTheFineWalksPlanInFarFewerSteps) {
     PartitionProblem P;
     P.TotalGroups = 1 << 20;
     P.Devices.push_back(linearDevice("cpu", 2e-4));
-    P.Devices[0].AfterStagedInputs = Staged;
+    P.Devices[0].SharesCoresWithStaging = Staged;
     for (double PerGroup : {4e-5, 5e-5, 8e-5, 1e-4}) {
       P.Devices.push_back(stagedDevice(
           "gpu", 0, [](uint64_t G) { return 0.01 + 2e-5 * double(G); },
@@ -595,7 +637,7 @@ TEST(Partitioner, AStagedShareIsChunkedOnlyWhenAlone) {
   DeviceEstimate Gpu = pipelinedDevice(32);
   Gpu.StagedByHost = true;
   DeviceEstimate Cpu = linearDevice("cpu", 0.1);
-  Cpu.AfterStagedInputs = true;
+  Cpu.SharesCoresWithStaging = true;
   P.Devices = {Cpu, Gpu};
   EXPECT_GT(timesInSplit(P, {0, 10000}).Chunks[1], 1u);
   EXPECT_EQ(timesInSplit(P, {1000, 9000}).Chunks[1], 1u);

@@ -188,11 +188,9 @@ TEST_F(Api, DiscreteDevicesMoveOnlyTheirBytes) {
   uint64_t Items = std::min<uint64_t>(N - D.first_group * 64, D.group_count * 64);
   EXPECT_EQ(D.bytes_in, 8 * Items);
   EXPECT_EQ(D.bytes_out, 4 * Items);
-  // Its copies are made by the host's cores, so the CPU computes after
-  // them, not against them.
-  const skmd_piece_report &Cpu = R.pieces[0];
-  EXPECT_STREQ(Cpu.device, "cpu");
-  EXPECT_GE(Cpu.kernel_at_ms, D.input_at_ms + D.input_ms);
+  // (Its copies are made by the host's cores; the CPU computes beside
+  // them on the cores they leave: Launcher.TheCpuComputesBeside...)
+  EXPECT_STREQ(R.pieces[0].device, "cpu");
 }
 
 TEST_F(Api, AsyncLaunchAndWait) {

@@ -1,9 +1,13 @@
 //===- ThreadPoolTest.cpp - The CPU device's persistent workers ------------===//
 #include "devices/cpu/ThreadPool.h"
+#include "devices/HostCores.h"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 #include <mutex>
 #include <set>
 
@@ -67,6 +71,59 @@ TEST(ThreadPool, OneCoreStaysFreeWhenGpusShareTheLaunch) {
   setenv("SKMD_CPU_THREADS", "zero", 1); // Not a number: ignored.
   EXPECT_EQ(ThreadPool::computeThreads(16, true), 15u);
   unsetenv("SKMD_CPU_THREADS");
+}
+
+/// How many bodies run at once, at most, while Phase is 0 and after.
+struct Concurrency {
+  std::atomic<int> Now{0}, Phase{0};
+  std::atomic<int> Peak[2] = {0, 0};
+  void operator()() {
+    int N = ++Now, P = Phase.load();
+    for (int Seen = Peak[P].load(); N > Seen && !Peak[P].compare_exchange_weak(Seen, N);)
+      ;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    --Now;
+  }
+};
+
+// While copies hold cores lent by the CPU device's pool, as many of its
+// workers park between chunks (one always runs); when the copies give
+// them back, the parked workers take chunks again in the same job. A pool
+// that does not lend (a copier pool, a HostDiscrete device's) ignores it.
+TEST(ThreadPool, WorkersParkWhileCoresAreLentToCopies) {
+  ASSERT_TRUE(HostCores::lending()) << "SKMD_STAGING_LEND=0 in the environment";
+  HostCores &Cores = HostCores::instance();
+  ThreadPool Pool(4, /*LendsCores=*/true);
+  auto Loan = Cores.borrow(2);
+  EXPECT_EQ(Cores.lent(), 2u);
+  Concurrency Two;
+  Pool.parallelFor(40, 1, [&](unsigned, uint64_t, uint64_t) { Two(); });
+  EXPECT_LE(Two.Peak[0].load(), 2) << "2 of 4 workers with 2 cores lent";
+  {
+    // More than the pool has: its first worker still runs.
+    auto More = Cores.borrow(10);
+    std::atomic<unsigned> Others{0};
+    Pool.parallelFor(20, 1, [&](unsigned W, uint64_t, uint64_t) { Others += W != 0; });
+    EXPECT_EQ(Others.load(), 0u);
+  }
+  // Given back during a job: the parked workers join it.
+  Concurrency Back;
+  std::thread Copy([&, L = std::move(Loan)]() mutable {
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    Back.Phase = 1;
+    L.end();
+  });
+  Pool.parallelFor(400, 1, [&](unsigned, uint64_t, uint64_t) { Back(); });
+  Copy.join();
+  EXPECT_EQ(Cores.lent(), 0u);
+  EXPECT_LE(Back.Peak[0].load(), 2);
+  EXPECT_GT(Back.Peak[1].load(), 2) << "the workers came back with the cores";
+
+  ThreadPool Copiers(4);
+  Concurrency Free;
+  auto Copying = Cores.borrow(3);
+  Copiers.parallelFor(40, 1, [&](unsigned, uint64_t, uint64_t) { Free(); });
+  EXPECT_GT(Free.Peak[0].load(), 1) << "a pool that does not lend";
 }
 
 } // namespace

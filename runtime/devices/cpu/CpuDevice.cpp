@@ -78,7 +78,9 @@ void argPointers(const std::vector<DeviceArg> &Args, std::vector<void *> &Values
 } // namespace
 
 CpuDevice::CpuDevice(DeviceInfo Info, unsigned Threads)
-    : Device(std::move(Info)), Pool(Threads) {}
+    // The CPU device's threads make room for the copies other devices make
+    // with the host's cores; a HostDiscrete device's are its own.
+    : Device(std::move(Info)), Pool(Threads, this->Info.Kind == DeviceKind::Cpu) {}
 
 DeviceInfo CpuDevice::hostInfo(unsigned Threads) {
   DeviceInfo I;

@@ -1,5 +1,6 @@
 //===- ThreadPool.cpp - Persistent workers for the CPU device -------------===//
 #include "devices/cpu/ThreadPool.h"
+#include "devices/HostCores.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -39,7 +40,7 @@ unsigned ThreadPool::computeThreads(unsigned Hardware, bool GpusInPlan) {
   return GpusInPlan ? std::max(1u, Hardware - std::min(Hardware - 1, Spare)) : Hardware;
 }
 
-ThreadPool::ThreadPool(unsigned Threads) {
+ThreadPool::ThreadPool(unsigned Threads, bool LendsCores) : LendsCores(LendsCores) {
   for (unsigned I = 1; I < std::max(1u, Threads); ++I)
     Workers.emplace_back([this, I] { workerLoop(I); });
 }
@@ -57,10 +58,25 @@ ThreadPool::~ThreadPool() {
 void ThreadPool::runChunks(unsigned Worker) {
   if (Worker >= Active)
     return;
+  HostCores &Cores = HostCores::instance();
   for (;;) {
-    uint64_t Begin = Next.fetch_add(Chunk, std::memory_order_relaxed);
-    if (Begin >= Count)
+    if (LendsCores && !mayRun(Worker, Cores.lent())) {
+      // Until a copy gives its cores back or the job has no chunks left.
+      // Sequentially consistent with the counter: a worker that takes
+      // the last chunk sees this one parked, or this one sees no chunks.
+      Parked.fetch_add(1);
+      Cores.waitUntil([&](unsigned Lent) { return mayRun(Worker, Lent) || Next.load() >= Count; });
+      Parked.fetch_sub(1);
+      if (Next.load() >= Count)
+        return;
+      continue;
+    }
+    uint64_t Begin = Next.fetch_add(Chunk);
+    if (Begin >= Count) {
+      if (Parked.load())
+        Cores.wake();
       return;
+    }
     (*Body)(Worker, Begin, std::min(Count, Begin + Chunk));
   }
 }

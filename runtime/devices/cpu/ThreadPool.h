@@ -2,12 +2,15 @@
 //
 // Threads are started once and reused for every launch. parallelFor hands
 // out chunks of an index range through one atomic counter (dynamic
-// scheduling), so uneven groups balance themselves.
+// scheduling), so uneven groups balance themselves. The CPU device's pool
+// lends cores to copies (devices/HostCores.h): while copies hold some, as
+// many of its workers park between chunks.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SKMD_DEVICES_CPU_THREADPOOL_H
 #define SKMD_DEVICES_CPU_THREADPOOL_H
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -20,8 +23,9 @@ namespace skmd {
 
 class ThreadPool {
 public:
-  /// \p Threads workers in all, the calling thread included.
-  explicit ThreadPool(unsigned Threads);
+  /// \p Threads workers in all, the calling thread included; with
+  /// \p LendsCores, only those the copies leave (HostCores) take chunks.
+  explicit ThreadPool(unsigned Threads, bool LendsCores = false);
   ~ThreadPool();
   ThreadPool(const ThreadPool &) = delete;
   ThreadPool &operator=(const ThreadPool &) = delete;
@@ -48,6 +52,11 @@ public:
 private:
   void workerLoop(unsigned Id);
   void runChunks(unsigned Worker);
+  /// Whether \p Worker may take a chunk with \p Lent cores lent: the
+  /// first workers of the job's, at least one.
+  bool mayRun(unsigned Worker, unsigned Lent) const {
+    return Worker + std::min(Lent, Active - 1) < Active;
+  }
 
   std::vector<std::thread> Workers;
   std::mutex Lock;
@@ -61,6 +70,9 @@ private:
   uint64_t Count = 0, Chunk = 1;
   unsigned Active = 0;
   std::atomic<uint64_t> Next{0};
+  const bool LendsCores;
+  /// Workers of the job parked for lent cores.
+  std::atomic<unsigned> Parked{0};
 };
 
 } // namespace skmd

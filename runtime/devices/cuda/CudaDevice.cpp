@@ -65,7 +65,7 @@ CudaDevice::CudaDevice(DeviceInfo Info, const CudaDriver &D, CUdevice Dev,
       Blocks(2ull << 20, this->Info.MemoryBytes / 4) {
   for (auto *Pool : {&StagingIn, &StagingOut})
     *Pool = std::make_unique<StagingPool>(D, uint64_t(envOr("SKMD_STAGING_CHUNK_MB", 2)) << 20,
-                                          envOr("SKMD_STAGING_THREADS", 8));
+                                          this->Info.HostCopyCores);
 }
 
 CudaDevice::~CudaDevice() {
@@ -154,6 +154,7 @@ CudaDevice::open(const std::vector<int> &Ordinals) {
     I.LanesPerUnit = 32;
     I.CopyEngines = unsigned(std::max(Engines, 1));
     I.SharesHostMemory = false;
+    I.HostCopyCores = std::max(1u, envOr("SKMD_STAGING_THREADS", 8));
     // SKMD_CUDA_QUEUE=0: chunks handed from thread to thread on the host
     // instead, to measure what queuing gains.
     const char *Queue = std::getenv("SKMD_CUDA_QUEUE");

@@ -1,5 +1,6 @@
 //===- StagingPool.cpp - Pageable copies through pinned chunks ------------===//
 #include "devices/cuda/StagingPool.h"
+#include "devices/HostCores.h"
 
 #include <algorithm>
 #include <cstring>
@@ -138,6 +139,9 @@ Status StagingPool::forEachPiece(
     return S;
   std::mutex ErrorLock;
   Status First;
+  // The copiers' cores, from the CPU device's for as long as they copy.
+  auto Cores = HostCores::instance().borrow(
+      unsigned(std::min<uint64_t>(Copiers.size(), Pieces.size())));
   Copiers.parallelFor(Pieces.size(), 1, [&](unsigned Worker, uint64_t Begin,
                                              uint64_t End) {
     // Driver calls need the device's context on this thread.

@@ -1,5 +1,6 @@
 //===- HostDiscreteDevice.cpp - A discrete device made of the host --------===//
 #include "devices/discrete/HostDiscreteDevice.h"
+#include "devices/HostCores.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -19,6 +20,7 @@ std::unique_ptr<HostDiscreteDevice> HostDiscreteDevice::create(unsigned Index,
   I.Kind = DeviceKind::HostDiscrete;
   I.SharesHostMemory = false;
   I.UsesHostCores = true;
+  I.HostCopyCores = 1;
   const char *Queue = std::getenv("SKMD_DISCRETE_QUEUE");
   I.QueuesWork = Queue && std::string(Queue) == "1";
   std::unique_ptr<HostDiscreteDevice> D(new HostDiscreteDevice(std::move(I), Threads));
@@ -39,7 +41,10 @@ void HostDiscreteDevice::throttle(std::chrono::steady_clock::time_point Start,
 Status HostDiscreteDevice::copyInNow(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
                                      uint64_t Bytes) {
   auto Start = std::chrono::steady_clock::now();
-  Status S = CpuDevice::copyIn(Dst, DstOffset, Src, Bytes);
+  Status S = [&] {
+    auto Cores = HostCores::instance().borrow(Info.HostCopyCores);
+    return CpuDevice::copyIn(Dst, DstOffset, Src, Bytes);
+  }();
   throttle(Start, Bytes);
   return S;
 }
@@ -47,7 +52,10 @@ Status HostDiscreteDevice::copyInNow(DeviceMemory Dst, uint64_t DstOffset, const
 Status HostDiscreteDevice::copyOutNow(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
                                       uint64_t Bytes) {
   auto Start = std::chrono::steady_clock::now();
-  Status S = CpuDevice::copyOut(Dst, Src, SrcOffset, Bytes);
+  Status S = [&] {
+    auto Cores = HostCores::instance().borrow(Info.HostCopyCores);
+    return CpuDevice::copyOut(Dst, Src, SrcOffset, Bytes);
+  }();
   throttle(Start, Bytes);
   return S;
 }
