@@ -173,7 +173,15 @@ std::string parseOptions(int Argc, char **Argv, Options &O, bool &Help) {
       O.HaveDevices = true;
     } else if (Value("--opencl", O.OpenCl)) {
     } else if (Value("--plans", V)) {
-      O.Plans = splitList(V);
+      // A manual plan's own list goes on until the next plan:
+      // --plans=cpu,manual:cpu=0.5,gpu0=0.5,auto.
+      O.Plans.clear();
+      for (std::string &Item : splitList(V))
+        if (!O.Plans.empty() && O.Plans.back().rfind("manual:", 0) == 0 &&
+            Item.find('=') != std::string::npos && Item.find(':') == std::string::npos)
+          O.Plans.back() += "," + Item;
+        else
+          O.Plans.push_back(std::move(Item));
       O.PlansGiven = true;
       if (O.Plans.empty())
         return "--plans needs at least one plan";
