@@ -99,7 +99,7 @@ public:
   /// Runs \p Function of the bundle at \p BundlePath on \p P; fills \p Out
   /// and \p Ms, or returns an error.
   std::string run(const std::string &BundlePath, const std::string &Function,
-                  const Problem &P, unsigned Runs, Outputs &Out,
+                  const Problem &P, unsigned Runs, double LimitSeconds, Outputs &Out,
                   std::vector<double> &Ms) {
     auto B = Bundle::fromFile(BundlePath);
     if (!B)
@@ -162,7 +162,7 @@ public:
       Status S = runWorkGroups(Pool, Fn, Args, LocalBytes, Range, Needs, 0, Groups);
       return S ? std::string() : "runWorkGroups: " + S.error().message();
     };
-    return timeRuns(1, Runs, Reset, Run, Ms);
+    return timeRuns(1, Runs, Reset, Run, Ms, LimitSeconds, /*LongWarmupCounts=*/true);
   }
 
 private:
@@ -194,14 +194,16 @@ public:
 
   /// Builds \p Source and runs \p P on it; fills \p Out and \p Ms, or
   /// returns an error.
-  std::string run(const std::string &Source, const Problem &P, unsigned Runs, Outputs &Out,
+  std::string run(const std::string &Source, const Problem &P, unsigned Runs,
+                  double LimitSeconds, Outputs &Out,
                   std::vector<double> &Ms) {
     std::string Why;
     auto R = ClProblemRun::prepare(Info, Source, P, ClProblemRun::Placement::InPlace, Out, Why);
     if (!R)
       return Why;
     if (std::string E = timeRuns(
-            1, Runs, [&] { return R->reset(); }, [&] { return R->run(); }, Ms);
+            1, Runs, [&] { return R->reset(); }, [&] { return R->run(); }, Ms, LimitSeconds,
+            /*LongWarmupCounts=*/true);
         !E.empty())
       return E;
     return R->collect();
@@ -236,6 +238,8 @@ struct Options {
   double Scale = 1;
   std::set<std::string> Only;
   unsigned Runs = 3;
+  /// Seconds of timed runs per kernel and driver, after one at least.
+  double TimeLimit = 10;
   std::string Json;
   std::string KernelsDir = SKMD_BENCH_KERNELS_DIR;
   std::string BundlesDir = SKMD_BENCH_BUNDLES_DIR;
@@ -259,6 +263,9 @@ void printUsage() {
   std::printf(
       "\n"
       "  --runs=N           timed runs per kernel and driver (default 3)\n"
+      "  --time-limit=S     stop a kernel's timed runs on a driver once they\n"
+      "                     took S seconds (default 10; 0: no limit), one at\n"
+      "                     least; a warm-up longer than S is the timed run\n"
       "  --json=FILE        also write the results as JSON\n"
       "  --kernels-dir=DIR  the .cl sources (default %s)\n"
       "  --bundles-dir=DIR  the .skmd bundles (default %s)\n"
@@ -295,6 +302,11 @@ std::string parseOptions(int Argc, char **Argv, Options &O, bool &Help) {
       if (V.empty() || *End || N < 1 || N > 1000)
         return "--runs needs a count from 1 to 1000, got '" + V + "'";
       O.Runs = unsigned(N);
+    } else if (Value("--time-limit", V)) {
+      char *End = nullptr;
+      O.TimeLimit = std::strtod(V.c_str(), &End);
+      if (V.empty() || *End || !(O.TimeLimit >= 0) || !std::isfinite(O.TimeLimit))
+        return "--time-limit needs a number of seconds, 0 or more, got '" + V + "'";
     } else if (Value("--only", V)) {
       std::stringstream SS(V);
       for (std::string Name; std::getline(SS, Name, ',');) {
@@ -386,13 +398,13 @@ void runKernel(const App &KC, const Options &O, SkmdDevice &Skmd,
     R.PoclError = readFile(O.KernelsDir + "/" + KC.Source + ".cl", Source);
     if (R.PoclError.empty())
       R.PoclError =
-          Pocl->run(Source, P, O.Runs, PoclOut, R.PoclMs);
+          Pocl->run(Source, P, O.Runs, O.TimeLimit, PoclOut, R.PoclMs);
     R.RanPocl = R.PoclError.empty();
     if (!R.RanPocl)
       R.PoclMs.clear();
   }
   R.SkmdError = Skmd.run(O.BundlesDir + "/" + KC.Source + ".skmd", Function, P,
-                         O.Runs, SkmdOut, R.SkmdMs);
+                         O.Runs, O.TimeLimit, SkmdOut, R.SkmdMs);
   if (R.SkmdError.empty()) {
     R.SkmdVsRef = P.Reference(P, SkmdOut);
     if (R.RanPocl)
@@ -441,6 +453,14 @@ int run(int Argc, char **Argv) {
                               : "not run: " + NoPocl;
   std::string Timing = "best of " + std::to_string(O.Runs) +
                        " timed runs after 1 warm-up, kernel only";
+  if (O.TimeLimit > 0) {
+    char Limit[160];
+    std::snprintf(Limit, sizeof Limit,
+                  " (fewer where they took over %g s; one where the warm-up did, which is "
+                  "then the timed run)",
+                  O.TimeLimit);
+    Timing += Limit;
+  }
   std::fprintf(stderr, "machine: %s\nPoCL: %s\nSKMD: %u threads\n",
                Machine.c_str(), PoclText.c_str(), Skmd.threads());
   if (!Pocl)

@@ -7,7 +7,7 @@
 namespace skmd::bench {
 
 std::string timeRuns(unsigned Warmups, unsigned Runs, const Step &Reset, const Step &Run,
-                     std::vector<double> &Ms, double LimitSeconds) {
+                     std::vector<double> &Ms, double LimitSeconds, bool LongWarmupCounts) {
   auto Since = [](std::chrono::steady_clock::time_point T) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T).count();
   };
@@ -24,8 +24,13 @@ std::string timeRuns(unsigned Warmups, unsigned Runs, const Step &Reset, const S
     if (std::string E = Run(); !E.empty())
       return E;
     double T = Since(T0);
-    if (I < Warmups)
+    if (I < Warmups) {
+      if (LongWarmupCounts && LimitMs > 0 && T > LimitMs) {
+        Ms.push_back(T);
+        return "";
+      }
       continue;
+    }
     Ms.push_back(T);
     if (LimitMs > 0 && Since(Start) > LimitMs)
       return "";
