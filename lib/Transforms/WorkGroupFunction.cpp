@@ -285,16 +285,20 @@ private:
           return I.getParent() == Prologue && !isa<AllocaInst>(I);
         },
         [&](const Value &Object) { return SharedObjects.count(&Object) != 0; });
-    SmallVector<bool, 16> Uniform;
-    for (Instruction *I : Crossing)
-      Uniform.push_back(Uniformity.isUniform(I) && groupSlotIsSafe(*I));
+    SmallVector<std::pair<bool, bool>, 16> Uniform; // Uniform, read first.
+    for (Instruction *I : Crossing) {
+      bool IsUniform = Uniformity.isUniform(I);
+      Uniform.push_back({IsUniform, IsUniform && !groupSlotIsSafe(*I)});
+    }
     // A PHI is demoted like any value (stored where it is computed, loaded
     // where used), so no load of it is left to cross a barrier either.
     Instruction *AllocaPoint = Prologue->getTerminator();
-    for (auto [I, IsUniform] : llvm::zip(Crossing, Uniform)) {
+    for (auto [I, Kind] : llvm::zip(Crossing, Uniform)) {
       AllocaInst *Slot = DemoteRegToStack(*I, false, AllocaPoint->getIterator());
-      if (IsUniform)
+      if (Kind.first)
         GroupSlots.insert(Slot);
+      if (Kind.second)
+        SnapshotSlots.insert(Slot);
     }
   }
 
@@ -356,13 +360,14 @@ private:
     });
   }
 
-  /// Work-items run a sub-CFG one after another, so one slot for the group
-  /// holds a uniform value only if no sub-CFG can read it before writing
-  /// it: else the first item's write would reach the next item's read of
-  /// the old value (a loop counter read in a latch that shares its sub-CFG
-  /// with the header that redefines it). Checked per use: walking back from
-  /// the use, every sub-CFG entry reached without passing the definition
-  /// must not lead to the definition within that sub-CFG.
+  /// Work-items run a sub-CFG one after another, so one plain slot for the
+  /// group holds a uniform value only if no sub-CFG can read it before
+  /// writing it: else the first item's write would reach the next item's
+  /// read of the old value (a loop counter read in a latch that shares its
+  /// sub-CFG with the header that redefines it; such a slot reads a
+  /// snapshot, SnapshotSlots). Checked per use: walking back from the use,
+  /// every sub-CFG entry reached without passing the definition must not
+  /// lead to the definition within that sub-CFG.
   bool groupSlotIsSafe(Instruction &I) {
     BasicBlock *Def = I.getParent();
     for (Use &U : I.uses()) {
@@ -633,6 +638,17 @@ private:
     for (unsigned R = 0; R < Entries.size(); ++R)
       Pre[R] = BasicBlock::Create(Ctx, "region" + std::to_string(R), WG);
 
+    // Each snapshot slot's scratch copy, and the slot a copy stands for.
+    DenseMap<AllocaInst *, AllocaInst *> CopyOf;
+    DenseMap<Value *, AllocaInst *> SlotOfCopy;
+    for (AllocaInst *G : SnapshotSlots) {
+      auto *Copy = new AllocaInst(G->getAllocatedType(), G->getAddressSpace(),
+                                  G->getName() + ".copy", Prologue->getTerminator()->getIterator());
+      CopyOf[G] = Copy;
+      SlotOfCopy[Copy] = G;
+      Scratch.insert(Copy);
+    }
+
     for (unsigned R = 0; R < Entries.size(); ++R) {
       // The blocks of this sub-CFG: reachable without crossing a barrier.
       std::vector<BasicBlock *> Blocks;
@@ -680,7 +696,18 @@ private:
       }
       Geometry.WorkDim = WorkDim;
 
+      // The snapshot slots this sub-CFG reads or writes: their values when
+      // it begins, copied to each item's scratch at its start.
       ValueToValueMapTy VMap;
+      for (BasicBlock *BB : Blocks)
+        for (Instruction &I : *BB)
+          if (auto *G = dyn_cast_or_null<AllocaInst>(getLoadStorePointerOperand(&I));
+              G && SnapshotSlots.count(G) && !VMap.count(G)) {
+            auto *Snap = new LoadInst(G->getAllocatedType(), G, G->getName() + ".at.r" + Twine(R),
+                                      Pre[R]->getTerminator()->getIterator());
+            B.CreateStore(Snap, CopyOf[G]);
+            VMap[G] = CopyOf[G];
+          }
       for (BasicBlock *BB : Blocks)
         VMap[BB] = CloneBasicBlock(BB, VMap, "." + P.substr(0, P.size() - 1), WG);
       // Per-work-item addresses of the state slots.
@@ -707,6 +734,12 @@ private:
             if (!Clones.count(Phi.getIncomingBlock(In)))
               Phi.removeIncomingValue(In, /*DeletePHIIfEmpty=*/false);
         rewriteWorkItemCalls(*Clone, Geometry);
+        // An item's writes of a snapshot slot reach the sub-CFGs after it
+        // (every item that writes it writes the same value).
+        for (Instruction &I : make_early_inc_range(*Clone))
+          if (auto *Store = dyn_cast<StoreInst>(&I))
+            if (auto It = SlotOfCopy.find(Store->getPointerOperand()); It != SlotOfCopy.end())
+              new StoreInst(Store->getValueOperand(), It->second, std::next(I.getIterator()));
         // Leaving the sub-CFG: at a barrier or a return.
         Instruction *T = Clone->getTerminator();
         if (isa<ReturnInst>(T)) {
@@ -862,6 +895,15 @@ private:
   /// Demoted values the same for all work-items: they stay allocas of the
   /// work-group function, one per group.
   SmallPtrSet<AllocaInst *, 8> GroupSlots;
+  /// The group slots a sub-CFG may read before it writes them (a barrier
+  /// loop's counter, decremented in the latch that shares a sub-CFG with
+  /// the header). Each work-item of such a sub-CFG starts from the value
+  /// the slot held when the sub-CFG began (loaded before its work-item
+  /// loops) in a scratch copy of its own, which it reads and writes; its
+  /// writes also go to the slot, for the sub-CFGs after. So the counter is
+  /// a register in each item's iteration, not a slot per item loaded and
+  /// stored every step (binomial option's counter, reductions' strides).
+  SmallPtrSet<AllocaInst *, 4> SnapshotSlots;
   /// Private variables dead at every barrier: allocas of the work-group
   /// function that each work-item reuses in turn.
   SmallPtrSet<const AllocaInst *, 8> Scratch;

@@ -12,6 +12,7 @@
 // CHECK: define {{.*}} @private_array({{.*}} #[[PRIVATE:[0-9]+]]
 // CHECK: define {{.*}} @scratch_array({{.*}} #[[SCRATCH:[0-9]+]]
 // CHECK: define {{.*}} @per_round_array({{.*}} #[[PER_ROUND:[0-9]+]]
+// CHECK: define {{.*}} @tree_reduction({{.*}} #[[RECOMPUTED]]
 // CHECK-LABEL: define {{.*}}void @two_phase__skmd_wg(
 // CHECK-NOT: call {{.*}}get_local_id
 // Per-item slots have their own alias scope, which the kernel's accesses
@@ -145,6 +146,34 @@ __kernel void per_round_array(__global const int *in, __global int *out,
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   out[get_global_id(0)] = sum;
+}
+
+// A barrier loop's counter, halved in the latch that shares its sub-CFG
+// with the header, is uniform but read before it is written there: one
+// slot for the group, which each sub-CFG loads before its work-item loops
+// into every item's scratch copy; an item reads and writes its copy and
+// writes the slot through. No per-item state (it took 16 bytes).
+// CHECK-LABEL: define {{.*}}void @tree_reduction__skmd_wg(
+// CHECK: %[[SLOT:s[.a-z0-9]*reg2mem]] = alloca i32
+// CHECK: %[[COPY:.*reg2mem.copy]] = alloca i32
+// CHECK: %[[SNAP:.*]] = load i32, ptr %[[SLOT]]
+// CHECK: store i32 %[[SNAP]], ptr %[[COPY]]
+// CHECK: store i32 %[[NEW:.*]], ptr %[[COPY]]
+// CHECK-NEXT: store i32 %[[NEW]], ptr %[[SLOT]]
+// CHECK-NOT: wi_state
+// CHECK: ret void
+__kernel void tree_reduction(__global const float *in, __global float *out) {
+  __local float part[64];
+  int l = get_local_id(0);
+  part[l] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = 32; s > 0; s >>= 1) {
+    if (l < s)
+      part[l] += part[l + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (l == 0)
+    out[get_group_id(0)] = part[0];
 }
 
 // The state each kernel needs per work-item (kernels that need the same
