@@ -7,4 +7,7 @@ if [ ! -f "$vendors/intel-cpu.icd" ]; then
   echo "no OpenCL driver that takes SPIR-V: run scripts/setup-spirv-opencl.sh"
   exit 77
 fi
+# Under AddressSanitizer: the driver's own leaks are not SKMD's.
+LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")" && pwd)/lsan-third-party.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS
 OCL_ICD_VENDORS=$vendors exec "$@"

@@ -5,7 +5,13 @@
 // innermost loop is vectorized. When the kernel loop cannot be vectorized
 // on its own (it carries a floating-point sum, which may not be reordered),
 // nothing is: the n-body force loop and the plain matmul's dot product run
-// one work-item at a time.
+// one work-item at a time. Likewise for a loop carrying integer state that
+// differs between work-items and that the vectorizer cannot widen along
+// the loop (a generator's recurrence, or a private array the loop reads and
+// writes, such as the Mersenne twister's state), as long as every private
+// array it touches is indexed alike by all work-items: the work-group
+// function lays those out element-major, so each access across the items
+// is one contiguous vector.
 //
 // If every work-item runs the loop the same number of times (its exits and
 // the branches it sits under depend only on values that are the same for

@@ -25,12 +25,15 @@
 #ifndef SKMD_TRANSFORMS_WORKGROUPFUNCTION_H
 #define SKMD_TRANSFORMS_WORKGROUPFUNCTION_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/PassManager.h"
 
 #include <string>
 
 namespace llvm {
+class AllocaInst;
 class Loop;
+class Value;
 } // namespace llvm
 
 namespace skmd {
@@ -48,6 +51,17 @@ std::string workGroupFunctionName(llvm::StringRef Kernel);
 /// Whether \p L is a work-item x loop of a work-group function: the loops
 /// it declares parallel (llvm.loop.parallel_accesses).
 bool isWorkItemLoop(const llvm::Loop &L);
+
+/// Whether private array \p AI is accessed only by simple loads and stores
+/// of its element type, each at one index that \p IsUniform says is the
+/// same for every work-item (through a GEP of the array, or the array's
+/// own address for element 0); lifetime markers aside, nothing else uses
+/// it. Where such an array lives across a barrier, the work-group function
+/// lays its per-item copies out element-major (element e of item w at
+/// e * items + w), so that a work-item loop widened across the items loads
+/// and stores each element of consecutive items as one vector.
+bool isUniformlyIndexedArray(const llvm::AllocaInst &AI,
+                             llvm::function_ref<bool(const llvm::Value *)> IsUniform);
 
 inline constexpr const char *LocalMemBytesAttr = "skmd-wg-local-mem-bytes";
 inline constexpr const char *StateBytesAttr = "skmd-wg-state-bytes";

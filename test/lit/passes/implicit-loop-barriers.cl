@@ -131,3 +131,68 @@ __kernel void short_or_integer(__global const float *a, __global const int *b,
   y[i] = sum;
   z[i] = total;
 }
+
+// A private array the loop reads and writes at indices the same for every
+// work-item (a generator's state, the Mersenne twister's shape): the
+// dependence through memory keeps the loop from vectorizing on its own, so
+// it turns; so does the loop filling the array, which carries a varying
+// integer recurrence (no induction, no reduction).
+// CHECK-LABEL: define {{.*}} @array_state(
+// CHECK: call void @_Z7barrierj(i32 1)
+// CHECK: call void @_Z7barrierj(i32 1)
+// CHECK: call void @_Z7barrierj(i32 1)
+// CHECK: call void @_Z7barrierj(i32 1)
+// CHECK: ret void
+__kernel void array_state(__global uint *out, uint draws) {
+  uint mt[64];
+  mt[0] = (uint)get_global_id(0);
+  for (uint i = 1; i < 64; ++i)
+    mt[i] = 1812433253u * (mt[i - 1] ^ (mt[i - 1] >> 30)) + i;
+  uint i = 0;
+  for (uint k = 0; k < draws; ++k) {
+    uint next = (i + 1) % 64;
+    uint y = mt[i] ^ (mt[next] >> 1) ^ mt[(i + 37) % 64];
+    mt[i] = y;
+    i = next;
+    out[k * get_global_size(0) + get_global_id(0)] = y;
+  }
+}
+
+// A linear congruential generator per work-item: a varying integer
+// recurrence.
+// CHECK-LABEL: define {{.*}} @integer_recurrence(
+// CHECK: call void @_Z7barrierj(i32 1)
+// CHECK: call void @_Z7barrierj(i32 1)
+// CHECK: ret void
+__kernel void integer_recurrence(__global uint *out, int n) {
+  uint x = (uint)get_global_id(0);
+  for (int k = 0; k < n; ++k) {
+    x = x * 1103515245u + 12345u;
+    out[k * get_global_size(0) + get_global_id(0)] = x;
+  }
+}
+
+// An array indexed differently by each work-item would be gathered from
+// per-item copies: no barriers. Neither for an integer that only feeds
+// stores, a fixed-order recurrence the vectorizer widens itself.
+// CHECK-LABEL: define {{.*}} @varying_index_or_fixed_order(
+// CHECK-NOT: @_Z7barrierj
+// CHECK: ret void
+__kernel void varying_index_or_fixed_order(__global const uint *in,
+                                           __global uint *out, int n) {
+  uint a[64];
+  uint g = (uint)get_global_id(0);
+  for (uint j = 0; j < 64; ++j)
+    a[j] = in[j];
+  for (int k = 0; k < n; ++k) {
+    uint j = (g + k) % 64;
+    a[j] = a[j] * 3u + a[(j + 1) % 64];
+  }
+  uint prev = g;
+  for (int k = 0; k < n; ++k) {
+    uint cur = in[g * n + k];
+    out[g * n + k] = cur - prev;
+    prev = cur;
+  }
+  out[g] += a[g % 64];
+}

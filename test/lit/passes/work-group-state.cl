@@ -13,6 +13,7 @@
 // CHECK: define {{.*}} @scratch_array({{.*}} #[[SCRATCH:[0-9]+]]
 // CHECK: define {{.*}} @per_round_array({{.*}} #[[PER_ROUND:[0-9]+]]
 // CHECK: define {{.*}} @tree_reduction({{.*}} #[[RECOMPUTED]]
+// CHECK: define {{.*}} @uniform_index_array({{.*}} #[[UNIFORM_INDEX:[0-9]+]]
 // CHECK-LABEL: define {{.*}}void @two_phase__skmd_wg(
 // CHECK-NOT: call {{.*}}get_local_id
 // Per-item slots have their own alias scope, which the kernel's accesses
@@ -176,6 +177,38 @@ __kernel void tree_reduction(__global const float *in, __global float *out) {
     out[get_group_id(0)] = part[0];
 }
 
+// A private array live at the barriers whose every access is at an index
+// the same for all work-items (a generator's state, stepped by a uniform
+// counter) is laid out element-major: element e of item w at e * items + w,
+// each index scaled by the item count and each item's copy one element
+// after the previous item's, so the vectorized work-item loop loads and
+// stores consecutive items' elements whole (item-major, 160 bytes apart,
+// they were gathers and scatters). per_round_array's `priv`, indexed by
+// loaded values, stays item-major.
+// CHECK-LABEL: define {{.*}}void @uniform_index_array__skmd_wg(
+// Element 0 is only as aligned as an element now.
+// CHECK: r1.x:
+// CHECK: %[[BASE:[0-9]+]] = mul i64 %r1.item, 4
+// CHECK-NEXT: %[[OFF:[0-9]+]] = add i64 %{{[0-9]+}}, %[[BASE]]
+// CHECK-NEXT: %[[S:s.i.item[0-9]*]] = getelementptr inbounds i8, ptr %wi_state, i64 %[[OFF]]
+// CHECK: after.barrier.r1:
+// CHECK: %[[SCALED:[0-9]+]] = mul nsw i64 %{{[a-z0-9.]+}}, %items
+// CHECK-NEXT: getelementptr inbounds{{( nuw)?}} i32, ptr %[[S]], i64 %[[SCALED]]
+// CHECK: %[[SCALED2:[0-9]+]] = mul nsw i64 %{{[a-z0-9.]+}}, %items
+// CHECK-NEXT: getelementptr inbounds{{( nuw)?}} i32, ptr %[[S]], i64 %[[SCALED2]]
+// CHECK: load i32, ptr %[[S]], align 4,
+// CHECK: ret void
+__kernel void uniform_index_array(__global uint *out, uint steps) {
+  uint s[40];
+  for (uint j = 0; j < 40; ++j)
+    s[j] = (uint)get_global_id(0) * 7u + j;
+  for (uint k = 0; k < steps; ++k) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    s[k % 40] += s[(k + 1) % 40];
+  }
+  out[get_global_id(0)] = s[0];
+}
+
 // The state each kernel needs per work-item (kernels that need the same
 // share their attributes).
 // CHECK-DAG: attributes #[[TWO]] = {{.*}}"skmd-wg-local-mem-bytes"="256" "skmd-wg-state-bytes"="16"
@@ -183,3 +216,4 @@ __kernel void tree_reduction(__global const float *in, __global float *out) {
 // CHECK-DAG: attributes #[[PRIVATE]] = {{.*}}"skmd-wg-local-mem-bytes"="256" "skmd-wg-state-bytes"="32"
 // CHECK-DAG: attributes #[[SCRATCH]] = {{.*}}"skmd-wg-local-mem-bytes"="512" "skmd-wg-state-bytes"="0"
 // CHECK-DAG: attributes #[[PER_ROUND]] = {{.*}}"skmd-wg-local-mem-bytes"="256" "skmd-wg-state-bytes"="48"
+// CHECK-DAG: attributes #[[UNIFORM_INDEX]] = {{.*}}"skmd-wg-local-mem-bytes"="0" "skmd-wg-state-bytes"="160"
