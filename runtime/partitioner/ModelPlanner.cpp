@@ -127,24 +127,44 @@ double copyScale(const std::vector<ProfileRow> &Rows, const LinkCost &Link, bool
 /// GB/s and its 134-805 MB ones at 39-49, where the link model's line
 /// (64 MiB copies at most) said 42.
 Curve profiledCopies(const std::vector<ProfileRow> &Rows, const std::string &Shape, bool In) {
-  std::map<uint64_t, std::vector<double>> AtCount;
-  for (const ProfileRow &R : Rows) {
-    double Ms = In ? R.InputMs : R.OutputMs;
-    if (R.Shape == Shape && R.Groups > 0 && std::isfinite(Ms) && Ms >= 0)
-      AtCount[R.Groups].push_back(Ms);
-  }
   Curve C;
-  if (AtCount.size() < 3)
-    return C;
-  for (auto &[Groups, Ms] : AtCount) {
-    std::nth_element(Ms.begin(), Ms.begin() + Ms.size() / 2, Ms.end());
+  for (auto [Groups, Ms] : profiledCopyTimes(Rows, Shape, In)) {
     C.X.push_back(double(Groups));
-    C.Y.push_back(Ms[Ms.size() / 2]);
+    C.Y.push_back(Ms);
   }
   return C;
 }
 
 } // namespace
+
+std::vector<std::pair<uint64_t, double>>
+profiledCopyTimes(const std::vector<ProfileRow> &Rows, const std::string &Shape, bool In) {
+  auto Median = [](std::vector<double> &V) {
+    std::nth_element(V.begin(), V.begin() + V.size() / 2, V.end());
+    return V[V.size() / 2];
+  };
+  std::map<uint64_t, std::vector<double>> ByBytes;
+  std::vector<const ProfileRow *> Used;
+  for (const ProfileRow &R : Rows) {
+    double Ms = In ? R.InputMs : R.OutputMs;
+    if (R.Shape == Shape && R.Groups > 0 && std::isfinite(Ms) && Ms >= 0) {
+      ByBytes[In ? R.BytesIn : R.BytesOut].push_back(Ms);
+      Used.push_back(&R);
+    }
+  }
+  std::map<uint64_t, double> OfBytes;
+  for (auto &[Bytes, Ms] : ByBytes)
+    OfBytes[Bytes] = Median(Ms);
+  std::map<uint64_t, std::vector<double>> AtCount;
+  for (const ProfileRow *R : Used)
+    AtCount[R->Groups].push_back(OfBytes[In ? R->BytesIn : R->BytesOut]);
+  std::vector<std::pair<uint64_t, double>> Times;
+  if (AtCount.size() < 3)
+    return Times;
+  for (auto &[Groups, Ms] : AtCount)
+    Times.push_back({Groups, Median(Ms)});
+  return Times;
+}
 
 double hostCoreShare(unsigned CpuThreads, const std::vector<unsigned> &DeviceThreads,
                      unsigned HardwareThreads) {

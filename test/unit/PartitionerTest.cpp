@@ -269,6 +269,38 @@ TEST(Partitioner, AWaitingCpuAsTheBaseDoesNotHideASplitOverTheGpus) {
   EXPECT_EQ(Cpus.Groups[0], 2000u);
 }
 
+TEST(ProfiledCopies, SamplesOfTheSameBytesAreOneCopy) {
+  // Histogram's 2 MB result on the H100 host, in shape: the same bytes at
+  // every count, three slow samples, one of them at the launch's count.
+  std::vector<ProfileRow> Rows;
+  const double Out[] = {0.23, 0.275, 0.317, 0.685, 0.278, 2.239, 0.339, 0.269, 0.263, 2.094, 3.275};
+  uint64_t Groups = 2;
+  for (double Ms : Out) {
+    ProfileRow R;
+    R.Shape = "s";
+    R.Groups = Groups *= 2;
+    R.OutputMs = Ms;
+    R.BytesOut = 2 << 20;
+    R.InputMs = 0.001 * double(R.Groups);
+    R.BytesIn = 4096 * R.Groups;
+    Rows.push_back(R);
+  }
+  ProfileRow Other = Rows.back();
+  Other.Shape = "t";
+  Other.OutputMs = 50;
+  Rows.push_back(Other);
+  auto Times = profiledCopyTimes(Rows, "s", false);
+  ASSERT_EQ(Times.size(), 11u);
+  for (auto [G, Ms] : Times)
+    EXPECT_DOUBLE_EQ(Ms, 0.317) << G;
+  // Copies that grow with the count keep each count's own time.
+  Times = profiledCopyTimes(Rows, "s", true);
+  ASSERT_EQ(Times.size(), 11u);
+  EXPECT_DOUBLE_EQ(Times.back().second, 0.001 * 4096);
+  EXPECT_EQ(Times.back().first, 4096u);
+  EXPECT_TRUE(profiledCopyTimes(Rows, "none", true).empty());
+}
+
 TEST(Partitioner, DevicesOnTheHostsCoresShareThem) {
   // The CPU computing on 1 of 2 hardware threads (one left to the driving
   // threads) and two HostDiscrete devices of 1 thread each: 3 threads on
