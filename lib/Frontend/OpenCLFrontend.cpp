@@ -478,6 +478,10 @@ protected:
     const SourceManager &SM = getCompilerInstance().getSourceManager();
     for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
       Files.push_back(It->first.getName().str());
+    // The source manager's map iterates in the order of its file entries'
+    // addresses: sorted, the bundle is the same from run to run (Rodinia's
+    // SRAD, a kernel and a header, came out in either order).
+    llvm::sort(Files);
   }
 
 private:

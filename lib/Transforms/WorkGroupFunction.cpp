@@ -742,7 +742,13 @@ private:
     // Each snapshot slot's scratch copy, and the slot a copy stands for.
     DenseMap<AllocaInst *, AllocaInst *> CopyOf;
     DenseMap<Value *, AllocaInst *> SlotOfCopy;
-    for (AllocaInst *G : SnapshotSlots) {
+    // In the prologue's order: a set of pointers iterates in an order
+    // that changes from run to run, and so would the code.
+    SmallVector<AllocaInst *, 4> InOrder;
+    for (Instruction &I : *Prologue)
+      if (auto *G = dyn_cast<AllocaInst>(&I); G && SnapshotSlots.count(G))
+        InOrder.push_back(G);
+    for (AllocaInst *G : InOrder) {
       auto *Copy = new AllocaInst(G->getAllocatedType(), G->getAddressSpace(),
                                   G->getName() + ".copy", Prologue->getTerminator()->getIterator());
       CopyOf[G] = Copy;
