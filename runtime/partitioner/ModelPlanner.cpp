@@ -461,8 +461,10 @@ Status ModelPlanner::addDeviceEstimates(Problem &Pr, const std::vector<HostArg> 
       // It computes beside the copies its cores make, on the cores they
       // leave, or after them (devices/HostCores.h).
       E.SharesCoresWithStaging = true;
-      if (HostCores::lending())
+      if (HostCores::lending()) {
         E.LendingThreads = ThreadPool::computeThreads(CpuThreads, true);
+        E.IdleCores = ThreadPool::idleCores(CpuThreads);
+      }
     }
     if (!Dev.info().SharesHostMemory) {
       auto Link = Links.find(deviceKey(Dev.info()));

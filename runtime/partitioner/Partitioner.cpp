@@ -211,7 +211,7 @@ public:
       : Leader(Leader), K(P.Devices.size()),
         FiniteStaging(stagingIsShared(P)),
         Cur(K), Whole(K), Staging(P), Pos(K), Waits(K), Staged(K), SharesStaging(K),
-        Lends(K), CopyCores(K) {
+        Lends(K), Idle(K), CopyCores(K) {
     // The order a link's inputs go in: by index, those that wait for the
     // staged copies last.
     for (bool W : {false, true})
@@ -222,6 +222,7 @@ public:
       Pos[Order[I]] = I;
       Waits[I] = P.Devices[I].SharesCoresWithStaging;
       Lends[I] = Waits[I] ? P.Devices[I].LendingThreads : 0;
+      Idle[I] = Waits[I] ? P.Devices[I].IdleCores : 0;
       Staged[I] = P.Devices[I].StagedByHost && !Waits[I];
       CopyCores[I] = Staged[I] ? P.Devices[I].CopyCores : 0;
       SharesStaging[I] = FiniteStaging && P.Devices[I].StagedByHost;
@@ -373,6 +374,7 @@ private:
   /// on what they leave for \p Staging ms (until their inputs are in) and
   /// on all its threads after; \p Lent: the cores they take.
   double besideStagedInputs(size_t J, double Rest, double Staging, unsigned Lent) const {
+    Lent -= std::min(Lent, Idle[J]);
     if (!Lends[J] || Staging <= 0 || !Lent)
       return Rest;
     double Left = double(Lends[J] - std::min(Lent, Lends[J] - 1)) / double(Lends[J]);
@@ -471,8 +473,9 @@ private:
   // Not vector<bool>: read in the inner loop.
   std::vector<char> Waits, Staged, SharesStaging;
   /// The waiting devices' threads where they lend cores to the staging
-  /// (else 0); the cores each staged device's copies take.
-  std::vector<unsigned> Lends, CopyCores;
+  /// (else 0) and the host's cores they leave idle; the cores each staged
+  /// device's copies take.
+  std::vector<unsigned> Lends, Idle, CopyCores;
   std::vector<size_t> StagedList, WaitingList;
   bool AnyWaiting = false;
 };

@@ -71,6 +71,9 @@ struct DeviceEstimate {
   /// overlap by more than the shorter of the two).
   bool SharesCoresWithStaging = false;
   unsigned LendingThreads = 0;
+  /// The host's cores that none of its threads use: copies take them
+  /// first.
+  unsigned IdleCores = 0;
   /// The host's cores a StagedByHost device's copies take while they run.
   unsigned CopyCores = 0;
   /// Its share may run in up to this many pipelined chunks (Piece::Chunks):

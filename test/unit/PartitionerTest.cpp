@@ -196,6 +196,16 @@ TEST(Partitioner, ACpuThatLendsCoresComputesBesideTheStagedInputsOnTheRest) {
   P.Devices[1].CopyCores = 40;
   estimateLaunchMs(P, {400, 600}, &Ms);
   EXPECT_NEAR(Ms[0], 4.0 + 2.4 * (1 - 1.0 / 16) + 0.3, 1e-9);
+  // A CPU on fewer threads than the host has: the copies take the idle
+  // cores first (8 of 8 here: the CPU computes at full speed).
+  P.Devices[1].CopyCores = 8;
+  P.Devices[0].IdleCores = 8;
+  estimateLaunchMs(P, {400, 600}, &Ms);
+  EXPECT_NEAR(Ms[0], 4.0 + 0.3, 1e-9);
+  P.Devices[0].IdleCores = 4; // 4 of 16 lent: three quarters of the speed.
+  estimateLaunchMs(P, {400, 600}, &Ms);
+  EXPECT_NEAR(Ms[0], 4.0 + 2.4 * 0.25 + 0.3, 1e-9);
+  P.Devices[0].IdleCores = 0;
   // The algorithm's incremental estimate agrees with the whole one, and
   // the CPU gets more than when it waited for the inputs.
   P.Devices[1].CopyCores = 8;

@@ -119,6 +119,20 @@ TEST(ThreadPool, WorkersParkWhileCoresAreLentToCopies) {
   EXPECT_LE(Back.Peak[0].load(), 2);
   EXPECT_GT(Back.Peak[1].load(), 2) << "the workers came back with the cores";
 
+  // A pool on fewer threads than the host has: copies take the idle cores
+  // first (2 here), then the pool's.
+  ThreadPool Small(4, /*LendsCores=*/true, /*IdleCores=*/2);
+  {
+    auto Two = Cores.borrow(2);
+    Concurrency All;
+    Small.parallelFor(40, 1, [&](unsigned, uint64_t, uint64_t) { All(); });
+    EXPECT_GT(All.Peak[0].load(), 2) << "2 lent, 2 idle: no worker parks";
+    auto One = Cores.borrow(1);
+    Concurrency Three;
+    Small.parallelFor(40, 1, [&](unsigned, uint64_t, uint64_t) { Three(); });
+    EXPECT_LE(Three.Peak[0].load(), 3) << "3 lent, 2 idle: one worker parks";
+  }
+
   ThreadPool Copiers(4);
   Concurrency Free;
   auto Copying = Cores.borrow(3);

@@ -79,8 +79,11 @@ void argPointers(const std::vector<DeviceArg> &Args, std::vector<void *> &Values
 
 CpuDevice::CpuDevice(DeviceInfo Info, unsigned Threads)
     // The CPU device's threads make room for the copies other devices make
-    // with the host's cores; a HostDiscrete device's are its own.
-    : Device(std::move(Info)), Pool(Threads, this->Info.Kind == DeviceKind::Cpu) {}
+    // with the host's cores, once those take the cores it leaves idle
+    // (SKMD_CPU_THREADS below the hardware's); a HostDiscrete device's
+    // threads are its own.
+    : Device(std::move(Info)),
+      Pool(Threads, this->Info.Kind == DeviceKind::Cpu, ThreadPool::idleCores(Threads)) {}
 
 DeviceInfo CpuDevice::hostInfo(unsigned Threads) {
   DeviceInfo I;

@@ -27,6 +27,11 @@ unsigned ThreadPool::defaultThreads() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
+unsigned ThreadPool::idleCores(unsigned Threads) {
+  unsigned Hardware = std::thread::hardware_concurrency();
+  return Hardware > Threads ? Hardware - Threads : 0;
+}
+
 unsigned ThreadPool::computeThreads(unsigned Hardware, bool GpusInPlan) {
   if (unsigned N = threadsFromEnvironment())
     return N;
@@ -40,7 +45,8 @@ unsigned ThreadPool::computeThreads(unsigned Hardware, bool GpusInPlan) {
   return GpusInPlan ? std::max(1u, Hardware - std::min(Hardware - 1, Spare)) : Hardware;
 }
 
-ThreadPool::ThreadPool(unsigned Threads, bool LendsCores) : LendsCores(LendsCores) {
+ThreadPool::ThreadPool(unsigned Threads, bool LendsCores, unsigned IdleCores)
+    : LendsCores(LendsCores), IdleCores(IdleCores) {
   for (unsigned I = 1; I < std::max(1u, Threads); ++I)
     Workers.emplace_back([this, I] { workerLoop(I); });
 }

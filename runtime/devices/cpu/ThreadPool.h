@@ -24,8 +24,9 @@ namespace skmd {
 class ThreadPool {
 public:
   /// \p Threads workers in all, the calling thread included; with
-  /// \p LendsCores, only those the copies leave (HostCores) take chunks.
-  explicit ThreadPool(unsigned Threads, bool LendsCores = false);
+  /// \p LendsCores, only those the copies leave (HostCores) take chunks,
+  /// the copies first taking the host's \p IdleCores that no worker uses.
+  explicit ThreadPool(unsigned Threads, bool LendsCores = false, unsigned IdleCores = 0);
   ~ThreadPool();
   ThreadPool(const ThreadPool &) = delete;
   ThreadPool &operator=(const ThreadPool &) = delete;
@@ -41,6 +42,8 @@ public:
 
   /// SKMD_CPU_THREADS if set (at least 1), else the hardware threads.
   static unsigned defaultThreads();
+  /// The host's hardware threads that a pool of \p Threads leaves idle.
+  static unsigned idleCores(unsigned Threads);
 
   /// The threads the CPU device computes on in a launch: SKMD_CPU_THREADS
   /// if set (the user's word is final), else \p Hardware, less
@@ -55,6 +58,7 @@ private:
   /// Whether \p Worker may take a chunk with \p Lent cores lent: the
   /// first workers of the job's, at least one.
   bool mayRun(unsigned Worker, unsigned Lent) const {
+    Lent -= std::min(Lent, IdleCores);
     return Worker + std::min(Lent, Active - 1) < Active;
   }
 
@@ -71,6 +75,7 @@ private:
   unsigned Active = 0;
   std::atomic<uint64_t> Next{0};
   const bool LendsCores;
+  const unsigned IdleCores;
   /// Workers of the job parked for lent cores.
   std::atomic<unsigned> Parked{0};
 };
