@@ -31,7 +31,6 @@ HostCores::Loan HostCores::borrow(unsigned Cores) {
   {
     std::lock_guard<std::mutex> G(Lock);
     Lent += Cores;
-    LentNow.store(Lent);
   }
   Changed.notify_all();
   return Loan(this, Cores);
@@ -41,14 +40,13 @@ void HostCores::giveBack(unsigned Cores) {
   {
     std::lock_guard<std::mutex> G(Lock);
     Lent -= Cores;
-    LentNow.store(Lent);
   }
   Changed.notify_all();
 }
 
 void HostCores::waitUntil(const std::function<bool(unsigned)> &Resume) {
   std::unique_lock<std::mutex> G(Lock);
-  Changed.wait(G, [&] { return Resume(Lent); });
+  Changed.wait(G, [&] { return Resume(Lent.load()); });
 }
 
 void HostCores::wake() {

@@ -17,6 +17,7 @@
 #ifndef SKMD_DEVICES_HOSTCORES_H
 #define SKMD_DEVICES_HOSTCORES_H
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <functional>
@@ -64,7 +65,16 @@ public:
   [[nodiscard]] Loan borrow(unsigned Cores);
 
   /// Cores lent now.
-  unsigned lent() const { return LentNow.load(); }
+  unsigned lent() const { return Lent.load(); }
+
+  /// Of \p Threads that lend cores, how many keep computing while copies
+  /// hold \p Lent, which first take the host's \p Idle cores that none of
+  /// the threads use: at least one. The one rule for the CPU device's pool
+  /// (ThreadPool) and the partitioner's estimate of it.
+  static unsigned threadsLeft(unsigned Threads, unsigned Lent, unsigned Idle) {
+    Lent -= std::min(Lent, Idle);
+    return Threads - std::min(Lent, Threads ? Threads - 1 : 0);
+  }
 
   /// Blocks until \p Resume (given the cores lent) holds, checked whenever
   /// the cores lent change or wake() is called.
@@ -76,11 +86,11 @@ public:
 private:
   void giveBack(unsigned Cores);
 
-  mutable std::mutex Lock;
+  /// Changed under Lock, so that waitUntil's condition sees every change;
+  /// read without it between every chunk of groups.
+  std::mutex Lock;
   std::condition_variable Changed;
-  unsigned Lent = 0;
-  /// Lent, read without the lock (between every chunk of groups).
-  std::atomic<unsigned> LentNow{0};
+  std::atomic<unsigned> Lent{0};
 };
 
 } // namespace skmd

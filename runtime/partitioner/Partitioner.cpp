@@ -1,5 +1,6 @@
 //===- Partitioner.cpp - How many groups each device runs -----------------===//
 #include "partitioner/Partitioner.h"
+#include "devices/HostCores.h"
 
 #include <algorithm>
 #include <cmath>
@@ -374,10 +375,11 @@ private:
   /// on what they leave for \p Staging ms (until their inputs are in) and
   /// on all its threads after; \p Lent: the cores they take.
   double besideStagedInputs(size_t J, double Rest, double Staging, unsigned Lent) const {
-    Lent -= std::min(Lent, Idle[J]);
-    if (!Lends[J] || Staging <= 0 || !Lent)
+    if (!Lends[J] || Staging <= 0)
       return Rest;
-    double Left = double(Lends[J] - std::min(Lent, Lends[J] - 1)) / double(Lends[J]);
+    double Left = double(HostCores::threadsLeft(Lends[J], Lent, Idle[J])) / double(Lends[J]);
+    if (Left >= 1)
+      return Rest;
     double Meanwhile = Staging * Left;
     return Rest <= Meanwhile ? Rest / Left : Rest + Staging - Meanwhile;
   }

@@ -1,6 +1,5 @@
 //===- ThreadPool.cpp - Persistent workers for the CPU device -------------===//
 #include "devices/cpu/ThreadPool.h"
-#include "devices/HostCores.h"
 
 #include <algorithm>
 #include <cstdlib>

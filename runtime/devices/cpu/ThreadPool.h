@@ -10,7 +10,8 @@
 #ifndef SKMD_DEVICES_CPU_THREADPOOL_H
 #define SKMD_DEVICES_CPU_THREADPOOL_H
 
-#include <algorithm>
+#include "devices/HostCores.h"
+
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -58,8 +59,7 @@ private:
   /// Whether \p Worker may take a chunk with \p Lent cores lent: the
   /// first workers of the job's, at least one.
   bool mayRun(unsigned Worker, unsigned Lent) const {
-    Lent -= std::min(Lent, IdleCores);
-    return Worker + std::min(Lent, Active - 1) < Active;
+    return Worker < HostCores::threadsLeft(Active, Lent, IdleCores);
   }
 
   std::vector<std::thread> Workers;
