@@ -1,0 +1,116 @@
+//===- Routes.h - How fast copies go, alone and beside each other -*- C++ -*-===//
+//
+// The transfer half of the batch model (seed 002): a route is where a
+// copy's bytes go (host memory to a device, back, one device to another;
+// pageable host memory staged through the host's cores, or page-locked
+// memory by DMA), and each route has its measured cost alone: latency +
+// bytes / rate. Copies that run at once share what lies on their paths:
+// one PCIe link both ways, a switch or host bridge that several GPUs sit
+// behind, host memory. The paper models that as a graph with a bandwidth
+// per edge and says the graph fails for traffic both ways; so the table
+// keeps measured limits instead: a set of routes that ran together and
+// the bytes per ms they moved together (skmd-prof --links measures them:
+// both directions of one GPU, every GPU at once). A limit reads
+//
+//     sum over its routes of  weight(route) x rate(route)  <=  capacity,
+//
+// and binds only when its routes run at once. Host memory is one such
+// limit whose capacity is the host's memcpy traffic (a read and a write
+// per byte copied): a DMA byte costs one, a staged byte two, and a kernel
+// on the host's cores what it reads and writes.
+//
+// Concurrent flows share a limit in proportion to their rates alone
+// (progressive filling, max-min fair in the fraction of its alone rate
+// each flow gets): two copies alone at 50 GB/s under a 60 GB/s limit get
+// 30 each; under no limit each keeps its own rate.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_BATCH_ROUTES_H
+#define SKMD_BATCH_ROUTES_H
+
+#include "model/ProfileDatabase.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace skmd {
+
+/// Host memory as a copy's end (a device is its index in the session).
+constexpr int HostSide = -1;
+
+struct Route {
+  int From = HostSide, To = HostSide;
+  /// The host side is pageable memory, staged through page-locked chunks
+  /// by the host's cores; else page-locked memory, copied by DMA.
+  bool Pageable = false;
+
+  bool touchesHost() const { return From == HostSide || To == HostSide; }
+  bool operator<(const Route &O) const {
+    return std::tie(From, To, Pageable) < std::tie(O.From, O.To, O.Pageable);
+  }
+  bool operator==(const Route &O) const {
+    return From == O.From && To == O.To && Pageable == O.Pageable;
+  }
+};
+
+/// "host>gpu0", "gpu0>host pageable", "gpu0>gpu1", from the devices'
+/// names.
+std::string routeName(const Route &R, const std::vector<std::string> &DeviceNames);
+
+/// Bytes per ms from GB/s (10^9 bytes a second).
+inline double bytesPerMs(double GBps) { return GBps * 1e6; }
+
+/// What several routes move together at most.
+struct SharedLimit {
+  /// For reports: "gpu0 both ways", "every GPU to the host", "host memory".
+  std::string Name;
+  double BytesPerMs = 0;
+  /// Each route's bytes of traffic per byte it copies (1, or 2 for a
+  /// staged byte in host memory).
+  std::vector<std::pair<Route, double>> Routes;
+  /// Host memory: kernels that read and write it (the CPU device's) count
+  /// against it too.
+  bool IsHostMemory = false;
+};
+
+class RouteTable {
+public:
+  /// Records \p R's cost alone.
+  void setAlone(const Route &R, const LinkCost &Cost) { Alone[R] = Cost; }
+  /// \p R's cost alone, or null where it was never measured.
+  const LinkCost *alone(const Route &R) const {
+    auto It = Alone.find(R);
+    return It == Alone.end() ? nullptr : &It->second;
+  }
+  const std::map<Route, LinkCost> &routes() const { return Alone; }
+
+  void addLimit(SharedLimit L) { Limits.push_back(std::move(L)); }
+  const std::vector<SharedLimit> &limits() const { return Limits; }
+
+private:
+  std::map<Route, LinkCost> Alone;
+  std::vector<SharedLimit> Limits;
+};
+
+/// A flow for shareRates: its rate alone (work units per ms) and its load
+/// on each limit (index into the capacities, units of capacity per unit of
+/// work).
+struct Flow {
+  double Alone = 0;
+  std::vector<std::pair<unsigned, double>> Loads;
+};
+
+/// Each flow's rate when all run at once under \p Capacities: progressive
+/// filling, every unfrozen flow at the same fraction of its alone rate
+/// until a limit is full (its flows freeze there) or the fraction reaches
+/// one.
+std::vector<double> shareRates(const std::vector<Flow> &Flows,
+                               const std::vector<double> &Capacities);
+
+} // namespace skmd
+
+#endif // SKMD_BATCH_ROUTES_H

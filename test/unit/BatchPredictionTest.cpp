@@ -1,0 +1,259 @@
+//===- BatchPredictionTest.cpp - The batch simulation against timelines worked by hand -===//
+
+#include "batch/Prediction.h"
+
+#include <gtest/gtest.h>
+
+using namespace skmd;
+
+namespace {
+
+constexpr double Eps = 1e-9;
+
+Route toDevice(int D) { return Route{HostSide, D, false}; }
+Route toHost(int D) { return Route{D, HostSide, false}; }
+
+BatchOp copy(Route R, uint64_t Bytes, std::vector<unsigned> After = {}) {
+  BatchOp Op;
+  Op.What = BatchOp::Copy;
+  Op.Path = R;
+  Op.Bytes = Bytes;
+  Op.After = std::move(After);
+  return Op;
+}
+
+BatchOp kernel(int Device, double Ms, std::vector<unsigned> After = {}, uint64_t HostBytes = 0) {
+  BatchOp Op;
+  Op.What = BatchOp::Kernel;
+  Op.Device = Device;
+  Op.KernelMs = Ms;
+  Op.HostBytes = HostBytes;
+  Op.After = std::move(After);
+  return Op;
+}
+
+/// Devices 0.. given by their copy engines; every listed route alone at
+/// \p GBps with \p LatencyMs.
+BatchMachine machine(std::vector<unsigned> CopyEngines, std::vector<Route> Routes, double GBps,
+                     double LatencyMs = 0) {
+  BatchMachine M;
+  for (size_t D = 0; D < CopyEngines.size(); ++D)
+    M.Devices.push_back({"gpu" + std::to_string(D), CopyEngines[D]});
+  for (const Route &R : Routes)
+    M.Routes.setAlone(R, LinkCost{LatencyMs, GBps});
+  return M;
+}
+
+SharedLimit limit(const char *Name, double GBps, std::vector<Route> Routes, double Weight = 1) {
+  SharedLimit L;
+  L.Name = Name;
+  L.BytesPerMs = bytesPerMs(GBps);
+  for (const Route &R : Routes)
+    L.Routes.push_back({R, Weight});
+  return L;
+}
+
+IssueOrder asAdded(size_t N) {
+  IssueOrder O;
+  for (unsigned I = 0; I < N; ++I)
+    O.Order.push_back(I);
+  return O;
+}
+
+} // namespace
+
+TEST(ShareRates, FlowsUnderNoLimitKeepTheirRatesAlone) {
+  std::vector<double> R = shareRates({{50, {}}, {20, {}}}, {});
+  EXPECT_DOUBLE_EQ(R[0], 50);
+  EXPECT_DOUBLE_EQ(R[1], 20);
+}
+
+TEST(ShareRates, AFullLimitIsSharedInProportionToTheRatesAlone) {
+  std::vector<double> R = shareRates({{50, {{0, 1}}}, {25, {{0, 1}}}}, {60});
+  EXPECT_NEAR(R[0], 40, Eps);
+  EXPECT_NEAR(R[1], 20, Eps);
+}
+
+TEST(ShareRates, WhatOneLimitLeavesGoesToFlowsItDoesNotHold) {
+  // A and B share L0 (60), B and C share L1 (100): L0 fills first at 0.6
+  // of the rates alone; C then has L1's 70 left and takes its 50.
+  std::vector<double> R =
+      shareRates({{50, {{0, 1}}}, {50, {{0, 1}, {1, 1}}}, {50, {{1, 1}}}}, {60, 100});
+  EXPECT_NEAR(R[0], 30, Eps);
+  EXPECT_NEAR(R[1], 30, Eps);
+  EXPECT_NEAR(R[2], 50, Eps);
+}
+
+TEST(ShareRates, WeightsCountAStagedByteTwice) {
+  // Host memory 90: a staged copy (weight 2) and a DMA copy (weight 1),
+  // both alone at 30: 2*30f + 30f = 90 at f = 1: both keep 30.
+  std::vector<double> R = shareRates({{30, {{0, 2}}}, {30, {{0, 1}}}}, {90});
+  EXPECT_NEAR(R[0], 30, Eps);
+  EXPECT_NEAR(R[1], 30, Eps);
+  R = shareRates({{30, {{0, 2}}}, {30, {{0, 1}}}}, {60});
+  EXPECT_NEAR(R[0], 20, Eps);
+  EXPECT_NEAR(R[1], 20, Eps);
+}
+
+TEST(BatchPrediction, OneGpuBothWaysShareItsLink) {
+  // 50 GB/s each way alone, 80 both ways: 40 each until the 60 MB out
+  // end at 0.01 + 1.5 ms; the 40 MB left in then go at 50 (0.8 ms); the
+  // kernel runs after them.
+  BatchMachine M = machine({2}, {toDevice(0), toHost(0)}, 50, 0.01);
+  M.Routes.addLimit(limit("gpu0 both ways", 80, {toDevice(0), toHost(0)}));
+  std::vector<BatchOp> Ops = {copy(toDevice(0), 100'000'000), kernel(0, 1, {0}),
+                              copy(toHost(0), 60'000'000)};
+  Result<Timeline> T = simulateBatch(M, Ops, asAdded(Ops.size()));
+  ASSERT_TRUE(T) << T.error().message();
+  EXPECT_NEAR(T->EndMs[2], 1.51, Eps);
+  EXPECT_NEAR(T->EndMs[0], 2.31, Eps);
+  EXPECT_NEAR(T->StartMs[1], 2.31, Eps);
+  EXPECT_NEAR(T->Ms, 3.31, Eps);
+}
+
+TEST(BatchPrediction, TwoGpusShareTheHostsLimit) {
+  // Each GPU alone 50 GB/s, both at once 60: 30 each until the 30 MB
+  // end at 1 ms; the other's last 30 MB go at 50 (0.6 ms).
+  BatchMachine M = machine({2, 2}, {toDevice(0), toDevice(1)}, 50);
+  M.Routes.addLimit(limit("host to every GPU", 60, {toDevice(0), toDevice(1)}));
+  std::vector<BatchOp> Ops = {copy(toDevice(0), 60'000'000), copy(toDevice(1), 30'000'000)};
+  Result<Timeline> T = simulateBatch(M, Ops, asAdded(Ops.size()));
+  ASSERT_TRUE(T) << T.error().message();
+  EXPECT_NEAR(T->EndMs[1], 1.0, Eps);
+  EXPECT_NEAR(T->EndMs[0], 1.6, Eps);
+}
+
+TEST(BatchPrediction, NvlinkCopiesRunBesideTheHostsAndQueueOnTheirEngine) {
+  // gpu0>gpu1 over NVLink at 300 GB/s beside host>gpu0 at 50: no shared
+  // limit, both 1 ms. host>gpu1 takes gpu1's copies-in engine after the
+  // peer copy.
+  BatchMachine M = machine({2, 2}, {toDevice(0), toDevice(1)}, 50);
+  M.Routes.setAlone(Route{0, 1, false}, LinkCost{0, 300});
+  std::vector<BatchOp> Ops = {copy(Route{0, 1, false}, 300'000'000),
+                              copy(toDevice(0), 50'000'000), copy(toDevice(1), 50'000'000)};
+  Result<Timeline> T = simulateBatch(M, Ops, asAdded(Ops.size()));
+  ASSERT_TRUE(T) << T.error().message();
+  EXPECT_NEAR(T->EndMs[0], 1.0, Eps);
+  EXPECT_NEAR(T->EndMs[1], 1.0, Eps);
+  EXPECT_NEAR(T->StartMs[2], 1.0, Eps);
+  EXPECT_NEAR(T->EndMs[2], 2.0, Eps);
+}
+
+TEST(BatchPrediction, OneCopyEngineTakesTheDirectionsInTurn) {
+  BatchMachine M = machine({1}, {toDevice(0), toHost(0)}, 50);
+  M.Routes.addLimit(limit("gpu0 both ways", 60, {toDevice(0), toHost(0)}));
+  std::vector<BatchOp> Ops = {copy(toDevice(0), 50'000'000), copy(toHost(0), 50'000'000)};
+  Result<Timeline> T = simulateBatch(M, Ops, asAdded(Ops.size()));
+  ASSERT_TRUE(T) << T.error().message();
+  EXPECT_NEAR(T->EndMs[0], 1.0, Eps);
+  EXPECT_NEAR(T->StartMs[1], 1.0, Eps);
+  EXPECT_NEAR(T->Ms, 2.0, Eps);
+}
+
+TEST(BatchPrediction, AKernelOnTheHostsCoresSharesHostMemoryWithCopies) {
+  // Host memory 100 GB/s; the CPU's kernel alone 1 ms over 80 MB (80 GB/s),
+  // the copy alone 50 GB/s: 130 asked, both at 100/130 of their rates
+  // alone. The kernel ends at 1.3 ms, having let the copy move 50 MB; the
+  // other 50 MB go at 50 (1 ms).
+  BatchMachine M = machine({0, 2}, {toDevice(1)}, 50);
+  SharedLimit Host = limit("host memory", 100, {toDevice(1)});
+  Host.IsHostMemory = true;
+  M.Routes.addLimit(Host);
+  std::vector<BatchOp> Ops = {kernel(0, 1, {}, 80'000'000), copy(toDevice(1), 100'000'000)};
+  Result<Timeline> T = simulateBatch(M, Ops, asAdded(Ops.size()));
+  ASSERT_TRUE(T) << T.error().message();
+  EXPECT_NEAR(T->EndMs[0], 1.3, Eps);
+  EXPECT_NEAR(T->EndMs[1], 2.3, Eps);
+}
+
+TEST(BatchPrediction, TheLongestPathIsIssuedFirst) {
+  // On one copies-in engine: a small copy nothing waits for, then a large
+  // one a 5 ms kernel waits for. As added: 0.2 + 1 + 5 ms; the large one
+  // first: 1 + 5.
+  BatchMachine M = machine({2}, {toDevice(0)}, 50);
+  std::vector<BatchOp> Ops = {copy(toDevice(0), 10'000'000), copy(toDevice(0), 50'000'000),
+                              kernel(0, 5, {1})};
+  Result<Timeline> AsAdded = simulateBatch(M, Ops, asAdded(Ops.size()));
+  ASSERT_TRUE(AsAdded);
+  EXPECT_NEAR(AsAdded->Ms, 6.2, Eps);
+  Result<Timeline> Best = predictBatch(M, Ops);
+  ASSERT_TRUE(Best) << Best.error().message();
+  EXPECT_NEAR(Best->Ms, 6.0, Eps);
+  EXPECT_EQ(Best->Issued.Name, "longest path first");
+  EXPECT_NEAR(Best->EndMs[0], 1.2, Eps);
+}
+
+TEST(BatchPrediction, CopiesBesideTheLongestStreamWaitForItsCopy) {
+  // The paper's alignment: stream A copies 60 MB to gpu0 and runs 1 ms,
+  // stream B copies 30 MB to gpu1; both GPUs at once 60 GB/s. Together A's
+  // copy ends at 1.6 (previous test) and A at 2.6; with B's copy behind
+  // A's, A's goes at 50 (1.2 ms), its kernel ends at 2.2 and B's copy at
+  // 1.2 + 0.6 = 1.8.
+  BatchMachine M = machine({2, 2}, {toDevice(0), toDevice(1)}, 50);
+  M.Routes.addLimit(limit("host to every GPU", 60, {toDevice(0), toDevice(1)}));
+  std::vector<BatchOp> Ops = {copy(toDevice(0), 60'000'000), kernel(0, 1, {0}),
+                              copy(toDevice(1), 30'000'000)};
+  Result<Timeline> Together = simulateBatch(M, Ops, asAdded(Ops.size()));
+  ASSERT_TRUE(Together);
+  EXPECT_NEAR(Together->Ms, 2.6, Eps);
+  Result<Timeline> Best = predictBatch(M, Ops);
+  ASSERT_TRUE(Best) << Best.error().message();
+  EXPECT_EQ(Best->Issued.Name, "others behind the longest stream");
+  EXPECT_NEAR(Best->Ms, 2.2, Eps);
+  EXPECT_NEAR(Best->StartMs[2], 1.2, Eps);
+  EXPECT_NEAR(Best->EndMs[2], 1.8, Eps);
+}
+
+TEST(BatchPrediction, StagedBytesCountTwiceInHostMemory) {
+  // A staged (pageable) copy to gpu0 and a DMA copy to gpu1, each 30 GB/s
+  // alone, host memory 60: 2x + x = 60 per ms -> 20 GB/s each.
+  BatchMachine M = machine({2, 2}, {}, 30);
+  Route Staged{HostSide, 0, true};
+  M.Routes.setAlone(Staged, LinkCost{0, 30});
+  M.Routes.setAlone(toDevice(1), LinkCost{0, 30});
+  SharedLimit Host;
+  Host.Name = "host memory";
+  Host.BytesPerMs = bytesPerMs(60);
+  Host.IsHostMemory = true;
+  Host.Routes = {{Staged, 2}, {toDevice(1), 1}};
+  M.Routes.addLimit(Host);
+  std::vector<BatchOp> Ops = {copy(Staged, 20'000'000), copy(toDevice(1), 20'000'000)};
+  Result<Timeline> T = simulateBatch(M, Ops, asAdded(Ops.size()));
+  ASSERT_TRUE(T) << T.error().message();
+  EXPECT_NEAR(T->EndMs[0], 1.0, Eps);
+  EXPECT_NEAR(T->EndMs[1], 1.0, Eps);
+}
+
+TEST(BatchPrediction, BadBatchesAreRefusedWithTheOperationNamed) {
+  BatchMachine M = machine({2}, {toDevice(0)}, 50);
+  std::vector<BatchOp> Later = {copy(toDevice(0), 1, {1}), kernel(0, 1)};
+  Result<Timeline> T = predictBatch(M, Later);
+  ASSERT_FALSE(T);
+  EXPECT_NE(T.error().message().find("batch operation 0"), std::string::npos);
+  EXPECT_NE(T.error().message().find("not an earlier one"), std::string::npos);
+
+  std::vector<BatchOp> Unmeasured = {copy(toHost(0), 1)};
+  T = predictBatch(M, Unmeasured);
+  ASSERT_FALSE(T);
+  EXPECT_NE(T.error().message().find("no measured rate for route gpu0>host"), std::string::npos);
+
+  std::vector<BatchOp> NoDevice = {kernel(3, 1)};
+  ASSERT_FALSE(predictBatch(M, NoDevice));
+
+  // An engine whose next operation waits for one queued behind it.
+  std::vector<BatchOp> Ops = {kernel(0, 1), copy(toDevice(0), 1), copy(toDevice(0), 1)};
+  IssueOrder Stuck = asAdded(Ops.size());
+  Stuck.Behind = {{1, 2}};
+  T = simulateBatch(M, Ops, Stuck);
+  ASSERT_FALSE(T);
+  EXPECT_NE(T.error().message().find("cannot finish"), std::string::npos);
+}
+
+TEST(BatchPrediction, OperationsThatTakeNoTimeEndWhereTheyStart) {
+  BatchMachine M = machine({2}, {toDevice(0)}, 50);
+  std::vector<BatchOp> Ops = {copy(toDevice(0), 0), kernel(0, 0, {0}), kernel(0, 2, {1})};
+  Result<Timeline> T = predictBatch(M, Ops);
+  ASSERT_TRUE(T) << T.error().message();
+  EXPECT_NEAR(T->EndMs[1], 0, Eps);
+  EXPECT_NEAR(T->Ms, 2, Eps);
+}
