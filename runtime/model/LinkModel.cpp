@@ -248,9 +248,11 @@ template <typename F> Result<double> togetherMs(size_t N, unsigned Runs, F &&Cop
   return Best;
 }
 
-std::string stagingKey(const std::vector<Device *> &Staged) {
-  std::string Key = "staging";
-  for (Device *D : Staged)
+/// Pageable copies keep the key they had before page-locked ones were
+/// measured together too.
+std::string togetherKey(const std::vector<Device *> &Devices, bool Pinned) {
+  std::string Key = Pinned ? "dma-together" : "staging";
+  for (Device *D : Devices)
     Key += ":" + deviceKey(D->info());
   return Key;
 }
@@ -267,8 +269,9 @@ StagingCapacity capacityOf(const double GBps[4], size_t N) {
   return {Ratio(GBps[1], GBps[0]), Ratio(GBps[3], GBps[2])};
 }
 
-/// Fills \p GBps in StagingNames' order.
-Status measureStagingRates(const std::vector<Device *> &Staged, double GBps[4]) {
+/// Fills \p GBps in StagingNames' order, copying \p Pinned host memory
+/// or pageable.
+Status measureTogetherRates(const std::vector<Device *> &Staged, bool Pinned, double GBps[4]) {
   const size_t N = Staged.size();
   // Each device's memory and host regions; released on every path.
   std::vector<std::unique_ptr<DeviceBlock>> Mems;
@@ -278,9 +281,9 @@ Status measureStagingRates(const std::vector<Device *> &Staged, double GBps[4]) 
     if (!Mem)
       return Mem.error();
     Mems.push_back(std::move(*Mem));
-    Hosts.push_back(std::make_unique<HostBlock>(D, Regions * LargeBytes, false));
+    Hosts.push_back(std::make_unique<HostBlock>(D, Regions * LargeBytes, Pinned));
     if (!Hosts.back()->P)
-      return Failure(ErrorCode::OutOfMemory, "no host memory to measure the staging capacity");
+      return Failure(ErrorCode::OutOfMemory, "no host memory to measure copies made at once");
     std::memset(Hosts.back()->P, 1, Regions * LargeBytes);
   }
   auto HostAt = [&](size_t I, unsigned Run) {
@@ -320,27 +323,30 @@ Result<StagingCapacity> measureStagingCapacity(const std::vector<Device *> &Stag
   if (Staged.size() < 2)
     return StagingCapacity{};
   double GBps[4] = {};
-  if (Status S = measureStagingRates(Staged, GBps); !S)
+  if (Status S = measureTogetherRates(Staged, false, GBps); !S)
     return S.error();
   return capacityOf(GBps, Staged.size());
 }
 
-Result<StagingCapacity>
-stagingCapacity(const std::vector<Device *> &Staged, ProfileDatabase &Db,
-                const std::function<void(const std::string &)> &Progress) {
-  if (Staged.size() < 2)
-    return StagingCapacity{};
+Result<CopiesTogether>
+copiesTogether(const std::vector<Device *> &Devices, bool Pinned, ProfileDatabase &Db,
+               const std::function<void(const std::string &)> &Progress) {
+  if (Devices.size() < 2)
+    return Failure(ErrorCode::InvalidArgument, "copies together need two devices or more");
   LinkCost Rows[4];
   Status S = recordedOrMeasured(
-      Db, stagingKey(Staged), StagingNames, Rows, [&](LinkCost(&Measured)[4]) -> Status {
+      Db, togetherKey(Devices, Pinned), StagingNames, Rows,
+      [&](LinkCost(&Measured)[4]) -> Status {
         if (Progress) {
           std::string Names;
-          for (Device *D : Staged)
+          for (Device *D : Devices)
             Names += (Names.empty() ? "" : ", ") + D->info().Name;
-          Progress("measuring the host's staged copies for " + Names + ", alone and at once");
+          Progress(std::string("measuring ") +
+                   (Pinned ? "page-locked copies" : "the host's staged copies") + " for " +
+                   Names + ", alone and at once");
         }
         double GBps[4] = {};
-        if (Status S = measureStagingRates(Staged, GBps); !S)
+        if (Status S = measureTogetherRates(Devices, Pinned, GBps); !S)
           return S;
         for (unsigned I = 0; I < 4; ++I)
           Measured[I] = LinkCost{0, GBps[I]};
@@ -348,9 +354,19 @@ stagingCapacity(const std::vector<Device *> &Staged, ProfileDatabase &Db,
       });
   if (!S)
     return S.error();
-  double GBps[4];
-  for (unsigned I = 0; I < 4; ++I)
-    GBps[I] = Rows[I].GBps;
+  return CopiesTogether{Rows[0].GBps, Rows[1].GBps, Rows[2].GBps, Rows[3].GBps};
+}
+
+Result<StagingCapacity>
+stagingCapacity(const std::vector<Device *> &Staged, ProfileDatabase &Db,
+                const std::function<void(const std::string &)> &Progress) {
+  if (Staged.size() < 2)
+    return StagingCapacity{};
+  auto Rates = copiesTogether(Staged, false, Db, Progress);
+  if (!Rates)
+    return Rates.error();
+  double GBps[4] = {Rates->InOneByOne, Rates->InTogether, Rates->OutOneByOne,
+                    Rates->OutTogether};
   return capacityOf(GBps, Staged.size());
 }
 

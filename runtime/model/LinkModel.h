@@ -65,6 +65,21 @@ Result<StagingCapacity>
 stagingCapacity(const std::vector<Device *> &Staged, ProfileDatabase &Db,
                 const std::function<void(const std::string &)> &Progress = nullptr);
 
+/// What several devices' copies moved, GB/s over all their bytes: one
+/// device after another, and all at once (each on a thread of its own,
+/// 64 MiB each, best of several runs).
+struct CopiesTogether {
+  double InOneByOne = 0, InTogether = 0, OutOneByOne = 0, OutTogether = 0;
+};
+
+/// \p Devices' copies of page-locked (\p Pinned) or pageable host memory
+/// one after another and at once, from \p Db, measured and recorded there
+/// if missing (key: the devices' identities); a measurement is announced
+/// to \p Progress first. Two devices or more.
+Result<CopiesTogether>
+copiesTogether(const std::vector<Device *> &Devices, bool Pinned, ProfileDatabase &Db,
+               const std::function<void(const std::string &)> &Progress = nullptr);
+
 /// The host's memcpy cost (the merge model), from \p Db or measured now
 /// and recorded under \p HostKey.
 Result<LinkCost> hostCopyModel(ProfileDatabase &Db, const std::string &HostKey);

@@ -79,6 +79,9 @@ public:
   /// The cost recorded, if any.
   Result<std::optional<LinkCost>> link(const std::string &Device,
                                        const std::string &What) const;
+  /// Forgets every recorded copy cost (links, host memory, copies made
+  /// together), so that the next use measures them again.
+  Status forgetLinks() { return exec("DELETE FROM links"); }
   const std::string &path() const { return Path; }
 
 private:

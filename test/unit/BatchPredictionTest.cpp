@@ -1,8 +1,13 @@
 //===- BatchPredictionTest.cpp - The batch simulation against timelines worked by hand -===//
 
+#include "batch/Machine.h"
 #include "batch/Prediction.h"
+#include "session/Devices.h"
 
 #include <gtest/gtest.h>
+
+#include <cstdio>
+#include <unistd.h>
 
 using namespace skmd;
 
@@ -256,4 +261,57 @@ TEST(BatchPrediction, OperationsThatTakeNoTimeEndWhereTheyStart) {
   ASSERT_TRUE(T) << T.error().message();
   EXPECT_NEAR(T->EndMs[1], 0, Eps);
   EXPECT_NEAR(T->Ms, 2, Eps);
+}
+
+TEST(BatchMachine, HostDiscreteDevicesGetTheirRoutesAndTheHostsLimits) {
+  auto Opened = openDevices("cpu,discrete,discrete");
+  ASSERT_TRUE(Opened.ok()) << Opened.error().message();
+  std::vector<Device *> Devices;
+  for (auto &D : Opened->Devices)
+    Devices.push_back(D.get());
+  std::string Path = ::testing::TempDir() + "skmd-batch-" + std::to_string(getpid()) + ".sqlite";
+  std::remove(Path.c_str());
+  auto Db = ProfileDatabase::open(Path);
+  ASSERT_TRUE(Db.ok()) << Db.error().message();
+  std::vector<std::string> Said;
+  auto Progress = [&](const std::string &Line) { Said.push_back(Line); };
+
+  auto M = measuredMachine(Devices, Opened->Cpu, **Db, Progress);
+  ASSERT_TRUE(M.ok()) << M.error().message();
+  ASSERT_EQ(M->Devices.size(), 3u);
+  // The CPU computes on host memory: no route. Each HostDiscrete device:
+  // both directions, both kinds of memory.
+  EXPECT_EQ(M->Routes.routes().size(), 8u);
+  for (const auto &[R, Cost] : M->Routes.routes()) {
+    EXPECT_NE(R.From, 0);
+    EXPECT_NE(R.To, 0);
+    EXPECT_GT(Cost.GBps, 0);
+  }
+  std::vector<std::string> Limits;
+  for (const SharedLimit &L : M->Routes.limits()) {
+    Limits.push_back(L.Name);
+    if (L.IsHostMemory)
+      for (const auto &[R, W] : L.Routes)
+        EXPECT_EQ(W, 2) << "a HostDiscrete device's bytes are a memcpy: read and written";
+  }
+  EXPECT_EQ(Limits, (std::vector<std::string>{"staged copies to every device",
+                                              "staged copies from every device",
+                                              "host memory"}));
+  ASSERT_EQ(Said.size(), 1u);
+
+  // Kept: a second machine measures nothing.
+  auto Again = measuredMachine(Devices, Opened->Cpu, **Db, Progress);
+  ASSERT_TRUE(Again.ok());
+  EXPECT_EQ(Said.size(), 1u);
+
+  // Two copies at once: no faster than the slower alone, no slower than
+  // one after the other.
+  Route To1{HostSide, 1, true}, To2{HostSide, 2, true};
+  std::vector<BatchOp> Ops = {copy(To1, 64 << 20), copy(To2, 64 << 20)};
+  auto T = predictBatch(*M, Ops);
+  ASSERT_TRUE(T.ok()) << T.error().message();
+  double Alone1 = M->Routes.alone(To1)->ms(64 << 20), Alone2 = M->Routes.alone(To2)->ms(64 << 20);
+  EXPECT_GE(T->Ms, std::max(Alone1, Alone2) * (1 - 1e-9));
+  EXPECT_LE(T->Ms, (Alone1 + Alone2) * (1 + 1e-9));
+  EXPECT_NE(describeRoutes(*M).find("host>discrete0 pageable"), std::string::npos);
 }

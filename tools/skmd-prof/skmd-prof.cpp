@@ -13,8 +13,10 @@
 // what the database holds.
 //
 //===----------------------------------------------------------------------===//
+#include "batch/Machine.h"
 #include "bundle/Bundle.h"
 #include "common/ArgSpecs.h"
+#include "session/Devices.h"
 #include "model/ProfileDatabase.h"
 #include "model/Profiler.h"
 #include "skmd/skmd.h"
@@ -36,6 +38,7 @@ const char *Usage =
     "usage: skmd-prof <bundle.skmd> <kernel> --global=N[,N,N] --local=L[,L,L]\n"
     "                 --arg=SPEC [--arg=SPEC ...] [options]\n"
     "       skmd-prof --list [--db=FILE]\n"
+    "       skmd-prof --links [--remeasure] [--devices=LIST] [--db=FILE]\n"
     "\n"
     "Profiles a kernel on each device for the model partitioner: dry runs of\n"
     "its partition-ready form over growing numbers of work-groups (4, 8, 12,\n"
@@ -64,12 +67,18 @@ const char *Usage =
     "                   profiled ones (sizes the model has not seen)\n"
     "  --no-profile     validate the profiles the database holds already\n"
     "  --list           list the kernels and devices the database holds\n"
+    "  --links          measure the routes copies take (host memory to each\n"
+    "                   device and back, page-locked and pageable) alone, both\n"
+    "                   ways of a device at once, every device at once, and\n"
+    "                   host memory, into the database where missing, and\n"
+    "                   print them: what the batch model predicts copies from\n"
+    "  --remeasure      with --links: forget every recorded copy cost first\n"
     "  --help           this text\n";
 
 struct Options {
   std::string Bundle, Kernel, Devices, Profile, Db;
   bool HaveDevices = false, HaveProfile = false, List = false, Validate = false,
-       NoProfile = false;
+       NoProfile = false, Links = false, Remeasure = false;
   std::string Global, Local, Offset;
   std::vector<std::string> Args, Sizes, ValidateSizes;
   unsigned Runs = 2;
@@ -119,14 +128,23 @@ Options parse(int Argc, char **Argv) {
       O.NoProfile = true;
     } else if (A == "--list") {
       O.List = true;
+    } else if (A == "--links") {
+      O.Links = true;
+    } else if (A == "--remeasure") {
+      O.Remeasure = true;
     } else if (!A.empty() && A[0] == '-') {
       die("unknown option '" + A + "' (see --help)");
     } else {
       Positional.push_back(A);
     }
   }
-  if (O.List)
+  if (O.Remeasure && !O.Links)
+    die("--remeasure goes with --links");
+  if (O.List || O.Links) {
+    if (!Positional.empty())
+      die(std::string(O.List ? "--list" : "--links") + " takes no bundle or kernel");
     return O;
+  }
   if (Positional.size() != 2)
     die("give a bundle and a kernel name (see --help)");
   O.Bundle = Positional[0];
@@ -170,6 +188,35 @@ int list(const std::string &Path) {
   for (const ProfileDatabase::Summary &S : *Rows)
     std::printf("  %s\n    on %s: %llu profiles, %llu launch shapes\n", S.Kernel.c_str(),
                 S.Device.c_str(), (unsigned long long)S.Rows, (unsigned long long)S.Shapes);
+  return 0;
+}
+
+/// Measures (where missing) and prints the routes of the devices opened.
+int links(const Options &O) {
+  auto Opened = openDevices(O.HaveDevices ? O.Devices : "");
+  if (!Opened)
+    die("opening devices: " + Opened.error().message());
+  auto Db = ProfileDatabase::open(O.Db);
+  if (!Db)
+    die(Db.error().message());
+  if (O.Remeasure)
+    if (Status S = (*Db)->forgetLinks(); !S)
+      die(S.error().message());
+  std::vector<Device *> Devices;
+  std::string Names;
+  for (auto &D : Opened->Devices) {
+    Devices.push_back(D.get());
+    Names += (Names.empty() ? "" : ", ") + D->info().Name;
+  }
+  std::printf("skmd-prof: the routes of %s, in %s\n", Names.c_str(), (*Db)->path().c_str());
+  std::fflush(stdout);
+  auto M = measuredMachine(Devices, Opened->Cpu, **Db, [](const std::string &Line) {
+    std::printf("  %s\n", Line.c_str());
+    std::fflush(stdout);
+  });
+  if (!M)
+    die("measuring the routes: " + M.error().message());
+  std::fputs(describeRoutes(*M).c_str(), stdout);
   return 0;
 }
 
@@ -302,6 +349,8 @@ int main(int Argc, char **Argv) {
     setenv("SKMD_PROFILE_DB", O.Db.c_str(), 1);
   if (O.List)
     return list(O.Db);
+  if (O.Links)
+    return links(O);
 
   skmd_context Ctx;
   check(skmd_init(O.HaveDevices ? O.Devices.c_str() : nullptr, &Ctx), "opening devices");

@@ -1,0 +1,156 @@
+//===- Machine.cpp - The session's devices as the batch model sees them ---===//
+
+#include "batch/Machine.h"
+#include "devices/cpu/CpuDevice.h"
+#include "devices/cpu/ThreadPool.h"
+#include "model/LinkModel.h"
+#include "model/Profiler.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace skmd {
+
+namespace {
+
+/// Whether \p D's copies of \p Pinned memory are DMA (else the host's
+/// cores copy the bytes: staging, a HostDiscrete device's memcpy).
+bool byDma(const Device &D, bool Pinned) { return Pinned && D.info().CopyEngines > 0; }
+
+/// A limit on \p Routes (weight 1) at \p GBps.
+SharedLimit limitOf(std::string Name, double GBps, std::vector<Route> Routes) {
+  SharedLimit L;
+  L.Name = std::move(Name);
+  L.BytesPerMs = bytesPerMs(GBps);
+  for (const Route &R : Routes)
+    L.Routes.push_back({R, 1});
+  return L;
+}
+
+} // namespace
+
+Result<BatchMachine>
+measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDatabase &Db,
+                const std::function<void(const std::string &)> &Progress) {
+  BatchMachine M;
+  std::vector<Device *> Dma, Staged;
+  std::vector<int> DmaIndex, StagedIndex;
+  for (size_t I = 0; I < Devices.size(); ++I) {
+    Device &D = *Devices[I];
+    M.Devices.push_back({D.info().Name, D.info().CopyEngines});
+    if (D.info().SharesHostMemory)
+      continue;
+    auto Link = linkModel(D, Db);
+    if (!Link)
+      return Link.error();
+    const int Index = int(I);
+    for (bool Pinned : {true, false}) {
+      M.Routes.setAlone(Route{HostSide, Index, !Pinned}, Link->in(Pinned));
+      M.Routes.setAlone(Route{Index, HostSide, !Pinned}, Link->out(Pinned));
+    }
+    if (D.info().CopyEngines > 0) {
+      Dma.push_back(&D);
+      DmaIndex.push_back(Index);
+      if (D.info().CopyEngines >= 2) {
+        unsigned LoadThreads = Cpu ? ThreadPool::computeThreads(Cpu->info().ComputeUnits, true) : 1;
+        auto Both = overlappedLink(D, *Link, LoadThreads, Db);
+        if (!Both)
+          return Both.error();
+        M.Routes.addLimit(limitOf(D.info().Name + " both ways", Both->In.GBps + Both->Out.GBps,
+                                  {Route{HostSide, Index, false}, Route{Index, HostSide, false},
+                                   Route{HostSide, Index, true}, Route{Index, HostSide, true}}));
+      }
+    }
+    if (D.info().HostCopyCores > 0) {
+      Staged.push_back(&D);
+      StagedIndex.push_back(Index);
+    }
+  }
+  // Every device at once, one direction at a time.
+  auto together = [&](const std::vector<Device *> &Set, const std::vector<int> &Index,
+                      bool Pinned, const char *What) -> Status {
+    if (Set.size() < 2)
+      return Status::success();
+    auto Rates = copiesTogether(Set, Pinned, Db, Progress);
+    if (!Rates)
+      return Rates.error();
+    std::vector<Route> In, Out;
+    double InAlone = 0, OutAlone = 0;
+    for (int D : Index) {
+      In.push_back(Route{HostSide, D, !Pinned});
+      Out.push_back(Route{D, HostSide, !Pinned});
+      InAlone = std::max(InAlone, M.Routes.alone(In.back())->GBps);
+      OutAlone = std::max(OutAlone, M.Routes.alone(Out.back())->GBps);
+    }
+    // Copies at once move no less than the fastest alone: a measurement
+    // below that is noise, and would make the batch slower than its
+    // copies one after another.
+    M.Routes.addLimit(limitOf(std::string(What) + " to every device",
+                              std::max(Rates->InTogether, InAlone), In));
+    M.Routes.addLimit(limitOf(std::string(What) + " from every device",
+                              std::max(Rates->OutTogether, OutAlone), Out));
+    return Status::success();
+  };
+  if (Status S = together(Dma, DmaIndex, true, "page-locked copies"); !S)
+    return S.error();
+  if (Status S = together(Staged, StagedIndex, false, "staged copies"); !S)
+    return S.error();
+  if (Cpu) {
+    auto Memory = hostMemoryModel(
+        Db, "host:" + Cpu->info().Description + "@" + hostName(),
+        [Cpu](void *To, const void *From, uint64_t Bytes) { Cpu->copyHost(To, From, Bytes); });
+    if (!Memory)
+      return Memory.error();
+    if (Memory->GBps > 0) {
+      SharedLimit Host;
+      Host.Name = "host memory";
+      // A memcpy of n bytes reads n and writes n.
+      Host.BytesPerMs = 2 * bytesPerMs(Memory->GBps);
+      Host.IsHostMemory = true;
+      for (const auto &[R, Cost] : M.Routes.routes()) {
+        if (!R.touchesHost())
+          continue;
+        const Device &D = *Devices[R.From == HostSide ? R.To : R.From];
+        Host.Routes.push_back({R, byDma(D, !R.Pageable) ? 1.0 : 2.0});
+      }
+      M.Routes.addLimit(std::move(Host));
+    }
+  }
+  return M;
+}
+
+std::string describeRoutes(const BatchMachine &M) {
+  std::vector<std::string> Names = M.deviceNames();
+  std::string Out;
+  char Line[256];
+  std::snprintf(Line, sizeof Line, "%-28s %12s %10s\n", "route", "latency ms", "GB/s");
+  Out += Line;
+  for (const auto &[R, Cost] : M.Routes.routes()) {
+    std::snprintf(Line, sizeof Line, "%-28s %12.4f %10.2f\n", routeName(R, Names).c_str(),
+                  Cost.LatencyMs, Cost.GBps);
+    Out += Line;
+  }
+  if (M.Routes.limits().empty())
+    return Out;
+  Out += "limits (what the routes move together at most, a route's bytes counted times "
+         "its weight):\n";
+  for (const SharedLimit &L : M.Routes.limits()) {
+    std::snprintf(Line, sizeof Line, "  %-36s %10.2f GB/s:", L.Name.c_str(), L.BytesPerMs / 1e6);
+    Out += Line;
+    bool First = true;
+    for (const auto &[R, W] : L.Routes) {
+      Out += (First ? " " : ", ") + routeName(R, Names);
+      if (W != 1) {
+        std::snprintf(Line, sizeof Line, " x%g", W);
+        Out += Line;
+      }
+      First = false;
+    }
+    if (L.IsHostMemory)
+      Out += std::string(First ? " " : ", ") + "kernels on the host's cores";
+    Out += "\n";
+  }
+  return Out;
+}
+
+} // namespace skmd

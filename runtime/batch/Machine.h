@@ -1,0 +1,47 @@
+//===- Machine.h - The session's devices as the batch model sees them -*- C++ -*-===//
+//
+// Builds the route table (batch/Routes.h) from what the profile database
+// holds, measuring what is missing (the measurements of model/LinkModel.h,
+// each well under a second):
+//
+//   - every device's routes alone: host memory to it and back, page-locked
+//     and pageable (its link model);
+//   - a limit on both directions of one device at once (64 MiB each way
+//     at once, page-locked), where it has copy engines;
+//   - limits on every device at once, one direction at a time: page-locked
+//     copies (a shared PCIe switch or host bridge) and staged ones (the
+//     host's cores), where two devices or more have such copies;
+//   - host memory: the host's memcpy traffic, a DMA byte counting one, a
+//     byte copied by the host's cores (staged, or a HostDiscrete device's
+//     memcpy) two, a CPU kernel what it reads and writes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_BATCH_MACHINE_H
+#define SKMD_BATCH_MACHINE_H
+
+#include "batch/Prediction.h"
+#include "devices/Device.h"
+#include "model/ProfileDatabase.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace skmd {
+
+class CpuDevice;
+
+/// \p Devices (indices as in the batch) and their routes; \p Cpu, when
+/// given, measures host memory (its parallel memcpy). Measurements are
+/// announced to \p Progress and recorded in \p Db.
+Result<BatchMachine>
+measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDatabase &Db,
+                const std::function<void(const std::string &)> &Progress = nullptr);
+
+/// The routes alone and the limits, as a table for people (skmd-prof
+/// --links).
+std::string describeRoutes(const BatchMachine &M);
+
+} // namespace skmd
+
+#endif // SKMD_BATCH_MACHINE_H
