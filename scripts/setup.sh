@@ -8,6 +8,7 @@ PACKAGES=(
   spirv-tools ninja-build cmake g++ python3 python3-pip python3-venv python3-matplotlib
   libgtest-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
   libeigen3-dev libsqlite3-dev nlohmann-json3-dev libclang-rt-22-dev
+  libhwloc-dev  # the machine's topology (runtime/batch/Topology.h)
   pkgconf dpkg-dev  # ctest install-package (pkg-config); cpack -G DEB (dpkg-shlibdeps)
 )
 

@@ -67,6 +67,20 @@ struct DeviceInfo {
   /// does: the queue* calls return before their work has run, and marks
   /// order one stream's work after another's and say when it has run.
   bool QueuesWork = false;
+  /// "dddd:bb:dd.f" where it is a PCI device (a GPU), for the topology
+  /// (batch/Topology.h); empty otherwise.
+  std::string PciBusId;
+};
+
+/// Whether one device reaches another's memory directly (CUDA peer
+/// access), and how.
+struct PeerAccess {
+  bool Supported = false;
+  /// Atomics work natively across the link: an NVLink connection.
+  bool NativeAtomics = false;
+  /// The driver's performance rank of the link (lower is faster), -1
+  /// where unknown.
+  int Rank = -1;
 };
 
 /// The streams of a device that queues its work: copies to it, kernels,
@@ -156,6 +170,8 @@ public:
   Device &operator=(const Device &) = delete;
 
   const DeviceInfo &info() const { return Info; }
+  /// How this device reaches \p Other's memory directly, if it does.
+  virtual PeerAccess peerAccess(const Device &Other) const { return {}; }
   /// Records a measured host-to-device bandwidth (skmd_measure_link).
   void setLinkGBps(double GBps) { Info.LinkGBps = GBps; }
 

@@ -4,11 +4,14 @@
 //   skmd-info --json kernel.skmd   # the metadata as stored
 //   skmd-info --extract=ptx -o k.ptx kernel.skmd   # one variant's bytes
 //   skmd-info --devices[=LIST]     # the devices found, links measured
+//   skmd-info --topology[=LIST]    # where they sit: packages, PCIe, peers
 //
 // Uses only the runtime (no LLVM), so it runs on GPU hosts.
 //
 //===----------------------------------------------------------------------===//
+#include "batch/Topology.h"
 #include "bundle/Bundle.h"
+#include "session/Devices.h"
 #include "skmd/skmd.h"
 
 #include <cstdio>
@@ -23,7 +26,8 @@ void usage(FILE *To) {
   std::fprintf(To,
                "usage: skmd-info [--json | --extract=<target> -o <file>] "
                "<bundle.skmd>\n"
-               "       skmd-info --devices[=LIST]\n\n"
+               "       skmd-info --devices[=LIST]\n"
+               "       skmd-info --topology[=LIST]\n\n"
                "Prints the variants, kernels and kernel arguments that a "
                "bundle made by skmd-cc holds,\nor the devices SKMD finds.\n"
                "  --json              print the stored metadata instead\n"
@@ -35,6 +39,12 @@ void usage(FILE *To) {
                "memory, compute units\n"
                "                      and the host link's bandwidth, measured "
                "with 64 MiB copies\n"
+               "  --topology[=LIST]   where the devices sit: packages and their "
+               "memory, PCIe host\n"
+               "                      bridges, bridges and switches with their links, "
+               "peer links\n"
+               "                      (hwloc; SKMD_TOPOLOGY_XML reads an "
+               "lstopo XML file instead)\n"
                "  --help              this text\n");
 }
 
@@ -182,6 +192,35 @@ int listDevices(const char *Spec) {
   return Exit;
 }
 
+/// The topology of the devices \p Spec opens.
+int printTopology(const std::string &Spec) {
+  auto Opened = openDevices(Spec);
+  if (!Opened) {
+    std::fprintf(stderr, "skmd-info: error: %s\n", Opened.error().message().c_str());
+    return 1;
+  }
+  std::vector<Device *> Devices;
+  for (auto &D : Opened->Devices)
+    Devices.push_back(D.get());
+  auto T = discoverTopology(Devices);
+  if (!T) {
+    std::fprintf(stderr, "skmd-info: error: %s\n", T.error().message().c_str());
+    return 1;
+  }
+  std::fputs(T->describe().c_str(), stdout);
+  std::vector<int> All;
+  for (size_t I = 0; I < Devices.size(); ++I)
+    if (!Devices[I]->info().SharesHostMemory)
+      All.push_back(int(I));
+  for (const std::vector<int> &Set : T->sharedUplinks(All)) {
+    std::string Names;
+    for (int D : Set)
+      Names += (Names.empty() ? "" : ", ") + Devices[D]->info().Name;
+    std::printf("shared on the way to host memory: %s\n", Names.c_str());
+  }
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -198,6 +237,10 @@ int main(int argc, char **argv) {
       return listDevices(nullptr);
     } else if (!std::strncmp(argv[I], "--devices=", 10)) {
       return listDevices(argv[I] + 10);
+    } else if (!std::strcmp(argv[I], "--topology")) {
+      return printTopology("");
+    } else if (!std::strncmp(argv[I], "--topology=", 11)) {
+      return printTopology(argv[I] + 11);
     } else if (!std::strcmp(argv[I], "--help") || !std::strcmp(argv[I], "-h")) {
       usage(stdout);
       return 0;

@@ -128,6 +128,9 @@ CudaDevice::open(const std::vector<int> &Ordinals) {
     int Engines = 1;
     D->cuDeviceGetAttribute(&Engines, CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT, Dev);
     D->cuDeviceTotalMem(&Memory, Dev);
+    char BusId[32] = {0};
+    if (D->cuDeviceGetPCIBusId(BusId, sizeof BusId - 1, Dev) != 0)
+      BusId[0] = 0;
     // Before the context is made: where another library of the process
     // made it first, its flags stay (the call fails, harmlessly).
     D->cuDevicePrimaryCtxSetFlags(Dev, syncFlags());
@@ -159,10 +162,30 @@ CudaDevice::open(const std::vector<int> &Ordinals) {
     // instead, to measure what queuing gains.
     const char *Queue = std::getenv("SKMD_CUDA_QUEUE");
     I.QueuesWork = !Queue || std::string(Queue) != "0";
+    I.PciBusId = BusId;
     Out.push_back(std::unique_ptr<CudaDevice>(
         new CudaDevice(std::move(I), *D, Dev, Ctx, Streams)));
   }
   return Out;
+}
+
+PeerAccess CudaDevice::peerAccess(const Device &Other) const {
+  PeerAccess A;
+  if (Other.info().Kind != DeviceKind::Cuda || &Other == this)
+    return A;
+  CUdevice Peer = static_cast<const CudaDevice &>(Other).Dev;
+  int Supported = 0, Atomics = 0, Rank = -1;
+  if (D.cuDeviceGetP2PAttribute(&Supported, CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED, Dev,
+                                Peer) != 0 ||
+      !Supported)
+    return A;
+  A.Supported = true;
+  if (D.cuDeviceGetP2PAttribute(&Atomics, CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED, Dev,
+                                Peer) == 0)
+    A.NativeAtomics = Atomics != 0;
+  if (D.cuDeviceGetP2PAttribute(&Rank, CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK, Dev, Peer) == 0)
+    A.Rank = Rank;
+  return A;
 }
 
 Result<std::shared_ptr<DeviceModule>> CudaDevice::loadModule(const Bundle &B) {

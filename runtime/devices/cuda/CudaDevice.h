@@ -46,6 +46,7 @@ public:
   loadKernel(const std::shared_ptr<DeviceModule> &Module,
              const KernelInfo &Kernel) override;
   Result<std::shared_ptr<DeviceModule>> loadModule(const Bundle &B) override;
+  PeerAccess peerAccess(const Device &Other) const override;
   Result<DeviceMemory> allocate(uint64_t Bytes) override;
   void release(DeviceMemory Memory) override;
   Status copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,

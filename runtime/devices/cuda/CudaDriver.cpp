@@ -24,6 +24,8 @@ Loaded load() {
   Lib.get(D.cuDeviceGet, "cuDeviceGet");
   Lib.get(D.cuDeviceGetName, "cuDeviceGetName");
   Lib.get(D.cuDeviceGetAttribute, "cuDeviceGetAttribute");
+  Lib.get(D.cuDeviceGetPCIBusId, "cuDeviceGetPCIBusId");
+  Lib.get(D.cuDeviceGetP2PAttribute, "cuDeviceGetP2PAttribute");
   Lib.get(D.cuDeviceTotalMem, "cuDeviceTotalMem_v2");
   Lib.get(D.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
   Lib.get(D.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
