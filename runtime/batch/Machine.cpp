@@ -31,9 +31,9 @@ SharedLimit limitOf(std::string Name, double GBps, std::vector<Route> Routes) {
 
 Result<BatchMachine>
 measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDatabase &Db,
-                const std::function<void(const std::string &)> &Progress) {
+                const std::function<void(const std::string &)> &Progress,
+                const Topology *Where) {
   BatchMachine M;
-  std::vector<Device *> Dma, Staged;
   std::vector<int> DmaIndex, StagedIndex;
   for (size_t I = 0; I < Devices.size(); ++I) {
     Device &D = *Devices[I];
@@ -49,7 +49,6 @@ measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDat
       M.Routes.setAlone(Route{Index, HostSide, !Pinned}, Link->out(Pinned));
     }
     if (D.info().CopyEngines > 0) {
-      Dma.push_back(&D);
       DmaIndex.push_back(Index);
       if (D.info().CopyEngines >= 2) {
         unsigned LoadThreads = Cpu ? ThreadPool::computeThreads(Cpu->info().ComputeUnits, true) : 1;
@@ -62,15 +61,17 @@ measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDat
       }
     }
     if (D.info().HostCopyCores > 0) {
-      Staged.push_back(&D);
       StagedIndex.push_back(Index);
     }
   }
-  // Every device at once, one direction at a time.
-  auto together = [&](const std::vector<Device *> &Set, const std::vector<int> &Index,
-                      bool Pinned, const char *What) -> Status {
-    if (Set.size() < 2)
-      return Status::success();
+  // Devices at once, one direction at a time.
+  auto together = [&](const std::vector<int> &Index, bool Pinned, const char *What) -> Status {
+    std::vector<Device *> Set;
+    std::string Names;
+    for (int D : Index) {
+      Set.push_back(Devices[D]);
+      Names += (Names.empty() ? "" : ", ") + Devices[D]->info().Name;
+    }
     auto Rates = copiesTogether(Set, Pinned, Db, Progress);
     if (!Rates)
       return Rates.error();
@@ -85,16 +86,23 @@ measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDat
     // Copies at once move no less than the fastest alone: a measurement
     // below that is noise, and would make the batch slower than its
     // copies one after another.
-    M.Routes.addLimit(limitOf(std::string(What) + " to every device",
+    M.Routes.addLimit(limitOf(std::string(What) + " to " + Names,
                               std::max(Rates->InTogether, InAlone), In));
-    M.Routes.addLimit(limitOf(std::string(What) + " from every device",
+    M.Routes.addLimit(limitOf(std::string(What) + " from " + Names,
                               std::max(Rates->OutTogether, OutAlone), Out));
     return Status::success();
   };
-  if (Status S = together(Dma, DmaIndex, true, "page-locked copies"); !S)
-    return S.error();
-  if (Status S = together(Staged, StagedIndex, false, "staged copies"); !S)
-    return S.error();
+  std::vector<std::vector<int>> DmaSets;
+  if (Where)
+    DmaSets = Where->sharedUplinks(DmaIndex);
+  else if (DmaIndex.size() >= 2)
+    DmaSets.push_back(DmaIndex);
+  for (const std::vector<int> &Set : DmaSets)
+    if (Status S = together(Set, true, "page-locked copies"); !S)
+      return S.error();
+  if (StagedIndex.size() >= 2)
+    if (Status S = together(StagedIndex, false, "staged copies"); !S)
+      return S.error();
   if (Cpu) {
     auto Memory = hostMemoryModel(
         Db, "host:" + Cpu->info().Description + "@" + hostName(),

@@ -8,9 +8,11 @@
 //     and pageable (its link model);
 //   - a limit on both directions of one device at once (64 MiB each way
 //     at once, page-locked), where it has copy engines;
-//   - limits on every device at once, one direction at a time: page-locked
-//     copies (a shared PCIe switch or host bridge) and staged ones (the
-//     host's cores), where two devices or more have such copies;
+//   - limits on devices at once, one direction at a time: page-locked
+//     copies of each set of devices that share a link on the way to host
+//     memory (batch/Topology.h: a switch, a host bridge, a package, the
+//     machine), and staged copies of every device that stages (the host's
+//     cores);
 //   - host memory: the host's memcpy traffic, a DMA byte counting one, a
 //     byte copied by the host's cores (staged, or a HostDiscrete device's
 //     memcpy) two, a CPU kernel what it reads and writes.
@@ -20,6 +22,7 @@
 #define SKMD_BATCH_MACHINE_H
 
 #include "batch/Prediction.h"
+#include "batch/Topology.h"
 #include "devices/Device.h"
 #include "model/ProfileDatabase.h"
 
@@ -32,11 +35,13 @@ namespace skmd {
 class CpuDevice;
 
 /// \p Devices (indices as in the batch) and their routes; \p Cpu, when
-/// given, measures host memory (its parallel memcpy). Measurements are
-/// announced to \p Progress and recorded in \p Db.
+/// given, measures host memory (its parallel memcpy); \p Where, when
+/// given, says which devices share links (else all of them share one).
+/// Measurements are announced to \p Progress and recorded in \p Db.
 Result<BatchMachine>
 measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDatabase &Db,
-                const std::function<void(const std::string &)> &Progress = nullptr);
+                const std::function<void(const std::string &)> &Progress = nullptr,
+                const Topology *Where = nullptr);
 
 /// The routes alone and the limits, as a table for people (skmd-prof
 /// --links).

@@ -294,8 +294,8 @@ TEST(BatchMachine, HostDiscreteDevicesGetTheirRoutesAndTheHostsLimits) {
       for (const auto &[R, W] : L.Routes)
         EXPECT_EQ(W, 2) << "a HostDiscrete device's bytes are a memcpy: read and written";
   }
-  EXPECT_EQ(Limits, (std::vector<std::string>{"staged copies to every device",
-                                              "staged copies from every device",
+  EXPECT_EQ(Limits, (std::vector<std::string>{"staged copies to discrete0, discrete1",
+                                              "staged copies from discrete0, discrete1",
                                               "host memory"}));
   ASSERT_EQ(Said.size(), 1u);
 

@@ -210,10 +210,16 @@ int links(const Options &O) {
   }
   std::printf("skmd-prof: the routes of %s, in %s\n", Names.c_str(), (*Db)->path().c_str());
   std::fflush(stdout);
-  auto M = measuredMachine(Devices, Opened->Cpu, **Db, [](const std::string &Line) {
-    std::printf("  %s\n", Line.c_str());
-    std::fflush(stdout);
-  });
+  auto Where = discoverTopology(Devices);
+  if (!Where)
+    die("the machine's topology: " + Where.error().message());
+  auto M = measuredMachine(
+      Devices, Opened->Cpu, **Db,
+      [](const std::string &Line) {
+        std::printf("  %s\n", Line.c_str());
+        std::fflush(stdout);
+      },
+      &*Where);
   if (!M)
     die("measuring the routes: " + M.error().message());
   std::fputs(describeRoutes(*M).c_str(), stdout);
