@@ -1,0 +1,46 @@
+//===- BatchEngine.h - Runs a batch in the order its prediction chose -*- C++ -*-===//
+//
+// The batch method's execution (seed 002, section 3.2): a batch's
+// operations are nodes of one Schedule (launch/Schedule.h), each on the
+// lane of the engine it runs on (a device's copies in, its kernels, its
+// copies out; copies between host buffers on the host's lane), added in
+// the issue order the predictor found soonest and with its Behind edges,
+// so that what runs is what was predicted. The report holds both
+// timelines, per operation.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_BATCH_BATCHENGINE_H
+#define SKMD_BATCH_BATCHENGINE_H
+
+#include "batch/Prediction.h"
+#include "launch/DeviceWorkers.h"
+
+#include <functional>
+#include <vector>
+
+namespace skmd {
+
+struct BatchReport {
+  Timeline Predicted;
+  /// Per operation, from the batch's start, as measured.
+  std::vector<double> StartMs, EndMs;
+  /// From the start to the last operation's end.
+  double Ms = 0;
+  /// The first operation that failed, with what it said; the operations
+  /// after it were skipped.
+  Status Error;
+};
+
+/// The lane of the Schedule that runs operations on \p Engine (engineOf).
+unsigned laneOf(std::pair<int, unsigned> Engine);
+
+/// Runs \p Ops, operation I by calling \p Work[I], on \p Workers (one
+/// thread per lane: four per device of \p M), in \p Order where given,
+/// else in the order predictBatch chose.
+Result<BatchReport> runBatch(const BatchMachine &M, const std::vector<BatchOp> &Ops,
+                             const std::vector<std::function<Status()>> &Work,
+                             DeviceWorkers &Workers, const IssueOrder *Order = nullptr);
+
+} // namespace skmd
+
+#endif // SKMD_BATCH_BATCHENGINE_H

@@ -1,0 +1,146 @@
+//===- BatchEngineTest.cpp - Batches run as predicted, on HostDiscrete devices -===//
+
+#include "batch/BatchEngine.h"
+#include "launch/Schedule.h"
+#include "session/Devices.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <thread>
+
+using namespace skmd;
+
+namespace {
+
+BatchOp copyOp(Route R, uint64_t Bytes, std::vector<unsigned> After = {}) {
+  BatchOp Op;
+  Op.Path = R;
+  Op.Bytes = Bytes;
+  Op.After = std::move(After);
+  return Op;
+}
+
+BatchOp kernelOp(int Device, double Ms, std::vector<unsigned> After = {}) {
+  BatchOp Op;
+  Op.What = BatchOp::Kernel;
+  Op.Device = Device;
+  Op.KernelMs = Ms;
+  Op.After = std::move(After);
+  return Op;
+}
+
+/// cpu and two HostDiscrete devices, every route at 1 GB/s.
+struct Rig {
+  OpenedDevices Opened;
+  BatchMachine M;
+  DeviceWorkers Workers{3 * Schedule::StreamsPerDevice};
+  Rig() {
+    auto O = openDevices("cpu,discrete,discrete");
+    EXPECT_TRUE(O.ok());
+    Opened = std::move(*O);
+    for (auto &D : Opened.Devices)
+      M.Devices.push_back({D->info().Name, D->info().CopyEngines});
+    for (int D : {1, 2})
+      for (bool Pageable : {false, true}) {
+        M.Routes.setAlone(Route{HostSide, D, Pageable}, LinkCost{0.01, 1});
+        M.Routes.setAlone(Route{D, HostSide, Pageable}, LinkCost{0.01, 1});
+      }
+  }
+  Device &dev(int I) { return *Opened.Devices[I]; }
+};
+
+std::function<Status()> sleepFor(double Ms) {
+  return [Ms] {
+    std::this_thread::sleep_for(std::chrono::microseconds(int64_t(Ms * 1000)));
+    return Status::success();
+  };
+}
+
+} // namespace
+
+TEST(BatchEngine, CopiesAndKernelsRunOnTheirLanesInDependencyOrder) {
+  Rig R;
+  constexpr uint64_t Bytes = 1 << 20;
+  std::vector<uint8_t> In(Bytes), Out(Bytes, 0);
+  for (uint64_t I = 0; I < Bytes; ++I)
+    In[I] = uint8_t(I * 7);
+  auto Mem = R.dev(1).allocate(Bytes);
+  ASSERT_TRUE(Mem.ok());
+  Route ToD{HostSide, 1, true}, FromD{1, HostSide, true};
+  std::vector<BatchOp> Ops = {copyOp(ToD, Bytes), kernelOp(1, 2, {0}),
+                              copyOp(FromD, Bytes, {1})};
+  std::vector<std::function<Status()>> Work = {
+      [&] {
+        Status S = R.dev(1).copyIn(*Mem, 0, In.data(), Bytes);
+        return S ? R.dev(1).finishCopies() : S;
+      },
+      sleepFor(2), [&] { return R.dev(1).copyOut(Out.data(), *Mem, 0, Bytes); }};
+  auto Report = runBatch(R.M, Ops, Work, R.Workers);
+  ASSERT_TRUE(Report.ok()) << Report.error().message();
+  ASSERT_TRUE(Report->Error) << Report->Error.error().message();
+  EXPECT_EQ(In, Out);
+  EXPECT_GE(Report->StartMs[1], Report->EndMs[0]);
+  EXPECT_GE(Report->StartMs[2], Report->EndMs[1]);
+  EXPECT_GE(Report->EndMs[1] - Report->StartMs[1], 2.0);
+  EXPECT_GE(Report->Ms, Report->EndMs[2]);
+  // The prediction: 1 MiB at 1 GB/s each way, the kernel's 2 ms between.
+  EXPECT_NEAR(Report->Predicted.Ms, 2 * (0.01 + 1.048576) + 2, 1e-9);
+  R.dev(1).release(*Mem);
+}
+
+TEST(BatchEngine, AnOperationHeldBehindAnotherStartsAfterIt) {
+  Rig R;
+  // Two devices' copies in, unrelated; the order holds the second behind
+  // the first.
+  std::vector<BatchOp> Ops = {copyOp(Route{HostSide, 1, true}, 1000),
+                              copyOp(Route{HostSide, 2, true}, 1000)};
+  IssueOrder O;
+  O.Name = "held";
+  O.Order = {0, 1};
+  O.Behind = {{1, 0}};
+  auto Report = runBatch(R.M, Ops, {sleepFor(3), sleepFor(1)}, R.Workers, &O);
+  ASSERT_TRUE(Report.ok()) << Report.error().message();
+  EXPECT_EQ(Report->Predicted.Issued.Name, "held");
+  EXPECT_GE(Report->StartMs[1], Report->EndMs[0]);
+}
+
+TEST(BatchEngine, AFailedOperationIsNamedAndWhatWaitsForItIsSkipped) {
+  Rig R;
+  std::vector<BatchOp> Ops = {copyOp(Route{HostSide, 1, true}, 1000), kernelOp(1, 1, {0}),
+                              copyOp(Route{HostSide, 2, true}, 1000)};
+  Ops[0].Label = "inputs to discrete0";
+  bool KernelRan = false, OtherRan = false;
+  std::vector<std::function<Status()>> Work = {
+      [] { return Status(Failure(ErrorCode::DeviceFailed, "the copy broke")); },
+      [&] {
+        KernelRan = true;
+        return Status::success();
+      },
+      [&] {
+        OtherRan = true;
+        return Status::success();
+      }};
+  auto Report = runBatch(R.M, Ops, Work, R.Workers);
+  ASSERT_TRUE(Report.ok());
+  ASSERT_FALSE(Report->Error);
+  EXPECT_EQ(Report->Error.error().message(),
+            "batch operation 0 (inputs to discrete0): the copy broke");
+  EXPECT_FALSE(KernelRan);
+  EXPECT_TRUE(OtherRan);
+}
+
+TEST(BatchEngine, ABatchTheModelCannotPredictDoesNotRun) {
+  Rig R;
+  std::vector<BatchOp> Ops = {copyOp(Route{1, 2, false}, 1000)}; // no peer route measured
+  bool Ran = false;
+  auto Report = runBatch(R.M, Ops, {[&] {
+                           Ran = true;
+                           return Status::success();
+                         }},
+                         R.Workers);
+  ASSERT_FALSE(Report.ok());
+  EXPECT_NE(Report.error().message().find("no measured rate for route discrete0>discrete1"),
+            std::string::npos);
+  EXPECT_FALSE(Ran);
+}
