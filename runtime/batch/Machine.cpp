@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <thread>
 
 namespace skmd {
 
@@ -37,7 +38,10 @@ measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDat
   std::vector<int> DmaIndex, StagedIndex;
   for (size_t I = 0; I < Devices.size(); ++I) {
     Device &D = *Devices[I];
-    M.Devices.push_back({D.info().Name, D.info().CopyEngines});
+    M.Devices.push_back({D.info().Name, D.info().CopyEngines,
+                         D.info().SharesHostMemory || D.info().UsesHostCores
+                             ? D.info().ComputeUnits
+                             : 0});
     if (D.info().SharesHostMemory)
       continue;
     auto Link = linkModel(D, Db);
@@ -114,7 +118,7 @@ measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDat
       Host.Name = "host memory";
       // A memcpy of n bytes reads n and writes n.
       Host.BytesPerMs = 2 * bytesPerMs(Memory->GBps);
-      Host.IsHostMemory = true;
+      Host.What = SharedLimit::HostMemory;
       for (const auto &[R, Cost] : M.Routes.routes()) {
         if (!R.touchesHost())
           continue;
@@ -124,6 +128,26 @@ measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDat
       M.Routes.addLimit(std::move(Host));
     }
   }
+  // The host's cores: copies its cores make (a thread each for a
+  // HostDiscrete device's memcpy, the staging threads of a GPU's pageable
+  // copies) and kernels on them.
+  SharedLimit Cores;
+  Cores.Name = "host cores";
+  Cores.What = SharedLimit::HostCores;
+  Cores.BytesPerMs = double(std::max(1u, std::thread::hardware_concurrency()));
+  for (const auto &[R, Cost] : M.Routes.routes()) {
+    if (!R.touchesHost() || !(Cost.GBps > 0))
+      continue;
+    const Device &D = *Devices[R.From == HostSide ? R.To : R.From];
+    if (byDma(D, !R.Pageable) || !D.info().HostCopyCores)
+      continue;
+    Cores.Routes.push_back({R, double(D.info().HostCopyCores) / bytesPerMs(Cost.GBps)});
+  }
+  bool KernelsOnHost = false;
+  for (const BatchDevice &D : M.Devices)
+    KernelsOnHost |= D.HostThreads > 0;
+  if (!Cores.Routes.empty() || KernelsOnHost)
+    M.Routes.addLimit(std::move(Cores));
   return M;
 }
 
@@ -143,18 +167,28 @@ std::string describeRoutes(const BatchMachine &M) {
   Out += "limits (what the routes move together at most, a route's bytes counted times "
          "its weight):\n";
   for (const SharedLimit &L : M.Routes.limits()) {
-    std::snprintf(Line, sizeof Line, "  %-36s %10.2f GB/s:", L.Name.c_str(), L.BytesPerMs / 1e6);
+    bool Cores = L.What == SharedLimit::HostCores;
+    if (Cores)
+      std::snprintf(Line, sizeof Line, "  %-36s %10g threads:", L.Name.c_str(), L.BytesPerMs);
+    else
+      std::snprintf(Line, sizeof Line, "  %-36s %10.2f GB/s:", L.Name.c_str(),
+                    L.BytesPerMs / 1e6);
     Out += Line;
     bool First = true;
     for (const auto &[R, W] : L.Routes) {
       Out += (First ? " " : ", ") + routeName(R, Names);
-      if (W != 1) {
-        std::snprintf(Line, sizeof Line, " x%g", W);
+      // The cores a copy takes at its rate alone; a byte's traffic.
+      const LinkCost *Alone = M.Routes.alone(R);
+      double Shown = Cores && Alone ? W * bytesPerMs(Alone->GBps) : W;
+      if (Cores)
+        std::snprintf(Line, sizeof Line, " (%g)", Shown);
+      else
+        std::snprintf(Line, sizeof Line, " x%g", Shown);
+      if (Cores || W != 1)
         Out += Line;
-      }
       First = false;
     }
-    if (L.IsHostMemory)
+    if (L.What != SharedLimit::Link)
       Out += std::string(First ? " " : ", ") + "kernels on the host's cores";
     Out += "\n";
   }

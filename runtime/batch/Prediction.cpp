@@ -52,20 +52,28 @@ double aloneMs(const BatchMachine &M, const BatchOp &Op) {
   return M.Routes.alone(Op.Path)->ms(Op.Bytes, 1);
 }
 
+/// \p Op's load on \p L per unit of its work (a byte copied, a ms of
+/// kernel), 0 where it runs outside it.
+double loadOn(const BatchMachine &M, const SharedLimit &L, const BatchOp &Op) {
+  if (Op.What == BatchOp::Kernel) {
+    if (L.What == SharedLimit::HostMemory && Op.HostBytes > 0 && Op.KernelMs > 0)
+      return double(Op.HostBytes) / Op.KernelMs;
+    if (L.What == SharedLimit::HostCores)
+      return double(M.Devices[Op.Device].HostThreads);
+    return 0;
+  }
+  double W = 0;
+  for (auto &[R, Weight] : L.Routes)
+    if (R == Op.Path)
+      W += Weight;
+  return W;
+}
+
 /// Whether two operations run under a common limit.
 bool shareALimit(const BatchMachine &M, const BatchOp &A, const BatchOp &B) {
-  for (const SharedLimit &L : M.Routes.limits()) {
-    auto Loads = [&](const BatchOp &Op) {
-      if (Op.What == BatchOp::Kernel)
-        return L.IsHostMemory && Op.HostBytes > 0;
-      for (auto &[R, W] : L.Routes)
-        if (R == Op.Path)
-          return true;
-      return false;
-    };
-    if (Loads(A) && Loads(B))
+  for (const SharedLimit &L : M.Routes.limits())
+    if (loadOn(M, L, A) > 0 && loadOn(M, L, B) > 0)
       return true;
-  }
   return false;
 }
 
@@ -142,16 +150,9 @@ Result<Timeline> simulateBatch(const BatchMachine &M, const std::vector<BatchOp>
     Capacities.push_back(L.BytesPerMs);
   auto loadsOf = [&](const BatchOp &Op) {
     std::vector<std::pair<unsigned, double>> Loads;
-    for (size_t L = 0; L < Limits.size(); ++L) {
-      if (Op.What == BatchOp::Kernel) {
-        if (Limits[L].IsHostMemory && Op.HostBytes > 0 && Op.KernelMs > 0)
-          Loads.push_back({unsigned(L), double(Op.HostBytes) / Op.KernelMs});
-        continue;
-      }
-      for (auto &[R, W] : Limits[L].Routes)
-        if (R == Op.Path)
-          Loads.push_back({unsigned(L), W});
-    }
+    for (size_t L = 0; L < Limits.size(); ++L)
+      if (double W = loadOn(M, Limits[L], Op); W > 0)
+        Loads.push_back({unsigned(L), W});
     return Loads;
   };
 

@@ -20,8 +20,9 @@
 //
 // A copy costs its route's latency (engine busy, no bytes moving), then
 // its bytes at the shared rate. A kernel piece runs its time alone at full
-// speed, unless it reads and writes host memory (a CPU piece: HostBytes),
-// which it then shares with the copies there.
+// speed, unless it reads and writes host memory (a CPU piece: HostBytes)
+// or runs on the host's cores (its device's HostThreads), which it then
+// shares with the copies there.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SKMD_BATCH_PREDICTION_H
@@ -63,6 +64,9 @@ struct BatchDevice {
   /// 0 (the CPU, a HostDiscrete device): copies on threads of their own,
   /// one per direction, as with 2.
   unsigned CopyEngines = 2;
+  /// The host's cores its kernels keep busy (the CPU device's threads, a
+  /// HostDiscrete device's); 0 for a GPU.
+  unsigned HostThreads = 0;
 };
 
 /// What the simulation needs of the machine: its devices and the routes

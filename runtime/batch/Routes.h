@@ -17,7 +17,9 @@
 // and binds only when its routes run at once. Host memory is one such
 // limit whose capacity is the host's memcpy traffic (a read and a write
 // per byte copied): a DMA byte costs one, a staged byte two, and a kernel
-// on the host's cores what it reads and writes.
+// on the host's cores what it reads and writes. The host's cores are
+// another: copies made by the host's cores (staging, a HostDiscrete
+// device's memcpy) and kernels there share its hardware threads.
 //
 // Concurrent flows share a limit in proportion to their rates alone
 // (progressive filling, max-min fair in the fraction of its alone rate
@@ -66,15 +68,26 @@ inline double bytesPerMs(double GBps) { return GBps * 1e6; }
 
 /// What several routes move together at most.
 struct SharedLimit {
+  enum Kind {
+    /// A link or a set of links: only copies count.
+    Link,
+    /// Host memory: kernels that read and write it (the CPU device's)
+    /// count too, their HostBytes over their time.
+    HostMemory,
+    /// The host's cores (capacity: the hardware threads, a thread a ms per
+    /// ms): copies the host's cores make count their threads at their rate
+    /// alone (the weight is threads per byte a ms), kernels on the host's
+    /// cores the threads their device keeps busy.
+    HostCores,
+  };
+  Kind What = Link;
   /// For reports: "gpu0 both ways", "every GPU to the host", "host memory".
   std::string Name;
   double BytesPerMs = 0;
-  /// Each route's bytes of traffic per byte it copies (1, or 2 for a
-  /// staged byte in host memory).
+  /// Each route's load per byte it copies (bytes of traffic: 1, or 2 for
+  /// a staged byte in host memory; for the host's cores, threads per byte
+  /// a ms).
   std::vector<std::pair<Route, double>> Routes;
-  /// Host memory: kernels that read and write it (the CPU device's) count
-  /// against it too.
-  bool IsHostMemory = false;
 };
 
 class RouteTable {

@@ -162,13 +162,33 @@ TEST(BatchPrediction, AKernelOnTheHostsCoresSharesHostMemoryWithCopies) {
   // other 50 MB go at 50 (1 ms).
   BatchMachine M = machine({0, 2}, {toDevice(1)}, 50);
   SharedLimit Host = limit("host memory", 100, {toDevice(1)});
-  Host.IsHostMemory = true;
+  Host.What = SharedLimit::HostMemory;
   M.Routes.addLimit(Host);
   std::vector<BatchOp> Ops = {kernel(0, 1, {}, 80'000'000), copy(toDevice(1), 100'000'000)};
   Result<Timeline> T = simulateBatch(M, Ops, asAdded(Ops.size()));
   ASSERT_TRUE(T) << T.error().message();
   EXPECT_NEAR(T->EndMs[0], 1.3, Eps);
   EXPECT_NEAR(T->EndMs[1], 2.3, Eps);
+}
+
+TEST(BatchPrediction, KernelsAndCopiesOnTheHostsCoresShareThem) {
+  // Two hardware threads; device 0's kernel keeps both busy for 1 ms
+  // alone; device 1's copy, 2 MB at 1 GB/s (1e6 bytes a ms), takes one
+  // thread. Three asked of two: both at 2/3 until the kernel ends at 1.5
+  // ms, the copy having moved 1 MB; the other 1 MB at full rate, 1 ms.
+  BatchMachine M = machine({0, 0}, {toDevice(1)}, 1);
+  M.Devices[0].HostThreads = 2;
+  SharedLimit Cores;
+  Cores.Name = "host cores";
+  Cores.What = SharedLimit::HostCores;
+  Cores.BytesPerMs = 2;
+  Cores.Routes = {{toDevice(1), 1 / bytesPerMs(1)}};
+  M.Routes.addLimit(Cores);
+  std::vector<BatchOp> Ops = {kernel(0, 1), copy(toDevice(1), 2'000'000)};
+  Result<Timeline> T = simulateBatch(M, Ops, asAdded(Ops.size()));
+  ASSERT_TRUE(T) << T.error().message();
+  EXPECT_NEAR(T->EndMs[0], 1.5, Eps);
+  EXPECT_NEAR(T->EndMs[1], 2.5, Eps);
 }
 
 TEST(BatchPrediction, TheLongestPathIsIssuedFirst) {
@@ -219,7 +239,7 @@ TEST(BatchPrediction, StagedBytesCountTwiceInHostMemory) {
   SharedLimit Host;
   Host.Name = "host memory";
   Host.BytesPerMs = bytesPerMs(60);
-  Host.IsHostMemory = true;
+  Host.What = SharedLimit::HostMemory;
   Host.Routes = {{Staged, 2}, {toDevice(1), 1}};
   M.Routes.addLimit(Host);
   std::vector<BatchOp> Ops = {copy(Staged, 20'000'000), copy(toDevice(1), 20'000'000)};
@@ -290,13 +310,13 @@ TEST(BatchMachine, HostDiscreteDevicesGetTheirRoutesAndTheHostsLimits) {
   std::vector<std::string> Limits;
   for (const SharedLimit &L : M->Routes.limits()) {
     Limits.push_back(L.Name);
-    if (L.IsHostMemory)
+    if (L.What == SharedLimit::HostMemory)
       for (const auto &[R, W] : L.Routes)
         EXPECT_EQ(W, 2) << "a HostDiscrete device's bytes are a memcpy: read and written";
   }
   EXPECT_EQ(Limits, (std::vector<std::string>{"staged copies to discrete0, discrete1",
                                               "staged copies from discrete0, discrete1",
-                                              "host memory"}));
+                                              "host memory", "host cores"}));
   ASSERT_EQ(Said.size(), 1u);
 
   // Kept: a second machine measures nothing.
