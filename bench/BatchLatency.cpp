@@ -222,12 +222,19 @@ int main(int Argc, char **Argv) {
                                  },
                                  &Where),
                  "measuring the routes");
+  DeviceWorkers Workers(std::max<size_t>(2, Devices.size()) * Schedule::StreamsPerDevice);
+  EngineCost Engine = measureEngineCost(Workers);
+  M.SetupMs = Engine.SetupMs;
+  M.HandoffMs = Engine.HandoffMs;
   std::printf("batch-latency: %u batches of 2-%u operations, copies up to %u MiB, seed %llu\n",
               O.Batches, O.MaxOps, O.MaxMiB, (unsigned long long)O.Seed);
   std::printf("devices:");
   for (Device *D : Devices)
     std::printf(" %s (%s)", D->info().Name.c_str(), D->info().Description.c_str());
   std::printf("\n%s", describeRoutes(M).c_str());
+  std::printf("the engine: %.4f ms to start a batch, %.4f ms from an operation to one on "
+              "another engine that waits for it\n",
+              M.SetupMs, M.HandoffMs);
 
   const uint64_t SlotBytes = uint64_t(O.MaxMiB) << 20;
   auto Spin = check(Bundle::fromFile(O.BundlesDir + "/spin.skmd"), "spin.skmd");
@@ -317,7 +324,6 @@ int main(int Argc, char **Argv) {
     ItersPerMs[Dev] = double(Iters) / Ms;
   }
 
-  DeviceWorkers Workers(Devices.size() * Schedule::StreamsPerDevice);
   std::mt19937_64 Rng(O.Seed);
   auto uniform = [&](double Lo, double Hi) {
     return std::uniform_real_distribution<double>(Lo, Hi)(Rng);
@@ -396,11 +402,15 @@ int main(int Argc, char **Argv) {
     }
     auto Predicted = check(predictBatch(M, Ops), "predicting batch " + std::to_string(Batch));
     double Measured = 1e300;
+    BatchReport Kept;
     for (int Run = 0; Run < 2; ++Run) {
       auto R = check(runBatch(M, Ops, Work, Workers, &Predicted.Issued),
                      "running batch " + std::to_string(Batch));
       check(R.Error, "batch " + std::to_string(Batch));
-      Measured = std::min(Measured, R.Ms);
+      if (R.Ms < Measured) {
+        Measured = R.Ms;
+        Kept = std::move(R);
+      }
     }
     double Err = (Predicted.Ms - Measured) / Measured;
     Errors.push_back(std::fabs(Err));
@@ -493,7 +503,7 @@ int main(int Argc, char **Argv) {
         for (size_t E = 0; E < Ops[I].After.size(); ++E)
           Json << (E ? ", " : "") << Ops[I].After[E];
         Json << "], \"predicted\": [" << Predicted.StartMs[I] << ", " << Predicted.EndMs[I]
-             << "]}";
+             << "], \"measured\": [" << Kept.StartMs[I] << ", " << Kept.EndMs[I] << "]}";
       }
       Json << "]}";
     }

@@ -67,4 +67,34 @@ Result<BatchReport> runBatch(const BatchMachine &M, const std::vector<BatchOp> &
   return R;
 }
 
+EngineCost measureEngineCost(DeviceWorkers &Workers) {
+  BatchMachine M;
+  M.Devices = {{"a", 2, 0}, {"b", 2, 0}};
+  auto Nothing = [] { return Status::success(); };
+  auto Least = [&](const std::vector<BatchOp> &Ops) {
+    IssueOrder O;
+    for (unsigned I = 0; I < Ops.size(); ++I)
+      O.Order.push_back(I);
+    std::vector<std::function<Status()>> Work(Ops.size(), Nothing);
+    double Best = 1e300;
+    for (int Run = 0; Run < 25; ++Run)
+      if (auto R = runBatch(M, Ops, Work, Workers, &O); R && Run > 0)
+        Best = std::min(Best, R->EndMs.back());
+    return Best;
+  };
+  BatchOp Op;
+  Op.What = BatchOp::Kernel;
+  EngineCost C;
+  C.SetupMs = Least({Op});
+  constexpr unsigned Chain = 16;
+  std::vector<BatchOp> Ops;
+  for (unsigned I = 0; I < Chain; ++I) {
+    Op.Device = int(I % 2);
+    Op.After = I ? std::vector<unsigned>{I - 1} : std::vector<unsigned>{};
+    Ops.push_back(Op);
+  }
+  C.HandoffMs = std::max(0.0, (Least(Ops) - C.SetupMs) / (Chain - 1));
+  return C;
+}
+
 } // namespace skmd

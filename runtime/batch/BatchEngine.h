@@ -41,6 +41,15 @@ Result<BatchReport> runBatch(const BatchMachine &M, const std::vector<BatchOp> &
                              const std::vector<std::function<Status()>> &Work,
                              DeviceWorkers &Workers, const IssueOrder *Order = nullptr);
 
+/// The engine's own costs on \p Workers (lanes of device 0 and 1 used):
+/// SetupMs from one batch of one operation that does nothing, HandoffMs
+/// from a chain of such operations alternating between two engines, the
+/// least of several runs each.
+struct EngineCost {
+  double SetupMs = 0, HandoffMs = 0;
+};
+EngineCost measureEngineCost(DeviceWorkers &Workers);
+
 } // namespace skmd
 
 #endif // SKMD_BATCH_BATCHENGINE_H

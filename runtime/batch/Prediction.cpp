@@ -181,11 +181,22 @@ Result<Timeline> simulateBatch(const BatchMachine &M, const std::vector<BatchOp>
     ++Finished;
   };
 
+  // When an operation whose waits are over may start: the engine's setup
+  // after the batch's start, a hand-off after each wait on another engine.
+  auto readyAt = [&](unsigned Op) {
+    double At = M.SetupMs;
+    for (unsigned W : Waits[Op])
+      At = std::max(At, T.EndMs[W] + (engineOf(M, Ops[W]) == engineOf(M, Ops[Op]) ? 0
+                                                                                   : M.HandoffMs));
+    return At;
+  };
   while (Finished < N) {
     // Start what can start; an operation that takes no time ends at once
     // and may let another start.
+    double NextRelease = std::numeric_limits<double>::infinity();
     for (bool Started = true; Started;) {
       Started = false;
+      NextRelease = std::numeric_limits<double>::infinity();
       for (auto &[Engine, Queue] : Engines) {
         if (Busy[Engine] || Queue.empty())
           continue;
@@ -195,6 +206,10 @@ Result<Timeline> simulateBatch(const BatchMachine &M, const std::vector<BatchOp>
           Ready &= State[W] == Done;
         if (!Ready)
           continue;
+        if (double At = readyAt(Op); At > Now + 1e-12) {
+          NextRelease = std::min(NextRelease, At);
+          continue;
+        }
         Queue.pop_front();
         Busy[Engine] = true;
         Started = true;
@@ -230,13 +245,17 @@ Result<Timeline> simulateBatch(const BatchMachine &M, const std::vector<BatchOp>
       }
       Flows.push_back(std::move(F));
     }
+    if (Running.empty() && std::isfinite(NextRelease)) {
+      Now = NextRelease;
+      continue;
+    }
     if (Running.empty())
       return Failure(ErrorCode::InvalidArgument,
                      "issue order '" + Order.Name +
                          "' cannot finish: an engine's next operation waits for one "
                          "queued behind it");
     std::vector<double> Rates = shareRates(Flows, Capacities);
-    double Step = std::numeric_limits<double>::infinity();
+    double Step = NextRelease - Now;
     for (size_t I = 0; I < Running.size(); ++I)
       if (Rates[I] > 0)
         Step = std::min(Step, Remaining[Running[I]] / Rates[I]);

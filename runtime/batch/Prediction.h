@@ -74,6 +74,10 @@ struct BatchDevice {
 struct BatchMachine {
   std::vector<BatchDevice> Devices;
   RouteTable Routes;
+  /// The engine's own costs (measureEngineCost, batch/BatchEngine.h): from
+  /// the batch's start to its first operation, and from an operation's
+  /// end to the start of one on another engine that waits for it.
+  double SetupMs = 0, HandoffMs = 0;
   std::vector<std::string> deviceNames() const;
 };
 

@@ -144,3 +144,12 @@ TEST(BatchEngine, ABatchTheModelCannotPredictDoesNotRun) {
             std::string::npos);
   EXPECT_FALSE(Ran);
 }
+
+TEST(BatchEngine, ItsOwnCostsAreMeasured) {
+  DeviceWorkers Workers(2 * Schedule::StreamsPerDevice);
+  EngineCost C = measureEngineCost(Workers);
+  EXPECT_GT(C.SetupMs, 0);
+  EXPECT_LT(C.SetupMs, 50);
+  EXPECT_GE(C.HandoffMs, 0);
+  EXPECT_LT(C.HandoffMs, 50);
+}

@@ -191,6 +191,22 @@ TEST(BatchPrediction, KernelsAndCopiesOnTheHostsCoresShareThem) {
   EXPECT_NEAR(T->EndMs[1], 2.5, Eps);
 }
 
+TEST(BatchPrediction, TheEnginesOwnCostsDelayTheStartAndEachHandOff) {
+  // 0.5 ms to start; 0.1 ms from an operation to a waiting one on another
+  // engine; none to the next on the same engine.
+  BatchMachine M = machine({2}, {toDevice(0)}, 50);
+  M.SetupMs = 0.5;
+  M.HandoffMs = 0.1;
+  std::vector<BatchOp> Ops = {copy(toDevice(0), 50'000'000), kernel(0, 1, {0}),
+                              copy(toDevice(0), 50'000'000, {0})};
+  Result<Timeline> T = simulateBatch(M, Ops, asAdded(Ops.size()));
+  ASSERT_TRUE(T) << T.error().message();
+  EXPECT_NEAR(T->StartMs[0], 0.5, Eps);
+  EXPECT_NEAR(T->StartMs[1], 1.6, Eps);
+  EXPECT_NEAR(T->StartMs[2], 1.5, Eps);
+  EXPECT_NEAR(T->Ms, 2.6, Eps);
+}
+
 TEST(BatchPrediction, TheLongestPathIsIssuedFirst) {
   // On one copies-in engine: a small copy nothing waits for, then a large
   // one a 5 ms kernel waits for. As added: 0.2 + 1 + 5 ms; the large one
