@@ -8,7 +8,8 @@
 // of 1 to --max-mib MiB between host memory (page-locked where the device
 // has it, or pageable) and a device, either way; kernel pieces on the
 // devices (the spin kernel, set to run 0.2-10 ms alone) and on the CPU
-// (vector add over host arrays, which shares host memory with the copies);
+// (vector add over host arrays of 16-48 M floats, beyond the last-level
+// cache, which shares host memory and cores with the copies);
 // some operations depend on an earlier one of their device. Each kernel
 // piece's time alone is measured first (the batch method takes kernel
 // times as given). Each batch is predicted (batch/Prediction.h) and run by
@@ -246,8 +247,8 @@ int main(int Argc, char **Argv) {
   std::vector<NDRange> Grids(Devices.size());
   std::vector<DeviceMemory> SpinOut(Devices.size());
   std::vector<int> CopyDevices;
-  // The CPU's vector add: three host arrays of up to 16 M floats.
-  const uint64_t CpuFloats = 16u << 20;
+  // The CPU's vector add: three host arrays of up to 48 M floats.
+  const uint64_t CpuFloats = 48u << 20;
   std::vector<float> A(CpuFloats, 1.0f), B(CpuFloats, 2.0f), C(CpuFloats, 0.0f);
   for (size_t I = 0; I < Devices.size(); ++I) {
     Device &D = *Devices[I];
@@ -356,8 +357,9 @@ int main(int Argc, char **Argv) {
         Op.Device = Dev;
         uint32_t Param;
         if (Devices[Dev]->info().SharesHostMemory) {
-          // 1-16 M floats, whole groups of 256.
-          Param = uint32_t(std::exp2(uniform(20, 24))) & ~255u;
+          // 16-48 M floats (192-576 MB): beyond the last-level cache, as
+          // a launch's buffers are.
+          Param = uint32_t(uniform(16, 48) * (1 << 20)) & ~255u;
           Op.HostBytes = 12ull * Param;
           Op.Label = "vector add on " + Devices[Dev]->info().Name + ", " +
                      std::to_string(Param) + " floats";

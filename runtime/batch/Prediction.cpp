@@ -254,7 +254,14 @@ Result<Timeline> simulateBatch(const BatchMachine &M, const std::vector<BatchOp>
                      "issue order '" + Order.Name +
                          "' cannot finish: an engine's next operation waits for one "
                          "queued behind it");
-    std::vector<double> Rates = shareRates(Flows, Capacities);
+    // No limit holds a flow below what it ran at alone: a CPU kernel whose
+    // buffers sit in the last-level cache reads and writes faster than
+    // host memory's measured rate, and its time alone says so.
+    std::vector<double> Effective = Capacities;
+    for (const Flow &F : Flows)
+      for (auto [L, W] : F.Loads)
+        Effective[L] = std::max(Effective[L], W * F.Alone);
+    std::vector<double> Rates = shareRates(Flows, Effective);
     double Step = NextRelease - Now;
     for (size_t I = 0; I < Running.size(); ++I)
       if (Rates[I] > 0)

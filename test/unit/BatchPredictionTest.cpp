@@ -207,6 +207,19 @@ TEST(BatchPrediction, TheEnginesOwnCostsDelayTheStartAndEachHandOff) {
   EXPECT_NEAR(T->Ms, 2.6, Eps);
 }
 
+TEST(BatchPrediction, NoLimitSlowsAnOperationAloneBelowItsTimeAlone) {
+  // A CPU kernel moving 150 MB in 1 ms (in cache) under a 100 GB/s host
+  // memory: alone it still takes its 1 ms.
+  BatchMachine M = machine({0, 2}, {toDevice(1)}, 50);
+  SharedLimit Host = limit("host memory", 100, {toDevice(1)});
+  Host.What = SharedLimit::HostMemory;
+  M.Routes.addLimit(Host);
+  std::vector<BatchOp> Ops = {kernel(0, 1, {}, 150'000'000)};
+  Result<Timeline> T = simulateBatch(M, Ops, asAdded(Ops.size()));
+  ASSERT_TRUE(T) << T.error().message();
+  EXPECT_NEAR(T->Ms, 1, Eps);
+}
+
 TEST(BatchPrediction, TheLongestPathIsIssuedFirst) {
   // On one copies-in engine: a small copy nothing waits for, then a large
   // one a 5 ms kernel waits for. As added: 0.2 + 1 + 5 ms; the large one
