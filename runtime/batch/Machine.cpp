@@ -67,6 +67,25 @@ measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDat
     if (D.info().HostCopyCores > 0) {
       StagedIndex.push_back(Index);
     }
+    // Each kind of copy's share against a memory-bound kernel on the
+    // host's cores, as measured beside one.
+    if (Cpu) {
+      auto Sharing = hostSharing(
+          D, [Cpu](void *To, const void *From, uint64_t Bytes) { Cpu->copyHost(To, From, Bytes); },
+          Db, Progress);
+      if (!Sharing)
+        return Sharing.error();
+      const Route Kinds[4] = {{HostSide, Index, false}, {HostSide, Index, true},
+                              {Index, HostSide, false}, {Index, HostSide, true}};
+      for (unsigned K = 0; K < 4; ++K) {
+        const HostSharing::Pair &P = Sharing->Kinds[K];
+        auto Fraction = [](double Beside, double Alone) {
+          return Alone > 0 && Beside > 0 ? std::clamp(Beside / Alone, 0.01, 1.0) : 1.0;
+        };
+        M.Routes.setShare(Kinds[K], Fraction(P.CopyBeside, P.CopyAlone) /
+                                        Fraction(P.LoadBeside, P.LoadAlone));
+      }
+    }
   }
   // Devices at once, one direction at a time.
   auto together = [&](const std::vector<int> &Index, bool Pinned, const char *What) -> Status {
@@ -155,11 +174,12 @@ std::string describeRoutes(const BatchMachine &M) {
   std::vector<std::string> Names = M.deviceNames();
   std::string Out;
   char Line[256];
-  std::snprintf(Line, sizeof Line, "%-28s %12s %10s\n", "route", "latency ms", "GB/s");
+  std::snprintf(Line, sizeof Line, "%-28s %12s %10s %8s\n", "route", "latency ms", "GB/s",
+                "share");
   Out += Line;
   for (const auto &[R, Cost] : M.Routes.routes()) {
-    std::snprintf(Line, sizeof Line, "%-28s %12.4f %10.2f\n", routeName(R, Names).c_str(),
-                  Cost.LatencyMs, Cost.GBps);
+    std::snprintf(Line, sizeof Line, "%-28s %12.4f %10.2f %8.2f\n", routeName(R, Names).c_str(),
+                  Cost.LatencyMs, Cost.GBps, M.Routes.share(R));
     Out += Line;
   }
   if (M.Routes.limits().empty())

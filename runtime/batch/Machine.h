@@ -15,7 +15,10 @@
 //     cores);
 //   - host memory: the host's memcpy traffic, a DMA byte counting one, a
 //     byte copied by the host's cores (staged, or a HostDiscrete device's
-//     memcpy) two, a CPU kernel what it reads and writes.
+//     memcpy) two, a CPU kernel what it reads and writes;
+//   - each route's share against a kernel on the host's cores: its
+//     copies' and a memory-bound load's rates alone and at once
+//     (hostSharing).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SKMD_BATCH_MACHINE_H
@@ -43,8 +46,8 @@ measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDat
                 const std::function<void(const std::string &)> &Progress = nullptr,
                 const Topology *Where = nullptr);
 
-/// The routes alone and the limits, as a table for people (skmd-prof
-/// --links).
+/// The routes alone (with their shares) and the limits, as a table for
+/// people (skmd-prof --links).
 std::string describeRoutes(const BatchMachine &M);
 
 } // namespace skmd

@@ -242,6 +242,7 @@ Result<Timeline> simulateBatch(const BatchMachine &M, const std::vector<BatchOp>
       } else {
         F.Alone = bytesPerMs(M.Routes.alone(O.Path)->GBps);
         F.Loads = loadsOf(O);
+        F.Share = M.Routes.share(O.Path);
       }
       Flows.push_back(std::move(F));
     }

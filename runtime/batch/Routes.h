@@ -21,10 +21,13 @@
 // another: copies made by the host's cores (staging, a HostDiscrete
 // device's memcpy) and kernels there share its hardware threads.
 //
-// Concurrent flows share a limit in proportion to their rates alone
-// (progressive filling, max-min fair in the fraction of its alone rate
-// each flow gets): two copies alone at 50 GB/s under a 60 GB/s limit get
-// 30 each; under no limit each keeps its own rate.
+// Concurrent flows share a limit in proportion to their rates alone times
+// their shares (progressive filling, max-min fair in the fraction of its
+// alone rate each flow gets, divided by its share): two copies alone at
+// 50 GB/s under a 60 GB/s limit get 30 each; under no limit each keeps its
+// own rate. A route's share is measured against a memory-bound kernel on
+// the host's cores (share 1): beside one on the H100 host a DMA copy kept
+// more of its rate than the kernel did, a staged copy less.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SKMD_BATCH_ROUTES_H
@@ -100,12 +103,20 @@ public:
     return It == Alone.end() ? nullptr : &It->second;
   }
   const std::map<Route, LinkCost> &routes() const { return Alone; }
+  /// \p R's share of a full limit against a kernel on the host's cores
+  /// (1 where not measured).
+  void setShare(const Route &R, double Share) { Shares[R] = Share; }
+  double share(const Route &R) const {
+    auto It = Shares.find(R);
+    return It == Shares.end() ? 1.0 : It->second;
+  }
 
   void addLimit(SharedLimit L) { Limits.push_back(std::move(L)); }
   const std::vector<SharedLimit> &limits() const { return Limits; }
 
 private:
   std::map<Route, LinkCost> Alone;
+  std::map<Route, double> Shares;
   std::vector<SharedLimit> Limits;
 };
 
@@ -115,12 +126,15 @@ private:
 struct Flow {
   double Alone = 0;
   std::vector<std::pair<unsigned, double>> Loads;
+  /// Its fraction of its alone rate grows this many times as fast as a
+  /// share-1 flow's.
+  double Share = 1;
 };
 
 /// Each flow's rate when all run at once under \p Capacities: progressive
-/// filling, every unfrozen flow at the same fraction of its alone rate
-/// until a limit is full (its flows freeze there) or the fraction reaches
-/// one.
+/// filling, every unfrozen flow at its share times the same level, as a
+/// fraction of its alone rate (at most one), until a limit is full (its
+/// flows freeze there) or every flow runs at its rate alone.
 std::vector<double> shareRates(const std::vector<Flow> &Flows,
                                const std::vector<double> &Capacities);
 

@@ -501,6 +501,133 @@ Result<OverlappedLink> overlappedLink(Device &D, const LinkModel &Alone, unsigne
   return OverlappedLink{Rows[0], Rows[1], Rows[2], Rows[3]};
 }
 
+namespace {
+
+/// The four rates of one kind of copy beside the load: \p Copy(Run) moves
+/// LargeBytes; the load copies 256 MiB at a time until told to stop.
+Result<HostSharing::Pair>
+measurePair(const std::function<Status(unsigned)> &Copy,
+            const std::function<void(void *, const void *, uint64_t)> &Load, char *LoadFrom,
+            char *LoadTo, uint64_t LoadBytes) {
+  HostSharing::Pair P;
+  constexpr unsigned Runs = 5;
+  auto CopyMs = bestMs(Runs, Copy);
+  if (!CopyMs)
+    return CopyMs.error();
+  P.CopyAlone = double(LargeBytes) / *CopyMs / 1e6;
+  double LoadBest = 1e300;
+  for (unsigned Run = 0; Run < 3; ++Run) {
+    auto T0 = std::chrono::steady_clock::now();
+    Load(LoadTo, LoadFrom, LoadBytes);
+    LoadBest = std::min(LoadBest, std::chrono::duration<double, std::milli>(
+                                      std::chrono::steady_clock::now() - T0)
+                                      .count());
+  }
+  P.LoadAlone = double(LoadBytes) / LoadBest / 1e6;
+  // Together: the load runs on its own thread while the copies run; each
+  // side's rate over the time both ran.
+  std::atomic<bool> Stop{false};
+  std::atomic<uint64_t> Loaded{0};
+  std::thread Loader([&] {
+    while (!Stop.load(std::memory_order_relaxed)) {
+      Load(LoadTo, LoadFrom, LoadBytes);
+      Loaded += LoadBytes;
+    }
+  });
+  // The loader's first pass starts the overlap; copies then run for at
+  // least as long as two passes of the load alone.
+  std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(LoadBest / 4));
+  uint64_t LoadedBefore = Loaded.load();
+  auto T0 = std::chrono::steady_clock::now();
+  uint64_t Copied = 0;
+  Status S = Status::success();
+  for (unsigned Run = 0; S && (Run < 4 || std::chrono::duration<double, std::milli>(
+                                               std::chrono::steady_clock::now() - T0)
+                                                   .count() < 2 * LoadBest);
+       ++Run) {
+    S = Copy(Run);
+    Copied += LargeBytes;
+  }
+  double CopiesMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T0).count();
+  // The load's passes finished while the copies ran, over that time.
+  uint64_t LoadedDuring = Loaded.load() - LoadedBefore;
+  Stop = true;
+  Loader.join();
+  if (!S)
+    return S.error();
+  P.CopyBeside = double(Copied) / CopiesMs / 1e6;
+  P.LoadBeside = LoadedDuring ? double(LoadedDuring) / CopiesMs / 1e6 : P.LoadAlone * 0.5;
+  return P;
+}
+
+const char *const SharingNames[4] = {"copy-alone", "copy-beside-load", "load-alone",
+                                     "load-beside-copy"};
+const char *const SharingKinds[4] = {"in-pinned", "in-pageable", "out-pinned", "out-pageable"};
+
+} // namespace
+
+Result<HostSharing>
+hostSharing(Device &D, const std::function<void(void *, const void *, uint64_t)> &Load,
+            ProfileDatabase &Db, const std::function<void(const std::string &)> &Progress) {
+  HostSharing H;
+  constexpr uint64_t LoadBytes = 256ull << 20;
+  std::unique_ptr<char[]> From, To;
+  std::unique_ptr<DeviceBlock> Mem;
+  std::optional<HostBlock> Pinned, Pageable;
+  bool Announced = false;
+  for (unsigned K = 0; K < 4; ++K) {
+    bool In = K < 2, IsPinned = K % 2 == 0;
+    LinkCost Rows[4];
+    Status S = recordedOrMeasured(
+        Db, deviceKey(D.info()) + ":sharing:" + SharingKinds[K], SharingNames, Rows,
+        [&](LinkCost(&Measured)[4]) -> Status {
+          if (Progress && !Announced)
+            Progress("measuring how " + D.info().Name +
+                     "'s copies share the host with a kernel on its cores");
+          Announced = true;
+          if (!From) {
+            From.reset(new char[LoadBytes]);
+            To.reset(new char[LoadBytes]);
+            std::memset(From.get(), 1, LoadBytes);
+            std::memset(To.get(), 0, LoadBytes);
+            auto M = DeviceBlock::allocate(D, LargeBytes);
+            if (!M)
+              return M.error();
+            Mem = std::move(*M);
+            Pinned.emplace(&D, Regions * LargeBytes, true);
+            Pageable.emplace(&D, Regions * LargeBytes, false);
+            for (HostBlock *B : {&*Pinned, &*Pageable})
+              if (B->P)
+                std::memset(B->P, 1, Regions * LargeBytes);
+          }
+          HostBlock &Host = IsPinned && Pinned->P ? *Pinned : *Pageable;
+          if (!Host.P)
+            return Failure(ErrorCode::OutOfMemory, "no host memory to measure the sharing");
+          auto Copy = [&](unsigned Run) -> Status {
+            char *At = static_cast<char *>(Host.P) + (Run % Regions) * LargeBytes;
+            if (In) {
+              Status St = D.copyIn(Mem->M, 0, At, LargeBytes);
+              return St ? D.finishCopies() : St;
+            }
+            return D.copyOut(At, Mem->M, 0, LargeBytes);
+          };
+          auto P = measurePair(Copy, Load, From.get(), To.get(), LoadBytes);
+          if (!P)
+            return P.error();
+          Measured[0] = {0, P->CopyAlone};
+          Measured[1] = {0, P->CopyBeside};
+          Measured[2] = {0, P->LoadAlone};
+          Measured[3] = {0, P->LoadBeside};
+          return Status::success();
+        });
+    if (!S)
+      return S.error();
+    H.Kinds[K] = {Rows[0].GBps, Rows[1].GBps, Rows[2].GBps, Rows[3].GBps};
+  }
+  return H;
+}
+
 Result<LinkCost>
 hostMemoryModel(ProfileDatabase &Db, const std::string &HostKey,
                 const std::function<void(void *, const void *, uint64_t)> &Copy) {

@@ -110,6 +110,28 @@ Result<LinkCost>
 hostMemoryModel(ProfileDatabase &Db, const std::string &HostKey,
                 const std::function<void(void *, const void *, uint64_t)> &Copy);
 
+/// How \p D's copies and a memory-bound kernel on the host's cores share
+/// the host (memory, cores) when they run at once: per kind of copy (in
+/// and out, page-locked and pageable), the copy's and the load's rates
+/// alone and together, GB/s. The load is \p Load (the CPU device's
+/// parallel memcpy of 256 MiB, as a memory-bound CPU kernel runs: on the
+/// CPU device's threads, which lend cores to staging copies). On the H100
+/// host, staged copies beside such a kernel lost far more than their share
+/// in proportion to their rates alone, and DMA copies less (docs/batch.md).
+struct HostSharing {
+  struct Pair {
+    double CopyAlone = 0, CopyBeside = 0, LoadAlone = 0, LoadBeside = 0;
+  };
+  /// InPinned, InPageable, OutPinned, OutPageable.
+  Pair Kinds[4];
+};
+
+/// \p D's sharing from \p Db, measured and recorded there if missing (a
+/// second or so); \p Progress hears of a measurement first.
+Result<HostSharing>
+hostSharing(Device &D, const std::function<void(void *, const void *, uint64_t)> &Load,
+            ProfileDatabase &Db, const std::function<void(const std::string &)> &Progress = nullptr);
+
 } // namespace skmd
 
 #endif // SKMD_MODEL_LINKMODEL_H

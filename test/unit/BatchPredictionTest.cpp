@@ -89,6 +89,18 @@ TEST(ShareRates, WhatOneLimitLeavesGoesToFlowsItDoesNotHold) {
   EXPECT_NEAR(R[2], 50, Eps);
 }
 
+TEST(ShareRates, AFlowWithTwiceTheShareGetsTwiceTheFraction) {
+  // Both alone at 50 under 60: fractions f and 2f, 50f + 100f = 60.
+  std::vector<double> R = shareRates({{50, {{0, 1}}, 1}, {50, {{0, 1}}, 2}}, {60});
+  EXPECT_NEAR(R[0], 20, Eps);
+  EXPECT_NEAR(R[1], 40, Eps);
+  // A share so large the flow keeps its rate alone; the other takes the
+  // rest.
+  R = shareRates({{50, {{0, 1}}, 1}, {50, {{0, 1}}, 10}}, {60});
+  EXPECT_NEAR(R[1], 50, Eps);
+  EXPECT_NEAR(R[0], 10, Eps);
+}
+
 TEST(ShareRates, WeightsCountAStagedByteTwice) {
   // Host memory 90: a staged copy (weight 2) and a DMA copy (weight 1),
   // both alone at 30: 2*30f + 30f = 90 at f = 1: both keep 30.
@@ -346,12 +358,16 @@ TEST(BatchMachine, HostDiscreteDevicesGetTheirRoutesAndTheHostsLimits) {
   EXPECT_EQ(Limits, (std::vector<std::string>{"staged copies to discrete0, discrete1",
                                               "staged copies from discrete0, discrete1",
                                               "host memory", "host cores"}));
-  ASSERT_EQ(Said.size(), 1u);
+  // Each device's sharing with a kernel on the host's cores, then the
+  // staged copies together.
+  ASSERT_EQ(Said.size(), 3u);
+  for (const auto &[R, Cost] : M->Routes.routes())
+    EXPECT_GT(M->Routes.share(R), 0);
 
   // Kept: a second machine measures nothing.
   auto Again = measuredMachine(Devices, Opened->Cpu, **Db, Progress);
   ASSERT_TRUE(Again.ok());
-  EXPECT_EQ(Said.size(), 1u);
+  EXPECT_EQ(Said.size(), 3u);
 
   // Two copies at once: no faster than the slower alone, no slower than
   // one after the other.
