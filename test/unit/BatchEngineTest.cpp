@@ -1,6 +1,7 @@
 //===- BatchEngineTest.cpp - Batches run as predicted, on HostDiscrete devices -===//
 
 #include "batch/BatchEngine.h"
+#include "common/BatchOps.h"
 #include "launch/Schedule.h"
 #include "session/Devices.h"
 
@@ -10,25 +11,10 @@
 #include <thread>
 
 using namespace skmd;
+using test::copyOp;
+using test::kernelOp;
 
 namespace {
-
-BatchOp copyOp(Route R, uint64_t Bytes, std::vector<unsigned> After = {}) {
-  BatchOp Op;
-  Op.Path = R;
-  Op.Bytes = Bytes;
-  Op.After = std::move(After);
-  return Op;
-}
-
-BatchOp kernelOp(int Device, double Ms, std::vector<unsigned> After = {}) {
-  BatchOp Op;
-  Op.What = BatchOp::Kernel;
-  Op.Device = Device;
-  Op.KernelMs = Ms;
-  Op.After = std::move(After);
-  return Op;
-}
 
 /// cpu and two HostDiscrete devices, every route at 1 GB/s.
 struct Rig {

@@ -2,6 +2,7 @@
 
 #include "batch/Machine.h"
 #include "batch/Prediction.h"
+#include "common/BatchOps.h"
 #include "session/Devices.h"
 
 #include <gtest/gtest.h>
@@ -10,6 +11,8 @@
 #include <unistd.h>
 
 using namespace skmd;
+using test::copyOp;
+using test::kernelOp;
 
 namespace {
 
@@ -17,25 +20,6 @@ constexpr double Eps = 1e-9;
 
 Route toDevice(int D) { return Route{HostSide, D, false}; }
 Route toHost(int D) { return Route{D, HostSide, false}; }
-
-BatchOp copy(Route R, uint64_t Bytes, std::vector<unsigned> After = {}) {
-  BatchOp Op;
-  Op.What = BatchOp::Copy;
-  Op.Path = R;
-  Op.Bytes = Bytes;
-  Op.After = std::move(After);
-  return Op;
-}
-
-BatchOp kernel(int Device, double Ms, std::vector<unsigned> After = {}, uint64_t HostBytes = 0) {
-  BatchOp Op;
-  Op.What = BatchOp::Kernel;
-  Op.Device = Device;
-  Op.KernelMs = Ms;
-  Op.HostBytes = HostBytes;
-  Op.After = std::move(After);
-  return Op;
-}
 
 /// Devices 0.. given by their copy engines; every listed route alone at
 /// \p GBps with \p LatencyMs.
@@ -118,8 +102,8 @@ TEST(BatchPrediction, OneGpuBothWaysShareItsLink) {
   // kernel runs after them.
   BatchMachine M = machine({2}, {toDevice(0), toHost(0)}, 50, 0.01);
   M.Routes.addLimit(limit("gpu0 both ways", 80, {toDevice(0), toHost(0)}));
-  std::vector<BatchOp> Ops = {copy(toDevice(0), 100'000'000), kernel(0, 1, {0}),
-                              copy(toHost(0), 60'000'000)};
+  std::vector<BatchOp> Ops = {copyOp(toDevice(0), 100'000'000), kernelOp(0, 1, {0}),
+                              copyOp(toHost(0), 60'000'000)};
   Result<Timeline> T = simulateBatch(M, Ops, asAdded(Ops.size()));
   ASSERT_TRUE(T) << T.error().message();
   EXPECT_NEAR(T->EndMs[2], 1.51, Eps);
@@ -133,7 +117,7 @@ TEST(BatchPrediction, TwoGpusShareTheHostsLimit) {
   // end at 1 ms; the other's last 30 MB go at 50 (0.6 ms).
   BatchMachine M = machine({2, 2}, {toDevice(0), toDevice(1)}, 50);
   M.Routes.addLimit(limit("host to every GPU", 60, {toDevice(0), toDevice(1)}));
-  std::vector<BatchOp> Ops = {copy(toDevice(0), 60'000'000), copy(toDevice(1), 30'000'000)};
+  std::vector<BatchOp> Ops = {copyOp(toDevice(0), 60'000'000), copyOp(toDevice(1), 30'000'000)};
   Result<Timeline> T = simulateBatch(M, Ops, asAdded(Ops.size()));
   ASSERT_TRUE(T) << T.error().message();
   EXPECT_NEAR(T->EndMs[1], 1.0, Eps);
@@ -146,8 +130,8 @@ TEST(BatchPrediction, NvlinkCopiesRunBesideTheHostsAndQueueOnTheirEngine) {
   // peer copy.
   BatchMachine M = machine({2, 2}, {toDevice(0), toDevice(1)}, 50);
   M.Routes.setAlone(Route{0, 1, false}, LinkCost{0, 300});
-  std::vector<BatchOp> Ops = {copy(Route{0, 1, false}, 300'000'000),
-                              copy(toDevice(0), 50'000'000), copy(toDevice(1), 50'000'000)};
+  std::vector<BatchOp> Ops = {copyOp(Route{0, 1, false}, 300'000'000),
+                              copyOp(toDevice(0), 50'000'000), copyOp(toDevice(1), 50'000'000)};
   Result<Timeline> T = simulateBatch(M, Ops, asAdded(Ops.size()));
   ASSERT_TRUE(T) << T.error().message();
   EXPECT_NEAR(T->EndMs[0], 1.0, Eps);
@@ -159,7 +143,7 @@ TEST(BatchPrediction, NvlinkCopiesRunBesideTheHostsAndQueueOnTheirEngine) {
 TEST(BatchPrediction, OneCopyEngineTakesTheDirectionsInTurn) {
   BatchMachine M = machine({1}, {toDevice(0), toHost(0)}, 50);
   M.Routes.addLimit(limit("gpu0 both ways", 60, {toDevice(0), toHost(0)}));
-  std::vector<BatchOp> Ops = {copy(toDevice(0), 50'000'000), copy(toHost(0), 50'000'000)};
+  std::vector<BatchOp> Ops = {copyOp(toDevice(0), 50'000'000), copyOp(toHost(0), 50'000'000)};
   Result<Timeline> T = simulateBatch(M, Ops, asAdded(Ops.size()));
   ASSERT_TRUE(T) << T.error().message();
   EXPECT_NEAR(T->EndMs[0], 1.0, Eps);
@@ -176,7 +160,7 @@ TEST(BatchPrediction, AKernelOnTheHostsCoresSharesHostMemoryWithCopies) {
   SharedLimit Host = limit("host memory", 100, {toDevice(1)});
   Host.What = SharedLimit::HostMemory;
   M.Routes.addLimit(Host);
-  std::vector<BatchOp> Ops = {kernel(0, 1, {}, 80'000'000), copy(toDevice(1), 100'000'000)};
+  std::vector<BatchOp> Ops = {kernelOp(0, 1, {}, 80'000'000), copyOp(toDevice(1), 100'000'000)};
   Result<Timeline> T = simulateBatch(M, Ops, asAdded(Ops.size()));
   ASSERT_TRUE(T) << T.error().message();
   EXPECT_NEAR(T->EndMs[0], 1.3, Eps);
@@ -196,7 +180,7 @@ TEST(BatchPrediction, KernelsAndCopiesOnTheHostsCoresShareThem) {
   Cores.BytesPerMs = 2;
   Cores.Routes = {{toDevice(1), 1 / bytesPerMs(1)}};
   M.Routes.addLimit(Cores);
-  std::vector<BatchOp> Ops = {kernel(0, 1), copy(toDevice(1), 2'000'000)};
+  std::vector<BatchOp> Ops = {kernelOp(0, 1), copyOp(toDevice(1), 2'000'000)};
   Result<Timeline> T = simulateBatch(M, Ops, asAdded(Ops.size()));
   ASSERT_TRUE(T) << T.error().message();
   EXPECT_NEAR(T->EndMs[0], 1.5, Eps);
@@ -209,8 +193,8 @@ TEST(BatchPrediction, TheEnginesOwnCostsDelayTheStartAndEachHandOff) {
   BatchMachine M = machine({2}, {toDevice(0)}, 50);
   M.SetupMs = 0.5;
   M.HandoffMs = 0.1;
-  std::vector<BatchOp> Ops = {copy(toDevice(0), 50'000'000), kernel(0, 1, {0}),
-                              copy(toDevice(0), 50'000'000, {0})};
+  std::vector<BatchOp> Ops = {copyOp(toDevice(0), 50'000'000), kernelOp(0, 1, {0}),
+                              copyOp(toDevice(0), 50'000'000, {0})};
   Result<Timeline> T = simulateBatch(M, Ops, asAdded(Ops.size()));
   ASSERT_TRUE(T) << T.error().message();
   EXPECT_NEAR(T->StartMs[0], 0.5, Eps);
@@ -226,7 +210,7 @@ TEST(BatchPrediction, NoLimitSlowsAnOperationAloneBelowItsTimeAlone) {
   SharedLimit Host = limit("host memory", 100, {toDevice(1)});
   Host.What = SharedLimit::HostMemory;
   M.Routes.addLimit(Host);
-  std::vector<BatchOp> Ops = {kernel(0, 1, {}, 150'000'000)};
+  std::vector<BatchOp> Ops = {kernelOp(0, 1, {}, 150'000'000)};
   Result<Timeline> T = simulateBatch(M, Ops, asAdded(Ops.size()));
   ASSERT_TRUE(T) << T.error().message();
   EXPECT_NEAR(T->Ms, 1, Eps);
@@ -237,8 +221,8 @@ TEST(BatchPrediction, TheLongestPathIsIssuedFirst) {
   // one a 5 ms kernel waits for. As added: 0.2 + 1 + 5 ms; the large one
   // first: 1 + 5.
   BatchMachine M = machine({2}, {toDevice(0)}, 50);
-  std::vector<BatchOp> Ops = {copy(toDevice(0), 10'000'000), copy(toDevice(0), 50'000'000),
-                              kernel(0, 5, {1})};
+  std::vector<BatchOp> Ops = {copyOp(toDevice(0), 10'000'000), copyOp(toDevice(0), 50'000'000),
+                              kernelOp(0, 5, {1})};
   Result<Timeline> AsAdded = simulateBatch(M, Ops, asAdded(Ops.size()));
   ASSERT_TRUE(AsAdded);
   EXPECT_NEAR(AsAdded->Ms, 6.2, Eps);
@@ -257,8 +241,8 @@ TEST(BatchPrediction, CopiesBesideTheLongestStreamWaitForItsCopy) {
   // 1.2 + 0.6 = 1.8.
   BatchMachine M = machine({2, 2}, {toDevice(0), toDevice(1)}, 50);
   M.Routes.addLimit(limit("host to every GPU", 60, {toDevice(0), toDevice(1)}));
-  std::vector<BatchOp> Ops = {copy(toDevice(0), 60'000'000), kernel(0, 1, {0}),
-                              copy(toDevice(1), 30'000'000)};
+  std::vector<BatchOp> Ops = {copyOp(toDevice(0), 60'000'000), kernelOp(0, 1, {0}),
+                              copyOp(toDevice(1), 30'000'000)};
   Result<Timeline> Together = simulateBatch(M, Ops, asAdded(Ops.size()));
   ASSERT_TRUE(Together);
   EXPECT_NEAR(Together->Ms, 2.6, Eps);
@@ -283,7 +267,7 @@ TEST(BatchPrediction, StagedBytesCountTwiceInHostMemory) {
   Host.What = SharedLimit::HostMemory;
   Host.Routes = {{Staged, 2}, {toDevice(1), 1}};
   M.Routes.addLimit(Host);
-  std::vector<BatchOp> Ops = {copy(Staged, 20'000'000), copy(toDevice(1), 20'000'000)};
+  std::vector<BatchOp> Ops = {copyOp(Staged, 20'000'000), copyOp(toDevice(1), 20'000'000)};
   Result<Timeline> T = simulateBatch(M, Ops, asAdded(Ops.size()));
   ASSERT_TRUE(T) << T.error().message();
   EXPECT_NEAR(T->EndMs[0], 1.0, Eps);
@@ -292,22 +276,22 @@ TEST(BatchPrediction, StagedBytesCountTwiceInHostMemory) {
 
 TEST(BatchPrediction, BadBatchesAreRefusedWithTheOperationNamed) {
   BatchMachine M = machine({2}, {toDevice(0)}, 50);
-  std::vector<BatchOp> Later = {copy(toDevice(0), 1, {1}), kernel(0, 1)};
+  std::vector<BatchOp> Later = {copyOp(toDevice(0), 1, {1}), kernelOp(0, 1)};
   Result<Timeline> T = predictBatch(M, Later);
   ASSERT_FALSE(T);
   EXPECT_NE(T.error().message().find("batch operation 0"), std::string::npos);
   EXPECT_NE(T.error().message().find("not an earlier one"), std::string::npos);
 
-  std::vector<BatchOp> Unmeasured = {copy(toHost(0), 1)};
+  std::vector<BatchOp> Unmeasured = {copyOp(toHost(0), 1)};
   T = predictBatch(M, Unmeasured);
   ASSERT_FALSE(T);
   EXPECT_NE(T.error().message().find("no measured rate for route gpu0>host"), std::string::npos);
 
-  std::vector<BatchOp> NoDevice = {kernel(3, 1)};
+  std::vector<BatchOp> NoDevice = {kernelOp(3, 1)};
   ASSERT_FALSE(predictBatch(M, NoDevice));
 
   // An engine whose next operation waits for one queued behind it.
-  std::vector<BatchOp> Ops = {kernel(0, 1), copy(toDevice(0), 1), copy(toDevice(0), 1)};
+  std::vector<BatchOp> Ops = {kernelOp(0, 1), copyOp(toDevice(0), 1), copyOp(toDevice(0), 1)};
   IssueOrder Stuck = asAdded(Ops.size());
   Stuck.Behind = {{1, 2}};
   T = simulateBatch(M, Ops, Stuck);
@@ -317,7 +301,7 @@ TEST(BatchPrediction, BadBatchesAreRefusedWithTheOperationNamed) {
 
 TEST(BatchPrediction, OperationsThatTakeNoTimeEndWhereTheyStart) {
   BatchMachine M = machine({2}, {toDevice(0)}, 50);
-  std::vector<BatchOp> Ops = {copy(toDevice(0), 0), kernel(0, 0, {0}), kernel(0, 2, {1})};
+  std::vector<BatchOp> Ops = {copyOp(toDevice(0), 0), kernelOp(0, 0, {0}), kernelOp(0, 2, {1})};
   Result<Timeline> T = predictBatch(M, Ops);
   ASSERT_TRUE(T) << T.error().message();
   EXPECT_NEAR(T->EndMs[1], 0, Eps);
@@ -372,7 +356,7 @@ TEST(BatchMachine, HostDiscreteDevicesGetTheirRoutesAndTheHostsLimits) {
   // Two copies at once: no faster than the slower alone, no slower than
   // one after the other.
   Route To1{HostSide, 1, true}, To2{HostSide, 2, true};
-  std::vector<BatchOp> Ops = {copy(To1, 64 << 20), copy(To2, 64 << 20)};
+  std::vector<BatchOp> Ops = {copyOp(To1, 64 << 20), copyOp(To2, 64 << 20)};
   auto T = predictBatch(*M, Ops);
   ASSERT_TRUE(T.ok()) << T.error().message();
   double Alone1 = M->Routes.alone(To1)->ms(64 << 20), Alone2 = M->Routes.alone(To2)->ms(64 << 20);
