@@ -87,6 +87,23 @@ measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDat
       }
     }
   }
+  // Device to device: directly where they reach each other, through host
+  // memory otherwise (two bytes of its traffic per byte, as a
+  // HostDiscrete device's memcpy between two allocations in host memory).
+  std::vector<Route> ThroughHost;
+  for (size_t A = 0; A < Devices.size(); ++A)
+    for (size_t B = 0; B < Devices.size(); ++B) {
+      if (A == B || Devices[A]->info().SharesHostMemory || Devices[B]->info().SharesHostMemory)
+        continue;
+      auto Cost = peerLink(*Devices[B], *Devices[A], Db);
+      if (!Cost)
+        return Cost.error();
+      Route R{int(A), int(B), false};
+      M.Routes.setAlone(R, *Cost);
+      bool InHostMemory = Devices[A]->info().UsesHostCores && Devices[B]->info().UsesHostCores;
+      if (InHostMemory || !Devices[B]->peerAccess(*Devices[A]).Supported)
+        ThroughHost.push_back(R);
+    }
   // Devices at once, one direction at a time.
   auto together = [&](const std::vector<int> &Index, bool Pinned, const char *What) -> Status {
     std::vector<Device *> Set;
@@ -144,6 +161,8 @@ measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDat
         const Device &D = *Devices[R.From == HostSide ? R.To : R.From];
         Host.Routes.push_back({R, byDma(D, !R.Pageable) ? 1.0 : 2.0});
       }
+      for (const Route &R : ThroughHost)
+        Host.Routes.push_back({R, 2.0});
       M.Routes.addLimit(std::move(Host));
     }
   }

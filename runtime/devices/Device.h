@@ -198,6 +198,14 @@ public:
   virtual Status copyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
                              const Rect &R);
 
+  /// Copies \p Bytes from \p From's allocation \p Src (at \p SrcOffset) to
+  /// this device's \p Dst (at \p DstOffset); returns when they have
+  /// arrived. The default goes through host memory (From's copy out, then
+  /// a copy in, 16 MiB at a time); devices that reach each other's memory
+  /// directly (GPUs with peer access, HostDiscrete devices) override it.
+  virtual Status copyPeer(DeviceMemory Dst, uint64_t DstOffset, Device &From, DeviceMemory Src,
+                          uint64_t SrcOffset, uint64_t Bytes);
+
   /// Page-locked host memory this device copies at full speed, or null
   /// where there is no such kind (copies from any host memory cost the
   /// same). Freed with freePinnedHost.

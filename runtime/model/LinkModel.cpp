@@ -501,6 +501,29 @@ Result<OverlappedLink> overlappedLink(Device &D, const LinkModel &Alone, unsigne
   return OverlappedLink{Rows[0], Rows[1], Rows[2], Rows[3]};
 }
 
+Result<LinkCost> peerLink(Device &To, Device &From, ProfileDatabase &Db) {
+  std::string Key = "peer:" + deviceKey(From.info()) + ">" + deviceKey(To.info());
+  auto Row = Db.link(Key, "copy");
+  if (!Row)
+    return Row.error();
+  if (*Row)
+    return **Row;
+  auto Dst = DeviceBlock::allocate(To, LargeBytes);
+  if (!Dst)
+    return Dst.error();
+  auto Src = DeviceBlock::allocate(From, LargeBytes);
+  if (!Src)
+    return Src.error();
+  auto Cost = costOf([&](uint64_t Bytes, uint64_t) {
+    return To.copyPeer((*Dst)->M, 0, From, (*Src)->M, 0, Bytes);
+  });
+  if (!Cost)
+    return Cost.error();
+  if (Status S = Db.setLink(Key, "copy", *Cost); !S)
+    return S.error();
+  return *Cost;
+}
+
 namespace {
 
 /// The four rates of one kind of copy beside the load: \p Copy(Run) moves

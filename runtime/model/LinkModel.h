@@ -110,6 +110,11 @@ Result<LinkCost>
 hostMemoryModel(ProfileDatabase &Db, const std::string &HostKey,
                 const std::function<void(void *, const void *, uint64_t)> &Copy);
 
+/// \p From's copies to \p To (Device::copyPeer): latency and rate, from
+/// \p Db, or measured now (64 MiB allocations on each, the link model's
+/// sizes) and recorded.
+Result<LinkCost> peerLink(Device &To, Device &From, ProfileDatabase &Db);
+
 /// How \p D's copies and a memory-bound kernel on the host's cores share
 /// the host (memory, cores) when they run at once: per kind of copy (in
 /// and out, page-locked and pageable), the copy's and the load's rates

@@ -139,3 +139,30 @@ TEST(BatchEngine, ItsOwnCostsAreMeasured) {
   EXPECT_GE(C.HandoffMs, 0);
   EXPECT_LT(C.HandoffMs, 50);
 }
+
+TEST(BatchEngine, BytesGoFromOneDeviceToAnotherAndBack) {
+  Rig R;
+  R.M.Routes.setAlone(Route{1, 2, false}, LinkCost{0.01, 1});
+  constexpr uint64_t Bytes = (3 << 20) + 123;
+  std::vector<uint8_t> In(Bytes), Out(Bytes, 0);
+  for (uint64_t I = 0; I < Bytes; ++I)
+    In[I] = uint8_t(I * 13 + 5);
+  auto A = R.dev(1).allocate(Bytes), B = R.dev(2).allocate(Bytes);
+  ASSERT_TRUE(A.ok() && B.ok());
+  std::vector<BatchOp> Ops = {copyOp(Route{HostSide, 1, true}, Bytes),
+                              copyOp(Route{1, 2, false}, Bytes, {0}),
+                              copyOp(Route{2, HostSide, true}, Bytes, {1})};
+  std::vector<std::function<Status()>> Work = {
+      [&] {
+        Status S = R.dev(1).copyIn(*A, 0, In.data(), Bytes);
+        return S ? R.dev(1).finishCopies() : S;
+      },
+      [&] { return R.dev(2).copyPeer(*B, 0, R.dev(1), *A, 0, Bytes); },
+      [&] { return R.dev(2).copyOut(Out.data(), *B, 0, Bytes); }};
+  auto Report = runBatch(R.M, Ops, Work, R.Workers);
+  ASSERT_TRUE(Report.ok()) << Report.error().message();
+  ASSERT_TRUE(Report->Error) << Report->Error.error().message();
+  EXPECT_EQ(In, Out);
+  R.dev(1).release(*A);
+  R.dev(2).release(*B);
+}

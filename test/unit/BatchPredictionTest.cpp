@@ -325,8 +325,10 @@ TEST(BatchMachine, HostDiscreteDevicesGetTheirRoutesAndTheHostsLimits) {
   ASSERT_TRUE(M.ok()) << M.error().message();
   ASSERT_EQ(M->Devices.size(), 3u);
   // The CPU computes on host memory: no route. Each HostDiscrete device:
-  // both directions, both kinds of memory.
-  EXPECT_EQ(M->Routes.routes().size(), 8u);
+  // both directions, both kinds of memory; and each to the other.
+  EXPECT_EQ(M->Routes.routes().size(), 10u);
+  EXPECT_TRUE(M->Routes.alone(Route{1, 2, false}));
+  EXPECT_TRUE(M->Routes.alone(Route{2, 1, false}));
   for (const auto &[R, Cost] : M->Routes.routes()) {
     EXPECT_NE(R.From, 0);
     EXPECT_NE(R.To, 0);

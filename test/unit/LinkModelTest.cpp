@@ -145,3 +145,38 @@ TEST(LinkModel, OverlappedCopiesAreMeasuredOnceAndKept) {
   EXPECT_EQ(Engine.Copies, Before);
   EXPECT_EQ(Again->InBeside.GBps, First->InBeside.GBps);
 }
+
+TEST(LinkModel, PeerCopiesMoveTheBytesAndAreMeasuredOnce) {
+  auto Opened = openDevices("cpu,discrete,discrete");
+  ASSERT_TRUE(Opened.ok()) << Opened.error().message();
+  Device &A = *Opened->Devices[1], &B = *Opened->Devices[2];
+  // A HostDiscrete device's own copy between allocations, and the
+  // default's through host memory (a forwarding device keeps it), each
+  // over several bounce chunks and at an offset.
+  test::ForwardingDevice ViaHost(B);
+  for (Device *To : {&B, static_cast<Device *>(&ViaHost)}) {
+    constexpr uint64_t Bytes = (40ull << 20) + 7;
+    std::vector<uint8_t> In(Bytes), Out(Bytes, 0);
+    for (uint64_t I = 0; I < Bytes; ++I)
+      In[I] = uint8_t(I * 31 + 1);
+    auto Src = A.allocate(Bytes + 64), Dst = To->allocate(Bytes + 64);
+    ASSERT_TRUE(Src.ok() && Dst.ok());
+    ASSERT_TRUE(A.copyIn(*Src, 64, In.data(), Bytes).ok());
+    ASSERT_TRUE(A.finishCopies().ok());
+    Status S = To->copyPeer(*Dst, 32, A, *Src, 64, Bytes);
+    ASSERT_TRUE(S.ok()) << S.error().message();
+    ASSERT_TRUE(To->copyOut(Out.data(), *Dst, 32, Bytes).ok());
+    EXPECT_EQ(In, Out);
+    A.release(*Src);
+    To->release(*Dst);
+  }
+  auto Db = ProfileDatabase::open(freshPath("peer.sqlite"));
+  ASSERT_TRUE(Db.ok());
+  auto First = peerLink(B, A, **Db);
+  ASSERT_TRUE(First.ok()) << First.error().message();
+  EXPECT_GT(First->GBps, 0);
+  auto Again = peerLink(B, A, **Db);
+  ASSERT_TRUE(Again.ok());
+  EXPECT_EQ(Again->GBps, First->GBps);
+  EXPECT_EQ(Again->LatencyMs, First->LatencyMs);
+}

@@ -188,6 +188,30 @@ PeerAccess CudaDevice::peerAccess(const Device &Other) const {
   return A;
 }
 
+Status CudaDevice::copyPeer(DeviceMemory Dst, uint64_t DstOffset, Device &From, DeviceMemory Src,
+                            uint64_t SrcOffset, uint64_t Bytes) {
+  if (From.info().Kind != DeviceKind::Cuda || &From == this)
+    return Device::copyPeer(Dst, DstOffset, From, Src, SrcOffset, Bytes);
+  auto &Peer = static_cast<CudaDevice &>(From);
+  // The source's queued copies into Src land first.
+  if (Status S = Peer.finishCopies(); !S)
+    return S;
+  if (Status S = enter(); !S)
+    return S;
+  if (peerAccess(Peer).Supported) {
+    std::lock_guard<std::mutex> Hold(PeersLock);
+    if (PeersEnabled.insert(&Peer).second) {
+      // 704: CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED (another library did).
+      CUresult R = D.cuCtxEnablePeerAccess(Peer.Ctx, 0);
+      if (R != 0 && R != 704)
+        return check(R, "cuCtxEnablePeerAccess");
+    }
+  }
+  return check(D.cuMemcpyPeer(Dst.Address + DstOffset, Ctx, Src.Address + SrcOffset, Peer.Ctx,
+                              Bytes),
+               "cuMemcpyPeer");
+}
+
 Result<std::shared_ptr<DeviceModule>> CudaDevice::loadModule(const Bundle &B) {
   std::string_view PTX = B.variant(TargetKind::PTX);
   if (PTX.empty() || PTX.back() != '\0')

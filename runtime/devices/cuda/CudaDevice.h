@@ -26,6 +26,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <set>
 
 namespace skmd {
 
@@ -47,6 +48,11 @@ public:
              const KernelInfo &Kernel) override;
   Result<std::shared_ptr<DeviceModule>> loadModule(const Bundle &B) override;
   PeerAccess peerAccess(const Device &Other) const override;
+  /// From another GPU: cuMemcpyPeer, direct where the two reach each
+  /// other (peer access, enabled on first use), through host memory by
+  /// the driver otherwise.
+  Status copyPeer(DeviceMemory Dst, uint64_t DstOffset, Device &From, DeviceMemory Src,
+                  uint64_t SrcOffset, uint64_t Bytes) override;
   Result<DeviceMemory> allocate(uint64_t Bytes) override;
   void release(DeviceMemory Memory) override;
   Status copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
@@ -94,6 +100,9 @@ private:
   const CudaDriver &D;
   CUdevice Dev;
   CUcontext Ctx;
+  /// The GPUs whose memory this context has been given access to.
+  std::set<const CudaDevice *> PeersEnabled;
+  std::mutex PeersLock;
   /// A stream and a staging pool per copy direction, and a stream for the
   /// kernels: a launch's schedule runs copies in, kernels and copies out
   /// from threads of their own (launch/Schedule.h), so that both copy

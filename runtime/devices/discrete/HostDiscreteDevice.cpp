@@ -60,6 +60,19 @@ Status HostDiscreteDevice::copyOutNow(void *Dst, DeviceMemory Src, uint64_t SrcO
   return S;
 }
 
+Status HostDiscreteDevice::copyPeer(DeviceMemory Dst, uint64_t DstOffset, Device &From,
+                                    DeviceMemory Src, uint64_t SrcOffset, uint64_t Bytes) {
+  if (From.info().Kind != DeviceKind::HostDiscrete)
+    return Device::copyPeer(Dst, DstOffset, From, Src, SrcOffset, Bytes);
+  // The source's queued copies into Src land first.
+  if (Status S = From.finishCopies(); !S)
+    return S;
+  const void *At = reinterpret_cast<const char *>(Src.Address) + SrcOffset;
+  if (Status S = copyIn(Dst, DstOffset, At, Bytes); !S)
+    return S;
+  return finishCopies();
+}
+
 Status HostDiscreteDevice::copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
                                   uint64_t Bytes) {
   if (!Streams)

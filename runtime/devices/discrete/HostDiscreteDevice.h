@@ -42,6 +42,10 @@ public:
   Status copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
                 uint64_t Bytes) override;
   Status copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffset, uint64_t Bytes) override;
+  /// From another HostDiscrete device: a memcpy between the two
+  /// allocations (both in host memory), at this device's link's speed.
+  Status copyPeer(DeviceMemory Dst, uint64_t DstOffset, Device &From, DeviceMemory Src,
+                  uint64_t SrcOffset, uint64_t Bytes) override;
   Status finishCopies() override;
   Status run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args, const NDRange &Range,
              uint64_t First, uint64_t Count) override;
