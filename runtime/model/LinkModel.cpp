@@ -55,7 +55,7 @@ template <typename F> Result<LinkCost> costOf(F &&CopyBytes) {
   auto Tiny = bestMs(20, [&](unsigned) { return CopyBytes(TinyBytes, 0); });
   if (!Tiny)
     return Tiny.error();
-  double Sx = 0, Sy = 0, Sxx = 0, Sxy = 0, N = 0;
+  double Sx = 0, Sy = 0, Sxx = 0, Sxy = 0, N = 0, LargestMs = 0;
   for (uint64_t Bytes : Sizes) {
     auto T = bestMs(2 * Regions - 1, [&](unsigned R) {
       return CopyBytes(Bytes, (R % Regions) * LargeBytes);
@@ -63,6 +63,7 @@ template <typename F> Result<LinkCost> costOf(F &&CopyBytes) {
     if (!T)
       return T.error();
     double X = double(Bytes);
+    LargestMs = *T;
     Sx += X;
     Sy += *T;
     Sxx += X * X;
@@ -71,6 +72,12 @@ template <typename F> Result<LinkCost> costOf(F &&CopyBytes) {
   }
   double PerByte = (N * Sxy - Sx * Sy) / (N * Sxx - Sx * Sx);
   double Intercept = (Sy - PerByte * Sx) / N;
+  if (!(PerByte > 0)) {
+    // Copies so fast that the sizes' times are noise around their fixed
+    // cost: the largest copy's rate beyond the tiny one's time.
+    PerByte = std::max(LargestMs - *Tiny, LargestMs / 2) / double(Sizes[std::size(Sizes) - 1]);
+    Intercept = *Tiny;
+  }
   LinkCost C;
   C.LatencyMs = std::max(*Tiny, Intercept);
   C.GBps = PerByte > 0 ? 1e-6 / PerByte : 0;

@@ -207,9 +207,14 @@ Status CudaDevice::copyPeer(DeviceMemory Dst, uint64_t DstOffset, Device &From, 
         return check(R, "cuCtxEnablePeerAccess");
     }
   }
-  return check(D.cuMemcpyPeer(Dst.Address + DstOffset, Ctx, Src.Address + SrcOffset, Peer.Ctx,
-                              Bytes),
-               "cuMemcpyPeer");
+  // On the copies-in stream, waited for: a device-to-device cuMemcpy may
+  // return before the bytes have arrived.
+  if (Status S = check(D.cuMemcpyPeerAsync(Dst.Address + DstOffset, Ctx, Src.Address + SrcOffset,
+                                           Peer.Ctx, Bytes, ToDevice),
+                       "cuMemcpyPeerAsync");
+      !S)
+    return S;
+  return check(D.cuStreamSynchronize(ToDevice), "a copy from " + Peer.Info.Name);
 }
 
 Result<std::shared_ptr<DeviceModule>> CudaDevice::loadModule(const Bundle &B) {

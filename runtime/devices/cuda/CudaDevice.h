@@ -48,9 +48,9 @@ public:
              const KernelInfo &Kernel) override;
   Result<std::shared_ptr<DeviceModule>> loadModule(const Bundle &B) override;
   PeerAccess peerAccess(const Device &Other) const override;
-  /// From another GPU: cuMemcpyPeer, direct where the two reach each
-  /// other (peer access, enabled on first use), through host memory by
-  /// the driver otherwise.
+  /// From another GPU: cuMemcpyPeerAsync on the copies-in stream, waited
+  /// for; direct where the two reach each other (peer access, enabled on
+  /// first use), through host memory by the driver otherwise.
   Status copyPeer(DeviceMemory Dst, uint64_t DstOffset, Device &From, DeviceMemory Src,
                   uint64_t SrcOffset, uint64_t Bytes) override;
   Result<DeviceMemory> allocate(uint64_t Bytes) override;

@@ -40,7 +40,7 @@ Loaded load() {
   Lib.get(D.cuMemHostAlloc, "cuMemHostAlloc");
   Lib.get(D.cuMemFreeHost, "cuMemFreeHost");
   Lib.get(D.cuMemcpyHtoD, "cuMemcpyHtoD_v2");
-  Lib.get(D.cuMemcpyPeer, "cuMemcpyPeer");
+  Lib.get(D.cuMemcpyPeerAsync, "cuMemcpyPeerAsync");
   Lib.get(D.cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess");
   Lib.get(D.cuMemcpyDtoH, "cuMemcpyDtoH_v2");
   Lib.get(D.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");

@@ -85,7 +85,8 @@ struct CudaDriver {
   CUresult (*cuMemHostAlloc)(void **, size_t, unsigned);
   CUresult (*cuMemFreeHost)(void *);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
-  CUresult (*cuMemcpyPeer)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t);
+  CUresult (*cuMemcpyPeerAsync)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t,
+                                CUstream);
   CUresult (*cuCtxEnablePeerAccess)(CUcontext, unsigned);
   CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
