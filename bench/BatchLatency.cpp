@@ -6,7 +6,8 @@
 //
 // Random batches of 2 to --max-ops operations over the devices opened: copies
 // of 1 to --max-mib MiB between host memory (page-locked where the device
-// has it, or pageable) and a device, either way; kernel pieces on the
+// has it, or pageable) and a device, either way, and between two devices
+// (a fifth of the copies, where there are two); kernel pieces on the
 // devices (the spin kernel, set to run 0.2-10 ms alone) and on the CPU
 // (vector add over host arrays of 16-48 M floats, beyond the last-level
 // cache, which shares host memory and cores with the copies);
@@ -370,6 +371,23 @@ int main(int Argc, char **Argv) {
         }
         Work.push_back(kernelWork(Dev, Param));
         Op.KernelMs = aloneMs(Work.back());
+      } else if (CopyDevices.size() >= 2 && uniform(0, 1) < 0.2) {
+        // Device to device: from one device's slot to another's.
+        size_t A = pick(CopyDevices.size()), B = pick(CopyDevices.size() - 1);
+        B += B >= A;
+        int From = CopyDevices[A];
+        Dev = CopyDevices[B];
+        DeviceMemory Src = Memory[From]->Mem[SlotsUsed[From]++];
+        DeviceMemory Dst = Memory[Dev]->Mem[SlotsUsed[Dev]++];
+        uint64_t Bytes =
+            std::min<uint64_t>(SlotBytes, uint64_t(std::exp2(uniform(20, std::log2(double(SlotBytes))))));
+        Op.Path = Route{From, Dev, false};
+        Op.Bytes = Bytes;
+        Op.Label = routeName(Op.Path, M.deviceNames()) + ", " + std::to_string(Bytes) + " bytes";
+        Device &To = *Devices[Dev], &Source = *Devices[From];
+        Work.push_back([&To, &Source, Dst, Src, Bytes] {
+          return To.copyPeer(Dst, 0, Source, Src, 0, Bytes);
+        });
       } else {
         Dev = CopyDevices[pick(CopyDevices.size())];
         Slots &S = *Memory[Dev];
@@ -444,7 +462,8 @@ int main(int Argc, char **Argv) {
         Copies += Op.What == BatchOp::Copy;
       std::vector<std::function<Status()>> Paced = Work;
       for (size_t I = 0; I < Ops.size(); ++I) {
-        if (Ops[I].What != BatchOp::Copy)
+        // Host copies are paced; device-to-device ones keep their own link.
+        if (Ops[I].What != BatchOp::Copy || !Ops[I].Path.touchesHost())
           continue;
         double Share = bytesPerMs(M.Routes.alone(Ops[I].Path)->GBps) / Copies;
         int Dev = Ops[I].Path.From == HostSide ? Ops[I].Path.To : Ops[I].Path.From;
