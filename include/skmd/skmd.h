@@ -56,6 +56,7 @@ typedef struct skmd_program_s *skmd_program;
 typedef struct skmd_kernel_s *skmd_kernel;
 typedef struct skmd_buffer_s *skmd_buffer;
 typedef struct skmd_event_s *skmd_event;
+typedef struct skmd_batch_s *skmd_batch;
 
 /* The message of the calling thread's last failure ("" if none). */
 const char *skmd_last_error(void);
@@ -296,6 +297,51 @@ skmd_status skmd_check_model(skmd_kernel k, uint32_t work_dim,
                              const size_t *global_size, const size_t *local_size,
                              const char *device, const uint64_t *groups, size_t count,
                              unsigned runs, double *measured_ms, double *predicted_ms);
+
+/* Batches (docs/batch.md): copies and kernel pieces with dependencies,
+   predicted before they run and run by the batch engine in the order that
+   finishes soonest. A batch moves only what it says: a kernel piece runs on
+   bytes the batch (or an earlier launch) made current on its device, and
+   fails, naming them, where they are not; its results stay on the device
+   until a copy brings them back (a buffer over the caller's own memory has
+   every byte back when the batch ends, as after a launch). Operations are
+   numbered from 0 in the order added. */
+
+/* A copy's end in host memory, where a device index would be. */
+#define SKMD_HOST ((size_t)-1)
+
+skmd_status skmd_batch_create(skmd_context ctx, skmd_batch *out);
+/* After it has run, if it was submitted. */
+void skmd_batch_release(skmd_batch batch);
+/* Copies bytes [offset, offset + bytes) of buf from `from` to `to`: device
+   indices (a device with memory of its own) or SKMD_HOST. *op (may be
+   NULL): its number. */
+skmd_status skmd_batch_add_copy(skmd_batch batch, skmd_buffer buf, size_t offset,
+                                size_t bytes, size_t from, size_t to, size_t *op);
+/* Runs groups [first_group, first_group + group_count) of k's launch (the
+   launch as skmd_launch takes it; groups flattened, dimension 0 fastest)
+   on `device`, with k's arguments as set now. */
+skmd_status skmd_batch_add_kernel(skmd_batch batch, skmd_kernel k, size_t device,
+                                  uint32_t work_dim, const size_t *global_offset,
+                                  const size_t *global_size, const size_t *local_size,
+                                  uint64_t first_group, uint64_t group_count, size_t *op);
+/* Operation `op` starts after operation `after` (an earlier one) ends. */
+skmd_status skmd_batch_add_dependency(skmd_batch batch, size_t op, size_t after);
+/* The batch's time, predicted without running it: the machine's measured
+   routes (measured on first use, as skmd-prof --links does) and each
+   kernel piece's profile; SKMD_ERROR_NOT_FOUND when a piece has none. */
+skmd_status skmd_batch_predict(skmd_batch batch, double *ms);
+/* Runs it after every launch made before, returning at once. A batch runs
+   once. */
+skmd_status skmd_batch_submit(skmd_batch batch);
+/* *done: nonzero once a submitted batch has finished. */
+skmd_status skmd_batch_query(skmd_batch batch, int *done);
+/* Waits for a submitted batch; its status (the first operation that
+   failed, named; those waiting for it did not run). */
+skmd_status skmd_batch_wait(skmd_batch batch);
+/* After skmd_batch_wait: operation `op`'s predicted and measured start and
+   end, ms from the batch's start (times[0..3]). */
+skmd_status skmd_batch_times(skmd_batch batch, size_t op, double times[4]);
 
 /* Explains every launch on stderr, as SKMD_EXPLAIN=1 does (on: nonzero). */
 void skmd_set_explain(skmd_context ctx, int on);

@@ -19,6 +19,7 @@
 
 #include <stdexcept>
 #include <type_traits>
+#include <array>
 #include <string>
 #include <utility>
 #include <vector>
@@ -125,6 +126,57 @@ public:
   }
 };
 
+/// Copies and kernel pieces with dependencies, predicted before they run
+/// (docs/batch.md). Operations are numbered in the order added.
+class Batch : public detail::Handle<skmd_batch, skmd_batch_release> {
+public:
+  using Handle::Handle;
+  /// A copy's end in host memory, where a device index would be.
+  static constexpr size_t Host = SKMD_HOST;
+
+  size_t copy(const Buffer &B, size_t Offset, size_t Bytes, size_t From, size_t To) {
+    size_t Op;
+    detail::check(skmd_batch_add_copy(get(), B.get(), Offset, Bytes, From, To, &Op));
+    return Op;
+  }
+  /// Groups [First, First + Count) of the launch on \p Device.
+  size_t kernel(const Kernel &K, size_t Device, const std::vector<size_t> &Global,
+                const std::vector<size_t> &Local, uint64_t First, uint64_t Count,
+                const std::vector<size_t> &Offset = {}) {
+    if (Global.size() != Local.size() || (!Offset.empty() && Offset.size() != Global.size()))
+      throw Error(SKMD_ERROR_INVALID_ARGUMENT,
+                  "global, local and offset sizes need one entry per dimension");
+    size_t Op;
+    detail::check(skmd_batch_add_kernel(get(), K.get(), Device, uint32_t(Global.size()),
+                                        Offset.empty() ? nullptr : Offset.data(), Global.data(),
+                                        Local.data(), First, Count, &Op));
+    return Op;
+  }
+  /// \p Op starts after \p After ends.
+  Batch &after(size_t Op, size_t After) {
+    detail::check(skmd_batch_add_dependency(get(), Op, After));
+    return *this;
+  }
+  double predict() const {
+    double Ms;
+    detail::check(skmd_batch_predict(get(), &Ms));
+    return Ms;
+  }
+  void submit() { detail::check(skmd_batch_submit(get())); }
+  bool done() const {
+    int Done;
+    detail::check(skmd_batch_query(get(), &Done));
+    return Done != 0;
+  }
+  void wait() { detail::check(skmd_batch_wait(get())); }
+  /// Predicted start and end, measured start and end, ms.
+  std::array<double, 4> times(size_t Op) const {
+    std::array<double, 4> T;
+    detail::check(skmd_batch_times(get(), Op, T.data()));
+    return T;
+  }
+};
+
 class Context : public detail::Handle<skmd_context, skmd_release_context> {
 public:
   /// \p Devices as skmd_init's (nullptr: every device found).
@@ -149,6 +201,12 @@ public:
   }
   /// A buffer of SKMD's own, its bytes staying on the devices between
   /// launches (skmd_create_buffer); filled from \p Init, zeros when null.
+  /// An empty batch (Batch).
+  Batch batch() const {
+    skmd_batch B;
+    detail::check(skmd_batch_create(get(), &B));
+    return Batch(B);
+  }
   Buffer create(size_t Bytes, const void *Init = nullptr) const {
     skmd_buffer B;
     detail::check(skmd_create_buffer(get(), Bytes, Init, &B));

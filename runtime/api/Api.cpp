@@ -45,6 +45,14 @@ struct skmd_buffer_s {
   BufferObject *Object;
 };
 
+struct skmd_batch_s {
+  skmd_context Ctx;
+  SessionBatch Batch;
+  std::optional<std::future<Status>> Done;
+  bool Waited = false;
+  Status Outcome;
+};
+
 struct skmd_event_s {
   std::future<Status> Done;
   LaunchRecord Record;
@@ -591,6 +599,177 @@ skmd_status skmd_wait(skmd_event Ev, skmd_launch_report *Report) {
     Status S = Own->Done.get();
     fillReport(Own->Record, Own->TotalGroups, Report);
     return S ? ok() : fail(S.error());
+  });
+}
+
+skmd_status skmd_batch_create(skmd_context Ctx, skmd_batch *Out) {
+  return guarded([&] {
+    if (!Ctx || !Out)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_batch_create: NULL argument");
+    auto B = std::make_unique<skmd_batch_s>();
+    B->Ctx = Ctx;
+    *Out = B.release();
+    return ok();
+  });
+}
+
+void skmd_batch_release(skmd_batch B) {
+  if (!B)
+    return;
+  std::unique_ptr<skmd_batch_s> Own(B);
+  if (Own->Done && !Own->Waited)
+    Own->Done->wait();
+}
+
+namespace {
+
+/// Operations may be added until the batch is submitted.
+skmd_status addable(skmd_batch B, const char *Fn) {
+  if (!B)
+    return fail(SKMD_ERROR_INVALID_ARGUMENT, std::string(Fn) + ": batch is NULL");
+  if (B->Done)
+    return fail(SKMD_ERROR_INVALID_ARGUMENT,
+                std::string(Fn) + ": the batch was submitted; make a new one");
+  return ok();
+}
+
+int batchSide(size_t Index) { return Index == SKMD_HOST ? HostSide : int(Index); }
+
+} // namespace
+
+skmd_status skmd_batch_add_copy(skmd_batch B, skmd_buffer Buf, size_t Offset, size_t Bytes,
+                                size_t From, size_t To, size_t *Op) {
+  return guarded([&] {
+    if (skmd_status S = addable(B, "skmd_batch_add_copy"); S != SKMD_SUCCESS)
+      return S;
+    if (!Buf || Buf->Ctx != B->Ctx)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT,
+                  "skmd_batch_add_copy: the buffer must be of the batch's context");
+    size_t Devices = B->Ctx->S->devices().size();
+    for (size_t Side : {From, To})
+      if (Side != SKMD_HOST && Side >= Devices)
+        return fail(SKMD_ERROR_INVALID_ARGUMENT,
+                    "skmd_batch_add_copy: no device " + std::to_string(Side) + " (the context has " +
+                        std::to_string(Devices) + "; SKMD_HOST for host memory)");
+    BatchCopyOp C;
+    C.Buffer = Buf->Object;
+    C.Offset = Offset;
+    C.Bytes = Bytes;
+    C.From = batchSide(From);
+    C.To = batchSide(To);
+    B->Batch.Ops.push_back({C, {}});
+    if (Op)
+      *Op = B->Batch.Ops.size() - 1;
+    return ok();
+  });
+}
+
+skmd_status skmd_batch_add_kernel(skmd_batch B, skmd_kernel K, size_t Device, uint32_t WorkDim,
+                                  const size_t *Offset, const size_t *Global,
+                                  const size_t *Local, uint64_t First, uint64_t Count,
+                                  size_t *Op) {
+  return guarded([&] {
+    if (skmd_status S = addable(B, "skmd_batch_add_kernel"); S != SKMD_SUCCESS)
+      return S;
+    if (!K || K->Program->Ctx != B->Ctx)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT,
+                  "skmd_batch_add_kernel: the kernel must be of the batch's context");
+    if (Device >= B->Ctx->S->devices().size())
+      return fail(SKMD_ERROR_INVALID_ARGUMENT,
+                  "skmd_batch_add_kernel: no device " + std::to_string(Device));
+    auto Range = ndRange(WorkDim, Offset, Global, Local);
+    if (!Range)
+      return fail(Range.error());
+    BatchKernelOp P;
+    P.Kernel = &K->Loaded;
+    P.Args = K->Args;
+    P.Range = *Range;
+    P.Device = unsigned(Device);
+    P.First = First;
+    P.Count = Count;
+    B->Batch.Ops.push_back({std::move(P), {}});
+    if (Op)
+      *Op = B->Batch.Ops.size() - 1;
+    return ok();
+  });
+}
+
+skmd_status skmd_batch_add_dependency(skmd_batch B, size_t Op, size_t After) {
+  return guarded([&] {
+    if (skmd_status S = addable(B, "skmd_batch_add_dependency"); S != SKMD_SUCCESS)
+      return S;
+    if (Op >= B->Batch.Ops.size() || After >= Op)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT,
+                  "skmd_batch_add_dependency: operation " + std::to_string(Op) +
+                      " may depend only on an earlier one (" + std::to_string(After) +
+                      " given, " + std::to_string(B->Batch.Ops.size()) + " operations)");
+    B->Batch.Ops[Op].After.push_back(unsigned(After));
+    return ok();
+  });
+}
+
+skmd_status skmd_batch_predict(skmd_batch B, double *Ms) {
+  return guarded([&] {
+    if (!B || !Ms)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_batch_predict: NULL argument");
+    auto T = B->Ctx->S->predictBatch(B->Batch);
+    if (!T)
+      return fail(T.error());
+    *Ms = T->Ms;
+    return ok();
+  });
+}
+
+skmd_status skmd_batch_submit(skmd_batch B) {
+  return guarded([&] {
+    if (skmd_status S = addable(B, "skmd_batch_submit"); S != SKMD_SUCCESS)
+      return S;
+    B->Done = B->Ctx->S->submitBatch(B->Batch);
+    return ok();
+  });
+}
+
+skmd_status skmd_batch_query(skmd_batch B, int *Done) {
+  return guarded([&] {
+    if (!B || !Done)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_batch_query: NULL argument");
+    if (!B->Done)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_batch_query: the batch was not submitted");
+    *Done = B->Waited || B->Done->wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+    return ok();
+  });
+}
+
+skmd_status skmd_batch_wait(skmd_batch B) {
+  return guarded([&] {
+    if (!B)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_batch_wait: batch is NULL");
+    if (!B->Done)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_batch_wait: the batch was not submitted");
+    if (!B->Waited) {
+      B->Outcome = B->Done->get();
+      B->Waited = true;
+    }
+    return B->Outcome ? ok() : fail(B->Outcome.error());
+  });
+}
+
+skmd_status skmd_batch_times(skmd_batch B, size_t Op, double Times[4]) {
+  return guarded([&] {
+    if (!B || !Times)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT, "skmd_batch_times: NULL argument");
+    if (!B->Waited || !B->Batch.Ran)
+      return fail(SKMD_ERROR_INVALID_ARGUMENT,
+                  "skmd_batch_times: the batch has not run (skmd_batch_wait first)");
+    const BatchReport &R = B->Batch.Report;
+    if (Op >= R.StartMs.size())
+      return fail(SKMD_ERROR_INVALID_ARGUMENT,
+                  "skmd_batch_times: no operation " + std::to_string(Op));
+    Times[0] = R.Predicted.StartMs[Op];
+    Times[1] = R.Predicted.EndMs[Op];
+    Times[2] = R.StartMs[Op];
+    Times[3] = R.EndMs[Op];
+    return ok();
   });
 }
 

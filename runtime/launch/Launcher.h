@@ -113,6 +113,12 @@ public:
 
   /// Every buffer object of this launcher's devices.
   Residency &residency() { return Buffers; }
+  /// Loads \p Kernel on device \p Device (its program's module, loaded
+  /// once), where it is not yet.
+  Status load(LoadedKernel &Kernel, unsigned Device);
+  /// The threads of the devices' lanes (batches run their schedules on
+  /// them between launches).
+  DeviceWorkers &workers() { return Workers; }
 
 private:
   struct LaunchState;
@@ -121,7 +127,6 @@ private:
                    bool CoverAll, LaunchReport &Report);
   Status checkPieces(const KernelInfo &K, const NDRange &Range,
                      const std::vector<Piece> &Pieces, bool CoverAll) const;
-  Status load(LoadedKernel &Kernel, unsigned Device);
   void prepareResidency(LaunchState &L);
   void buildSchedule(LaunchState &L);
   void addDevicePiece(LaunchState &L, size_t P);

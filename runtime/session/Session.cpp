@@ -92,6 +92,7 @@ Result<unsigned> Session::deviceIndex(const std::string &Name) const {
 void Session::setProgress(std::function<void(const std::string &)> F) {
   if (!F)
     F = [](const std::string &Line) { std::fprintf(stderr, "skmd: %s\n", Line.c_str()); };
+  Progress = F;
   Planner->setProgress(std::move(F));
 }
 

@@ -19,6 +19,7 @@
 #include "launch/Launcher.h"
 #include "partitioner/ModelPlanner.h"
 #include "session/ResidentPlans.h"
+#include "session/SessionBatch.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -140,7 +141,29 @@ public:
   /// Writes them; device copies of those bytes become stale.
   Status writeBuffer(BufferObject &B, uint64_t Offset, uint64_t Bytes, const void *Src);
 
+  /// Batches (session/SessionBatch.h). The prediction of \p B, in its
+  /// turn: the route table (measured into the profile database on first
+  /// use) and the kernel pieces' times from their profiles; a piece
+  /// without a profile makes it an error naming it.
+  Result<Timeline> predictBatch(SessionBatch &B);
+  /// Runs \p B in its turn, after everything submitted before; \p B lives
+  /// until the future is ready, its report filled then. An operation that
+  /// fails fails the batch (the error names it); those after it that wait
+  /// for it do not run.
+  std::future<Status> submitBatch(SessionBatch &B);
+
 private:
+  /// The batch model of the devices, measured on first use.
+  Result<const BatchMachine *> batchMachine();
+  /// \p B's operations as the model sees them; kernel pieces without a
+  /// profile get no time and are named in \p Unpredicted.
+  Result<std::vector<BatchOp>> batchModel(SessionBatch &B, std::string &Unpredicted);
+  Status checkBatchOps(const SessionBatch &B) const;
+  Status runBatchNow(SessionBatch &B);
+  std::optional<BatchMachine> Machine;
+  /// What setProgress was given (measurements announce themselves).
+  std::function<void(const std::string &)> Progress;
+
   Session() = default;
   /// Queues \p Job behind everything submitted before.
   std::future<Status> submit(std::function<Status()> Job);
