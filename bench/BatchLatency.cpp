@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "batch/BatchEngine.h"
+#include "common/ArgSpecs.h"
 #include "batch/Machine.h"
 #include "batch/Topology.h"
 #include "bundle/Bundle.h"
@@ -42,6 +43,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -52,13 +54,9 @@
 #endif
 
 using namespace skmd;
+using tools::die;
 
 namespace {
-
-[[noreturn]] void die(const std::string &Message) {
-  std::fprintf(stderr, "batch-latency: error: %s\n", Message.c_str());
-  std::exit(1);
-}
 
 template <typename T> T check(Result<T> R, const std::string &What) {
   if (!R)
@@ -96,9 +94,8 @@ const char *Usage =
     "                   allocation (the paper's baselines)\n";
 
 unsigned count(const char *V, const char *Name, unsigned Least) {
-  char *End = nullptr;
-  unsigned long N = std::strtoul(V, &End, 10);
-  if (!*V || *End || N < Least || N > 1000000)
+  uint64_t N = tools::parseCount(V, Name);
+  if (N < Least || N > 1000000)
     die(std::string(Name) + " needs a whole number of at least " + std::to_string(Least));
   return unsigned(N);
 }
@@ -107,11 +104,7 @@ Options parse(int Argc, char **Argv) {
   Options O;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
-    auto Value = [&](const char *Name) -> const char * {
-      size_t L = std::strlen(Name);
-      return A.compare(0, L, Name) == 0 && A.size() > L && A[L] == '=' ? Argv[I] + L + 1
-                                                                         : nullptr;
-    };
+    auto Value = [&](const char *Name) { return tools::optionValue(Argc, Argv, I, Name); };
     if (A == "--help" || A == "-h") {
       std::fputs(Usage, stdout);
       std::exit(0);
@@ -179,6 +172,39 @@ Loaded load(Device &D, const Bundle &B, const char *Name) {
   return L;
 }
 
+/// Where a copy between host memory and a device moves its bytes.
+struct HostCopy {
+  Device *D = nullptr;
+  DeviceMemory Mem;
+  void *Host = nullptr;
+  bool In = true;
+};
+
+/// The work of copying \p Bytes at \p C: one copy, or, given \p PacedTo
+/// (bytes per ms), 1-MiB chunks each started no sooner than that rate
+/// allows (bandwidth allocation's fixed share).
+std::function<Status()> hostCopyWork(const HostCopy &C, uint64_t Bytes, double PacedTo = 0) {
+  return [C, Bytes, PacedTo] {
+    const uint64_t Chunk = PacedTo > 0 ? uint64_t(1) << 20 : std::max<uint64_t>(Bytes, 1);
+    auto T0 = std::chrono::steady_clock::now();
+    for (uint64_t At = 0; At < Bytes; At += Chunk) {
+      uint64_t N = std::min(Chunk, Bytes - At);
+      char *Host = static_cast<char *>(C.Host) + At;
+      Status St = C.In ? C.D->copyIn(C.Mem, At, Host, N) : C.D->copyOut(Host, C.Mem, At, N);
+      if (St && C.In)
+        St = C.D->finishCopies();
+      if (!St)
+        return St;
+      if (PacedTo > 0) {
+        double Due = double(At + N) / PacedTo, Now = msSince(T0);
+        if (Due > Now)
+          std::this_thread::sleep_for(std::chrono::microseconds(int64_t((Due - Now) * 1e3)));
+      }
+    }
+    return Status::success();
+  };
+}
+
 DeviceArg bufferArg(uint64_t Address) {
   DeviceArg A;
   A.K = DeviceArg::Buffer;
@@ -211,6 +237,7 @@ double percentile(std::vector<double> V, double P) {
 } // namespace
 
 int main(int Argc, char **Argv) {
+  tools::ToolName = "batch-latency";
   Options O = parse(Argc, Argv);
   auto Opened = check(openDevices(O.Devices), "opening devices");
   std::vector<Device *> Devices;
@@ -347,9 +374,15 @@ int main(int Argc, char **Argv) {
     std::vector<BatchOp> Ops;
     std::vector<std::function<Status()>> Work;
     std::vector<int> OpDevice;
+    std::vector<std::optional<HostCopy>> Places;
     std::map<int, unsigned> SlotsUsed;
+    auto copyBytes = [&] {
+      return std::min<uint64_t>(SlotBytes,
+                                uint64_t(std::exp2(uniform(20, std::log2(double(SlotBytes))))));
+    };
     for (unsigned I = 0; I < N; ++I) {
       BatchOp Op;
+      Places.emplace_back();
       bool Kernel = uniform(0, 1) < 0.4;
       int Dev;
       if (Kernel) {
@@ -379,8 +412,7 @@ int main(int Argc, char **Argv) {
         Dev = CopyDevices[B];
         DeviceMemory Src = Memory[From]->Mem[SlotsUsed[From]++];
         DeviceMemory Dst = Memory[Dev]->Mem[SlotsUsed[Dev]++];
-        uint64_t Bytes =
-            std::min<uint64_t>(SlotBytes, uint64_t(std::exp2(uniform(20, std::log2(double(SlotBytes))))));
+        uint64_t Bytes = copyBytes();
         Op.Path = Route{From, Dev, false};
         Op.Bytes = Bytes;
         Op.Label = routeName(Op.Path, M.deviceNames()) + ", " + std::to_string(Bytes) + " bytes";
@@ -394,21 +426,13 @@ int main(int Argc, char **Argv) {
         unsigned Slot = SlotsUsed[Dev]++;
         bool In = uniform(0, 1) < 0.5;
         bool Pinned = S.HasPinned && uniform(0, 1) < 0.5;
-        uint64_t Bytes =
-            std::min<uint64_t>(SlotBytes, uint64_t(std::exp2(uniform(20, std::log2(double(SlotBytes))))));
+        uint64_t Bytes = copyBytes();
         Op.Path = In ? Route{HostSide, Dev, !Pinned} : Route{Dev, HostSide, !Pinned};
         Op.Bytes = Bytes;
         Op.Label = routeName(Op.Path, M.deviceNames()) + ", " + std::to_string(Bytes) + " bytes";
-        void *Host = Pinned ? S.Pinned[Slot] : S.Pageable[Slot];
-        DeviceMemory Mem = S.Mem[Slot];
-        Device &D = *Devices[Dev];
-        if (In)
-          Work.push_back([&D, Mem, Host, Bytes] {
-            Status St = D.copyIn(Mem, 0, Host, Bytes);
-            return St ? D.finishCopies() : St;
-          });
-        else
-          Work.push_back([&D, Mem, Host, Bytes] { return D.copyOut(Host, Mem, 0, Bytes); });
+        Places.back() = HostCopy{Devices[Dev], S.Mem[Slot], Pinned ? S.Pinned[Slot] : S.Pageable[Slot],
+                             In};
+        Work.push_back(hostCopyWork(*Places.back(), Bytes));
       }
       // Half the operations wait for an earlier one of their device.
       std::vector<unsigned> Same;
@@ -461,42 +485,11 @@ int main(int Argc, char **Argv) {
       for (const BatchOp &Op : Ops)
         Copies += Op.What == BatchOp::Copy;
       std::vector<std::function<Status()>> Paced = Work;
-      for (size_t I = 0; I < Ops.size(); ++I) {
-        // Host copies are paced; device-to-device ones keep their own link.
-        if (Ops[I].What != BatchOp::Copy || !Ops[I].Path.touchesHost())
-          continue;
-        double Share = bytesPerMs(M.Routes.alone(Ops[I].Path)->GBps) / Copies;
-        int Dev = Ops[I].Path.From == HostSide ? Ops[I].Path.To : Ops[I].Path.From;
-        Device &D = *Devices[Dev];
-        bool In = Ops[I].Path.From == HostSide;
-        // The copy's own slot: the same memory as its unpaced work.
-        Slots &S = *Memory[Dev];
-        unsigned Slot = 0;
-        for (size_t E = 0; E < I; ++E)
-          Slot += Ops[E].What == BatchOp::Copy &&
-                  (Ops[E].Path.From == Dev || Ops[E].Path.To == Dev);
-        void *Host = Ops[I].Path.Pageable ? S.Pageable[Slot] : S.Pinned[Slot];
-        DeviceMemory Mem = S.Mem[Slot];
-        uint64_t Bytes = Ops[I].Bytes;
-        Paced[I] = [&D, Mem, Host, Bytes, Share, In] {
-          constexpr uint64_t Chunk = 1 << 20;
-          auto T0 = std::chrono::steady_clock::now();
-          for (uint64_t At = 0; At < Bytes; At += Chunk) {
-            uint64_t N = std::min(Chunk, Bytes - At);
-            Status St = In ? D.copyIn(Mem, At, static_cast<char *>(Host) + At, N)
-                           : D.copyOut(static_cast<char *>(Host) + At, Mem, At, N);
-            if (St && In)
-              St = D.finishCopies();
-            if (!St)
-              return St;
-            double Due = double(At + N) / Share;
-            double Now = msSince(T0);
-            if (Due > Now)
-              std::this_thread::sleep_for(std::chrono::microseconds(int64_t((Due - Now) * 1e3)));
-          }
-          return Status::success();
-        };
-      }
+      // Host copies are paced; device-to-device ones keep their own link.
+      for (size_t I = 0; I < Ops.size(); ++I)
+        if (Places[I])
+          Paced[I] = hostCopyWork(*Places[I], Ops[I].Bytes,
+                                  bytesPerMs(M.Routes.alone(Ops[I].Path)->GBps) / Copies);
       Best = 1e300;
       for (int Run = 0; Run < 2; ++Run) {
         auto R = check(runBatch(M, Ops, Paced, Workers, &Predicted.Issued), "bandwidth allocation");
