@@ -34,7 +34,7 @@ std::pair<int, unsigned> engineOf(const BatchMachine &M, const BatchOp &Op) {
 
 namespace {
 
-Failure badOp(const BatchMachine &M, const std::vector<BatchOp> &Ops, size_t I,
+Failure badOp(const std::vector<BatchOp> &Ops, size_t I,
               const std::string &What) {
   std::string Name = Ops[I].Label.empty() ? "" : " (" + Ops[I].Label + ")";
   return Failure(ErrorCode::InvalidArgument,
@@ -84,27 +84,27 @@ Status checkBatch(const BatchMachine &M, const std::vector<BatchOp> &Ops) {
     const BatchOp &Op = Ops[I];
     for (unsigned A : Op.After)
       if (A >= I)
-        return badOp(M, Ops, I, "depends on operation " + std::to_string(A) +
+        return badOp(Ops, I, "depends on operation " + std::to_string(A) +
                                     ", which is not an earlier one");
     if (Op.What == BatchOp::Kernel) {
       if (!validDevice(M, Op.Device))
-        return badOp(M, Ops, I, "runs on device " + std::to_string(Op.Device) +
+        return badOp(Ops, I, "runs on device " + std::to_string(Op.Device) +
                                     ", which the machine does not have");
       if (!(Op.KernelMs >= 0))
-        return badOp(M, Ops, I, "a kernel time must be a number of ms >= 0");
+        return badOp(Ops, I, "a kernel time must be a number of ms >= 0");
       continue;
     }
     for (int Side : {Op.Path.From, Op.Path.To})
       if (Side != HostSide && !validDevice(M, Side))
-        return badOp(M, Ops, I, "copies to or from device " + std::to_string(Side) +
+        return badOp(Ops, I, "copies to or from device " + std::to_string(Side) +
                                     ", which the machine does not have");
     const LinkCost *Cost = M.Routes.alone(Op.Path);
     if (!Cost)
-      return badOp(M, Ops, I, "no measured rate for route " +
+      return badOp(Ops, I, "no measured rate for route " +
                                   routeName(Op.Path, M.deviceNames()) +
                                   " (skmd-prof --links measures the machine's routes)");
     if (Op.Bytes && !(Cost->GBps > 0))
-      return badOp(M, Ops, I, "route " + routeName(Op.Path, M.deviceNames()) +
+      return badOp(Ops, I, "route " + routeName(Op.Path, M.deviceNames()) +
                                   " has no bandwidth");
   }
   for (const SharedLimit &L : M.Routes.limits())

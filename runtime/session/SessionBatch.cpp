@@ -22,6 +22,11 @@ IntervalSet rangeSet(uint64_t Lo, uint64_t Hi) {
   return S;
 }
 
+/// "the host" or the device's name.
+std::string sideName(const std::vector<std::unique_ptr<Device>> &Devices, int Side) {
+  return Side == HostSide ? std::string("the host") : Devices[Side]->info().Name;
+}
+
 /// The first interval of \p Want that \p Have lacks, as text.
 std::string firstMissing(const IntervalSet &Want, const IntervalSet &Have) {
   IntervalSet Missing = Want;
@@ -39,9 +44,6 @@ Status Session::checkBatchOps(const SessionBatch &B) const {
     return Failure(ErrorCode::InvalidArgument,
                    "batch operation " + std::to_string(I) + ": " + What);
   };
-  auto Side = [&](int S) {
-    return S == HostSide ? std::string("the host") : Devices[S]->info().Name;
-  };
   for (size_t I = 0; I < B.Ops.size(); ++I) {
     for (unsigned A : B.Ops[I].After)
       if (A >= I)
@@ -58,7 +60,7 @@ Status Session::checkBatchOps(const SessionBatch &B) const {
           return Bad(I, "no device " + std::to_string(S) + " (the context has " +
                             std::to_string(Devices.size()) + ")");
       if (C->From == C->To)
-        return Bad(I, "a copy from " + Side(C->From) + " to itself");
+        return Bad(I, "a copy from " + sideName(Devices, C->From) + " to itself");
       for (int S : {C->From, C->To})
         if (S != HostSide && Devices[S]->info().SharesHostMemory)
           return Bad(I, Devices[S]->info().Name +
@@ -269,9 +271,6 @@ Status Session::runBatchNow(SessionBatch &B) {
       return Obj->hostValid();
     return Where(Obj, D)->Valid;
   };
-  auto SideName = [&](int D) {
-    return D == HostSide ? std::string("the host") : Devices[D]->info().Name;
-  };
   std::vector<std::function<Status()>> Work(N);
   for (size_t I = 0; I < N; ++I) {
     if (auto *C = std::get_if<BatchCopyOp>(&B.Ops[I].What)) {
@@ -282,7 +281,7 @@ Status Session::runBatchNow(SessionBatch &B) {
           std::lock_guard<std::mutex> Hold(Lock);
           if (std::string Gap = firstMissing(Want, ValidAt(C->Buffer, C->From)); !Gap.empty())
             return Failure(ErrorCode::InvalidArgument,
-                           "bytes " + Gap + " are not current on " + SideName(C->From) +
+                           "bytes " + Gap + " are not current on " + sideName(Devices, C->From) +
                                ": copy them there first");
           if (C->From != HostSide)
             From = Where(C->Buffer, C->From);
