@@ -448,7 +448,7 @@ int main(int Argc, char **Argv) {
     double Measured = 1e300;
     BatchReport Kept;
     for (int Run = 0; Run < 2; ++Run) {
-      auto R = check(runBatch(M, Ops, Work, Workers, &Predicted.Issued),
+      auto R = check(runBatch(M, Ops, Work, Workers, {&Predicted.Issued}),
                      "running batch " + std::to_string(Batch));
       check(R.Error, "batch " + std::to_string(Batch));
       if (R.Ms < Measured) {
@@ -475,7 +475,7 @@ int main(int Argc, char **Argv) {
         }
       double Best = 1e300;
       for (int Run = 0; Run < 2; ++Run) {
-        auto R = check(runBatch(M, Ops, Work, Workers, &Division), "time division");
+        auto R = check(runBatch(M, Ops, Work, Workers, {&Division}), "time division");
         Best = std::min(Best, R.Ms);
       }
       Divided = Best / Measured;
@@ -492,7 +492,7 @@ int main(int Argc, char **Argv) {
                                   bytesPerMs(M.Routes.alone(Ops[I].Path)->GBps) / Copies);
       Best = 1e300;
       for (int Run = 0; Run < 2; ++Run) {
-        auto R = check(runBatch(M, Ops, Paced, Workers, &Predicted.Issued), "bandwidth allocation");
+        auto R = check(runBatch(M, Ops, Paced, Workers, {&Predicted.Issued}), "bandwidth allocation");
         Best = std::min(Best, R.Ms);
       }
       Allocated = Best / Measured;

@@ -18,45 +18,51 @@ unsigned laneOf(std::pair<int, unsigned> Engine) {
 
 Result<BatchReport> runBatch(const BatchMachine &M, const std::vector<BatchOp> &Ops,
                              const std::vector<std::function<Status()>> &Work,
-                             DeviceWorkers &Workers, const IssueOrder *Order) {
+                             DeviceWorkers &Workers, const BatchOptions &Options) {
   if (Work.size() != Ops.size())
     return Failure(ErrorCode::InvalidArgument, "a batch needs the work of every operation");
   BatchReport R;
-  if (Order) {
-    auto T = simulateBatch(M, Ops, *Order);
-    if (!T)
-      return T.error();
-    R.Predicted = std::move(*T);
+  if (Options.Order && !Options.Predict) {
+    R.Predicted.Issued = *Options.Order;
   } else {
-    auto T = predictBatch(M, Ops);
+    auto T = Options.Order ? simulateBatch(M, Ops, *Options.Order) : predictBatch(M, Ops);
     if (!T)
       return T.error();
     R.Predicted = std::move(*T);
   }
   const IssueOrder &Issued = R.Predicted.Issued;
+  const std::vector<std::pair<int, unsigned>> Engines = enginesOf(M, Ops, Issued.Order);
   Schedule S;
+  for (auto [Device, Queue] : Options.Queues)
+    S.queueOn(Device, *Queue);
   std::vector<unsigned> NodeOf(Ops.size());
   for (unsigned Op : Issued.Order) {
     std::vector<unsigned> After;
     for (unsigned A : Ops[Op].After)
       After.push_back(NodeOf[A]);
+    const BatchOp &O = Ops[Op];
     ScheduleNode::Kind Kind =
-        Ops[Op].What == BatchOp::Kernel ? ScheduleNode::Kernel
-        : Ops[Op].Path.To == HostSide && Ops[Op].Path.From != HostSide ? ScheduleNode::CopyOut
-        : Ops[Op].Path.To == HostSide                                   ? ScheduleNode::HostCopy
-                                                                        : ScheduleNode::CopyIn;
-    NodeOf[Op] = S.add(Kind, laneOf(engineOf(M, Ops[Op])), int(Op), std::move(After), Work[Op]);
+        O.What == BatchOp::Kernel
+            ? (O.Device == HostSide ? ScheduleNode::Merge : ScheduleNode::Kernel)
+        : O.Path.To == HostSide && O.Path.From != HostSide ? ScheduleNode::CopyOut
+        : O.Path.To == HostSide                             ? ScheduleNode::HostCopy
+                                                            : ScheduleNode::CopyIn;
+    NodeOf[Op] = S.add(Kind, laneOf(Engines[Op]), int(Op), std::move(After), Work[Op]);
   }
   for (auto [Op, Behind] : Issued.Behind)
     S.startBehind(NodeOf[Op], NodeOf[Behind]);
-  S.run(Workers, std::chrono::steady_clock::now());
+  S.run(Workers, Options.Start.value_or(std::chrono::steady_clock::now()));
 
   R.StartMs.assign(Ops.size(), 0);
   R.EndMs.assign(Ops.size(), 0);
+  R.Outcome.assign(Ops.size(), ScheduleNode::Waiting);
+  R.Errors.assign(Ops.size(), Status::success());
   for (unsigned Op = 0; Op < Ops.size(); ++Op) {
     const ScheduleNode &N = S.nodes()[NodeOf[Op]];
     R.StartMs[Op] = N.StartMs;
     R.EndMs[Op] = N.EndMs;
+    R.Outcome[Op] = N.Outcome;
+    R.Errors[Op] = N.Error;
     R.Ms = std::max(R.Ms, N.EndMs);
     if (N.Outcome == ScheduleNode::Failed && R.Error)
       R.Error = Failure(N.Error.error().code(),
@@ -78,7 +84,7 @@ EngineCost measureEngineCost(DeviceWorkers &Workers) {
     std::vector<std::function<Status()>> Work(Ops.size(), Nothing);
     double Best = 1e300;
     for (int Run = 0; Run < 25; ++Run)
-      if (auto R = runBatch(M, Ops, Work, Workers, &O); R && Run > 0)
+      if (auto R = runBatch(M, Ops, Work, Workers, {&O}); R && Run > 0)
         Best = std::min(Best, R->EndMs.back());
     return Best;
   };

@@ -14,8 +14,12 @@
 
 #include "batch/Prediction.h"
 #include "launch/DeviceWorkers.h"
+#include "launch/Schedule.h"
 
+#include <chrono>
 #include <functional>
+#include <map>
+#include <optional>
 #include <vector>
 
 namespace skmd {
@@ -24,6 +28,10 @@ struct BatchReport {
   Timeline Predicted;
   /// Per operation, from the batch's start, as measured.
   std::vector<double> StartMs, EndMs;
+  /// Per operation: done, failed (Errors says why) or skipped (an
+  /// operation it depends on did not finish).
+  std::vector<ScheduleNode::State> Outcome;
+  std::vector<Status> Errors;
   /// From the start to the last operation's end.
   double Ms = 0;
   /// The first operation that failed, with what it said; the operations
@@ -34,12 +42,27 @@ struct BatchReport {
 /// The lane of the Schedule that runs operations on \p Engine (engineOf).
 unsigned laneOf(std::pair<int, unsigned> Engine);
 
-/// Runs \p Ops, operation I by calling \p Work[I], on \p Workers (one
-/// thread per lane: four per device of \p M), in \p Order where given,
-/// else in the order predictBatch chose.
+/// How runBatch runs a batch.
+struct BatchOptions {
+  BatchOptions(const IssueOrder *Order = nullptr) : Order(Order) {}
+  /// The order to issue it in; null: the one predictBatch chose.
+  const IssueOrder *Order;
+  /// Whether to simulate it (Report.Predicted); a launch's batch, whose
+  /// kernels' times the launcher does not know, runs Order unpredicted.
+  bool Predict = true;
+  /// Devices whose lanes queue their work on their streams (Schedule's
+  /// queueOn); each queue outlives the run.
+  std::map<unsigned, WorkQueue *> Queues;
+  /// Times count from here (default: the call).
+  std::optional<std::chrono::steady_clock::time_point> Start;
+};
+
+/// Runs \p Ops, operation I by calling \p Work[I], as one Schedule on
+/// \p Workers (one thread per lane: four per device of \p M), the host's
+/// engine on the calling thread.
 Result<BatchReport> runBatch(const BatchMachine &M, const std::vector<BatchOp> &Ops,
                              const std::vector<std::function<Status()>> &Work,
-                             DeviceWorkers &Workers, const IssueOrder *Order = nullptr);
+                             DeviceWorkers &Workers, const BatchOptions &Options = {});
 
 /// The engine's own costs on \p Workers (lanes of device 0 and 1 used):
 /// SetupMs from one batch of one operation that does nothing, HandoffMs

@@ -23,13 +23,38 @@ std::vector<std::string> BatchMachine::deviceNames() const {
 
 std::pair<int, unsigned> engineOf(const BatchMachine &M, const BatchOp &Op) {
   if (Op.What == BatchOp::Kernel)
-    return {Op.Device, 1};
+    return Op.Device == HostSide || M.Devices[Op.Device].KernelsOnHostThread
+               ? std::pair<int, unsigned>{HostSide, 0}
+               : std::pair<int, unsigned>{Op.Device, 1};
   if (Op.Path.To != HostSide)
     return {Op.Path.To, 0};
   if (Op.Path.From == HostSide)
     return {HostSide, 0};
   bool OneEngine = M.Devices[Op.Path.From].CopyEngines == 1;
   return {Op.Path.From, OneEngine ? 0u : 2u};
+}
+
+std::vector<std::pair<int, unsigned>> enginesOf(const BatchMachine &M,
+                                                const std::vector<BatchOp> &Ops,
+                                                const std::vector<unsigned> &Order) {
+  std::vector<std::pair<int, unsigned>> Engines(Ops.size());
+  std::map<int, std::vector<unsigned>> OnDevice;
+  for (unsigned Op : Order) {
+    Engines[Op] = engineOf(M, Ops[Op]);
+    if (Engines[Op].first != HostSide)
+      OnDevice[Engines[Op].first].push_back(Op);
+  }
+  for (auto &[Device, List] : OnDevice) {
+    bool Chain = true;
+    for (size_t I = 1; Chain && I < List.size(); ++I) {
+      const auto &After = Ops[List[I]].After;
+      Chain = std::find(After.begin(), After.end(), List[I - 1]) != After.end();
+    }
+    if (Chain)
+      for (unsigned Op : List)
+        Engines[Op] = Engines[List.front()];
+  }
+  return Engines;
 }
 
 namespace {
@@ -59,7 +84,7 @@ double loadOn(const BatchMachine &M, const SharedLimit &L, const BatchOp &Op) {
     if (L.What == SharedLimit::HostMemory && Op.HostBytes > 0 && Op.KernelMs > 0)
       return double(Op.HostBytes) / Op.KernelMs;
     if (L.What == SharedLimit::HostCores)
-      return double(M.Devices[Op.Device].HostThreads);
+      return Op.Device == HostSide ? 1.0 : double(M.Devices[Op.Device].HostThreads);
     return 0;
   }
   double W = 0;
@@ -87,7 +112,7 @@ Status checkBatch(const BatchMachine &M, const std::vector<BatchOp> &Ops) {
         return badOp(Ops, I, "depends on operation " + std::to_string(A) +
                                     ", which is not an earlier one");
     if (Op.What == BatchOp::Kernel) {
-      if (!validDevice(M, Op.Device))
+      if (Op.Device != HostSide && !validDevice(M, Op.Device))
         return badOp(Ops, I, "runs on device " + std::to_string(Op.Device) +
                                     ", which the machine does not have");
       if (!(Op.KernelMs >= 0))
@@ -138,9 +163,10 @@ Result<Timeline> simulateBatch(const BatchMachine &M, const std::vector<BatchOp>
     Waits[Op].push_back(Behind);
   }
 
+  const std::vector<std::pair<int, unsigned>> EngineOf = enginesOf(M, Ops, Order.Order);
   std::map<std::pair<int, unsigned>, std::deque<unsigned>> Engines;
   for (unsigned Op : Order.Order)
-    Engines[engineOf(M, Ops[Op])].push_back(Op);
+    Engines[EngineOf[Op]].push_back(Op);
   std::map<std::pair<int, unsigned>, bool> Busy;
 
   // Limits: the table's, in its order.
@@ -177,7 +203,7 @@ Result<Timeline> simulateBatch(const BatchMachine &M, const std::vector<BatchOp>
     }
     State[Op] = Done;
     T.EndMs[Op] = Now;
-    Busy[engineOf(M, O)] = false;
+    Busy[EngineOf[Op]] = false;
     ++Finished;
   };
 
@@ -186,8 +212,7 @@ Result<Timeline> simulateBatch(const BatchMachine &M, const std::vector<BatchOp>
   auto readyAt = [&](unsigned Op) {
     double At = M.SetupMs;
     for (unsigned W : Waits[Op])
-      At = std::max(At, T.EndMs[W] + (engineOf(M, Ops[W]) == engineOf(M, Ops[Op]) ? 0
-                                                                                   : M.HandoffMs));
+      At = std::max(At, T.EndMs[W] + (EngineOf[W] == EngineOf[Op] ? 0 : M.HandoffMs));
     return At;
   };
   while (Finished < N) {
@@ -338,8 +363,9 @@ std::set<unsigned> longestStream(const BatchMachine &M, const std::vector<BatchO
   unsigned At = unsigned(std::max_element(T.EndMs.begin(), T.EndMs.end()) - T.EndMs.begin());
   std::vector<unsigned> Before(Ops.size(), ~0u); // engine predecessor
   std::map<std::pair<int, unsigned>, unsigned> Last;
+  const std::vector<std::pair<int, unsigned>> EngineOf = enginesOf(M, Ops, T.Issued.Order);
   for (unsigned Op : T.Issued.Order) {
-    auto E = engineOf(M, Ops[Op]);
+    auto E = EngineOf[Op];
     if (auto It = Last.find(E); It != Last.end())
       Before[Op] = It->second;
     Last[E] = Op;

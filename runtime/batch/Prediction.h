@@ -46,8 +46,9 @@ struct BatchOp {
   /// Copy: where its bytes go, and how many.
   Route Path;
   uint64_t Bytes = 0;
-  /// Kernel: the device that runs it (an index into BatchMachine::Devices)
-  /// and its time alone.
+  /// Kernel: the device that runs it (an index into BatchMachine::Devices;
+  /// HostSide: work of the host's own thread, such as merging a device's
+  /// results into host memory) and its time alone.
   int Device = 0;
   double KernelMs = 0;
   /// Kernel: the bytes it reads and writes in host memory (a CPU piece's
@@ -67,6 +68,10 @@ struct BatchDevice {
   /// The host's cores its kernels keep busy (the CPU device's threads, a
   /// HostDiscrete device's); 0 for a GPU.
   unsigned HostThreads = 0;
+  /// Its kernels run on the thread that runs the batch, in turn with the
+  /// host's copies and work (the launcher's CPU pieces: no hand-off to
+  /// another thread).
+  bool KernelsOnHostThread = false;
 };
 
 /// What the simulation needs of the machine: its devices and the routes
@@ -100,9 +105,19 @@ struct Timeline {
 };
 
 /// The engine an operation runs on: (device, 0 copies to it, 1 its
-/// kernels, 2 copies from it); copies between host buffers on (-1, 0).
-/// A peer copy runs on its destination's copies-in engine.
+/// kernels, 2 copies from it); copies between host buffers and the host's
+/// own work on (-1, 0). A peer copy runs on its destination's copies-in
+/// engine.
 std::pair<int, unsigned> engineOf(const BatchMachine &M, const BatchOp &Op);
+
+/// Per operation, the engine it runs on when issued in \p Order: its
+/// engineOf, except that a device whose operations form one chain (each
+/// after the one before it in \p Order) runs them all on the first one's
+/// engine, as handing an operation to another thread costs a wake-up (0.1
+/// ms a launch over scan's three small launches on the H100 host).
+std::vector<std::pair<int, unsigned>> enginesOf(const BatchMachine &M,
+                                                const std::vector<BatchOp> &Ops,
+                                                const std::vector<unsigned> &Order);
 
 /// Whether \p Ops is a batch \p M can run: every dependency earlier,
 /// every device known, every copy's route measured. The error names the

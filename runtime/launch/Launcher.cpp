@@ -1,8 +1,8 @@
 //===- Launcher.cpp - One kernel on several devices at once ---------------===//
 #include "launch/Launcher.h"
 
+#include "batch/BatchEngine.h"
 #include "devices/HostCores.h"
-#include "launch/Schedule.h"
 
 #include <algorithm>
 #include <chrono>
@@ -65,6 +65,12 @@ std::vector<Piece> splitChunks(const std::vector<Piece> &Pieces,
   return Out;
 }
 
+/// "gpu0 [0, 512)": a piece's device and groups, for its operations' labels.
+static std::string pieceName(const Device &D, const Piece &P) {
+  return D.info().Name + " [" + std::to_string(P.First) + ", " +
+         std::to_string(P.First + P.Count) + ")";
+}
+
 bool copiesUseHostCores(const Device &D, const std::vector<HostArg> &Args) {
   if (D.info().SharesHostMemory)
     return false;
@@ -99,9 +105,17 @@ std::vector<DeviceArg> hostDeviceArgs(const std::vector<HostArg> &Args) {
 Launcher::Launcher(std::vector<Device *> Devices, CpuDevice &Cpu)
     : Devices(std::move(Devices)), Cpu(Cpu),
       Workers(this->Devices.size() * Schedule::StreamsPerDevice) {
-  for (unsigned I = 0; I < this->Devices.size(); ++I)
+  for (unsigned I = 0; I < this->Devices.size(); ++I) {
+    const DeviceInfo &Info = this->Devices[I]->info();
     if (this->Devices[I] == &Cpu)
       CpuIndex = I;
+    BatchDevice D;
+    D.Name = Info.Name;
+    D.CopyEngines = Info.CopyEngines;
+    // Pieces on host memory run on the launching thread.
+    D.KernelsOnHostThread = Info.SharesHostMemory;
+    Engines.Devices.push_back(D);
+  }
 }
 
 Status Launcher::load(LoadedKernel &Kernel, unsigned Device) {
@@ -192,6 +206,7 @@ struct Launcher::LaunchState {
     std::vector<IntervalSet> ToCopy;
     std::vector<std::vector<uint8_t>> Staging;
     std::vector<DeviceArg> Args;
+    /// Its operations in the batch.
     int CopyIn = -1, Kernel = -1, CopyOut = -1, Merge = -1;
     /// Failed before its nodes were added (no memory for its copies).
     std::optional<Failure> Early;
@@ -206,28 +221,32 @@ struct Launcher::LaunchState {
     BufferObject *B;
     BufferObject::DeviceCopy *From;
     IntervalSet Take;
-    unsigned Node;
+    unsigned Index; ///< Its operation.
   };
-  std::deque<Fetch> Fetches; ///< Nodes hold their addresses.
-  /// Per device, its last piece's copy-in node: a piece may rely on bytes
-  /// an earlier piece of the device copied in.
+  std::deque<Fetch> Fetches; ///< Operations hold their addresses.
+  /// Per device, its last piece's copy-in: a piece may rely on bytes an
+  /// earlier piece of the device copied in.
   std::map<unsigned, unsigned> LastCopyIn;
-  /// Devices whose work may overlap (several pieces, or copies to the
-  /// host beside their own): their copies in, kernels and copies out run
-  /// on a lane each. The others run one piece's chain on one lane, as
-  /// handing a node to another thread costs a wake-up (0.1 ms a launch
-  /// over scan's three small launches on the H100 host).
-  std::set<unsigned> Overlapping;
-  unsigned lane(unsigned Device, Schedule::Stream S) const {
-    return Schedule::lane(Device, Overlapping.count(Device) ? S : Schedule::ToDevice);
-  }
   /// Devices whose chunks are queued on their streams (DeviceInfo::QueuesWork):
   /// a chunk's copy in, kernel and copy out follow the previous chunk's on
   /// the device, with no host thread between them. Pieces of one chunk
   /// keep the host's hand-offs, which time each step alone (profiles).
   std::map<unsigned, DeviceQueue> Queued;
-  Schedule S;
+  /// The launch as a batch (batch/BatchEngine.h), issued as added, and
+  /// what became of each operation.
+  std::vector<BatchOp> Ops;
+  std::vector<std::function<Status()>> Work;
+  IssueOrder Order;
+  BatchReport Ran;
   std::vector<DeviceArg> HostArgs;
+
+  unsigned add(BatchOp Op, std::function<Status()> Run) {
+    Ops.push_back(std::move(Op));
+    Work.push_back(std::move(Run));
+    Order.Order.push_back(unsigned(Ops.size() - 1));
+    return unsigned(Ops.size() - 1);
+  }
+  bool done(int Op) const { return Op >= 0 && Ran.Outcome[unsigned(Op)] == ScheduleNode::Done; }
 
   LaunchState(LoadedKernel &Kernel, const std::vector<HostArg> &Args, const NDRange &Range)
       : Kernel(Kernel), K(*Kernel.Info), Args(Args), Range(Range) {}
@@ -381,13 +400,14 @@ void Launcher::prepareResidency(LaunchState &L) {
       if (Take.empty())
         continue;
       Want.subtract(Take);
-      unsigned From =
-          unsigned(std::find(Devices.begin(), Devices.end(), C->On) - Devices.begin());
-      L.Overlapping.insert(From);
-      unsigned Lane = Schedule::lane(From, Schedule::ToHost);
+      int From = int(std::find(Devices.begin(), Devices.end(), C->On) - Devices.begin());
+      BatchOp Op;
+      Op.Label = "bring " + std::to_string(Take.bytes()) + " bytes from " + C->On->info().Name;
+      Op.Path = {From, HostSide, copiesUseHostCores(*C->On, L.Args)};
+      Op.Bytes = uint64_t(Take.bytes());
       L.Fetches.push_back({B, C.get(), std::move(Take), 0});
       LaunchState::Fetch &F = L.Fetches.back();
-      F.Node = L.S.add(ScheduleNode::HostCopy, Lane, -1, {}, [&F] {
+      F.Index = L.add(std::move(Op), [&F] {
         auto *Region = static_cast<char *>(F.B->host()) + F.From->Lo;
         for (const Rect &R : toRects(F.Take, F.From->Lo))
           if (Status S = F.From->On->copyOutRect(Region, F.From->Memory, F.From->At, R); !S)
@@ -422,13 +442,20 @@ void Launcher::addDevicePiece(LaunchState &L, size_t P) {
     for (size_t I = 0; I < L.Moves[P].size(); ++I)
       if (L.Object[L.Moves[P][I].Arg] == F.B &&
           (L.Moves[P][I].Combine || !IntervalSet::intersect(F.Take, PS.ToCopy[I]).empty())) {
-        After.push_back(F.Node);
+        After.push_back(F.Index);
         break;
       }
   if (auto It = L.LastCopyIn.find(Pc.Device); It != L.LastCopyIn.end())
     After.push_back(It->second);
-  PS.CopyIn = int(L.S.add(ScheduleNode::CopyIn, L.lane(Pc.Device, Schedule::ToDevice),
-                          int(P), After, [&L, &PS, &D, P, Step, &Name, Queued] {
+  const std::string Groups = " " + pieceName(D, Pc);
+  const bool Pageable = copiesUseHostCores(D, L.Args);
+  BatchOp In;
+  In.Label = "copy in" + Groups;
+  In.Path = {HostSide, int(Pc.Device), Pageable};
+  for (const IntervalSet &C : PS.ToCopy)
+    In.Bytes += uint64_t(C.bytes());
+  In.After = After;
+  PS.CopyIn = int(L.add(std::move(In), [&L, &PS, &D, P, Step, &Name, Queued] {
     const auto &Moves = L.Moves[P];
     for (size_t I = 0; I < Moves.size(); ++I) {
       const BufferMove &M = Moves[I];
@@ -461,9 +488,12 @@ void Launcher::addDevicePiece(LaunchState &L, size_t P) {
   }));
 
   L.LastCopyIn[Pc.Device] = unsigned(PS.CopyIn);
-  PS.Kernel = int(L.S.add(ScheduleNode::Kernel, L.lane(Pc.Device, Schedule::Compute),
-                          int(P), {unsigned(PS.CopyIn)},
-                          [&L, &PS, &D, Pc, Step, &Name, Queued] {
+  BatchOp Run;
+  Run.What = BatchOp::Kernel;
+  Run.Label = "kernel" + Groups;
+  Run.Device = int(Pc.Device);
+  Run.After = {unsigned(PS.CopyIn)};
+  PS.Kernel = int(L.add(std::move(Run), [&L, &PS, &D, Pc, Step, &Name, Queued] {
     if (faultInjected(Name, "kernel"))
       return Step(injected(Name, "kernel"), "kernel");
     DeviceKernel &K = *L.Kernel.OnDevice[Pc.Device];
@@ -477,9 +507,14 @@ void Launcher::addDevicePiece(LaunchState &L, size_t P) {
   // succeeded: its old contents are inputs of the CPU's re-run should the
   // device fail. A buffer it only writes goes straight to the user's: a
   // re-run rewrites the same bytes.
-  PS.CopyOut = int(L.S.add(ScheduleNode::CopyOut, L.lane(Pc.Device, Schedule::ToHost),
-                           int(P), {unsigned(PS.Kernel)},
-                           [&L, &PS, &D, P, Step, &Name, Queued] {
+  BatchOp Out;
+  Out.Label = "copy out" + Groups;
+  Out.Path = {int(Pc.Device), HostSide, Pageable};
+  for (const BufferMove &M : L.Moves[P])
+    if (L.back(M))
+      Out.Bytes += M.Merge ? uint64_t(M.Hi - M.Lo) : uint64_t(M.Out.bytes());
+  Out.After = {unsigned(PS.Kernel)};
+  PS.CopyOut = int(L.add(std::move(Out), [&L, &PS, &D, P, Step, &Name, Queued] {
     const auto &Moves = L.Moves[P];
     for (size_t I = 0; I < Moves.size(); ++I) {
       const BufferMove &M = Moves[I];
@@ -516,20 +551,14 @@ void Launcher::addDevicePiece(LaunchState &L, size_t P) {
   }));
 }
 
-void Launcher::buildSchedule(LaunchState &L) {
+void Launcher::buildBatch(LaunchState &L) {
   std::vector<unsigned> Fetches;
   for (const auto &F : L.Fetches)
-    Fetches.push_back(F.Node);
-  std::map<unsigned, unsigned> PiecesOn;
-  for (size_t P = 0; P < L.Pieces.size(); ++P)
-    if (!L.Shares[P] && ++PiecesOn[L.Pieces[P].Device] > 1)
-      L.Overlapping.insert(L.Pieces[P].Device);
+    Fetches.push_back(F.Index);
   for (size_t P = 1; P < L.Pieces.size(); ++P) {
     unsigned D = L.Pieces[P].Device;
-    if (L.Of[P] == L.Of[P - 1] && Devices[D]->info().QueuesWork && !L.Queued.count(D)) {
+    if (L.Of[P] == L.Of[P - 1] && Devices[D]->info().QueuesWork)
       L.Queued.emplace(D, *Devices[D]);
-      L.S.queueOn(D, L.Queued.at(D));
-    }
   }
   // The CPU computes beside the copies its cores make, on the cores they
   // leave (devices/HostCores.h); without lending, after the copies in.
@@ -546,13 +575,17 @@ void Launcher::buildSchedule(LaunchState &L) {
     if (!L.Shares[P])
       continue;
     const Piece Pc = L.Pieces[P];
-    L.P[P].Kernel = int(L.S.add(ScheduleNode::Kernel, Schedule::HostLane, int(P), Fetches,
-                                [this, &L, Pc] {
+    BatchOp Run;
+    Run.What = BatchOp::Kernel;
+    Run.Label = "kernel " + pieceName(*Devices[Pc.Device], Pc);
+    Run.Device = int(Pc.Device);
+    Run.After = Fetches;
+    L.P[P].Kernel = int(L.add(std::move(Run), [this, &L, Pc] {
       return Devices[Pc.Device]->run(*L.Kernel.OnDevice[Pc.Device], L.HostArgs, L.Range,
                                      Pc.First, Pc.Count);
     }));
     for (unsigned C : CpuBehind)
-      L.S.startBehind(unsigned(L.P[P].Kernel), C);
+      L.Order.Behind.push_back({unsigned(L.P[P].Kernel), C});
   }
   // Results into the user's buffers, each device's as soon as it is done
   // (after the CPU's own pieces, which share the host's lane).
@@ -561,8 +594,12 @@ void Launcher::buildSchedule(LaunchState &L) {
     auto &PS = L.P[P];
     if (L.Shares[P] || PS.Early)
       continue;
-    PS.Merge = int(L.S.add(ScheduleNode::Merge, Schedule::HostLane, int(P),
-                           {unsigned(PS.CopyOut)}, [this, &L, &PS, P, CpuName] {
+    BatchOp Merge;
+    Merge.What = BatchOp::Kernel;
+    Merge.Label = "merge " + pieceName(*Devices[L.Pieces[P].Device], L.Pieces[P]);
+    Merge.Device = HostSide;
+    Merge.After = {unsigned(PS.CopyOut)};
+    PS.Merge = int(L.add(std::move(Merge), [this, &L, &PS, P, CpuName] {
       const auto &Moves = L.Moves[P];
       bool Merge = false;
       for (size_t I = 0; I < Moves.size(); ++I) {
@@ -619,12 +656,11 @@ static IntervalSet garbled(const BufferMove &M) {
 
 void Launcher::commitResidency(LaunchState &L) {
   for (const auto &F : L.Fetches)
-    if (L.S.nodes()[F.Node].Outcome == ScheduleNode::Done)
+    if (L.done(int(F.Index)))
       F.B->nowValid(nullptr, F.Take);
   auto Done = [&](size_t P) {
     const auto &PS = L.P[P];
-    return !PS.Early && L.S.nodes()[unsigned(PS.Kernel)].Outcome == ScheduleNode::Done &&
-           (L.Shares[P] || L.S.nodes()[unsigned(PS.CopyOut)].Outcome == ScheduleNode::Done);
+    return !PS.Early && L.done(PS.Kernel) && (L.Shares[P] || L.done(PS.CopyOut));
   };
   // Pieces on host memory that were not planned write an unknown part of
   // each buffer they may write: first, so the others' writes stay.
@@ -670,12 +706,12 @@ Status Launcher::recover(LaunchState &L, std::string &Failed) {
       continue;
     std::optional<Failure> Why = PS.Early;
     for (int N : {PS.CopyIn, PS.Kernel, PS.CopyOut})
-      if (!Why && N >= 0 && L.S.nodes()[unsigned(N)].Outcome == ScheduleNode::Failed)
-        Why = L.S.nodes()[unsigned(N)].Error.error();
+      if (!Why && N >= 0 && L.Ran.Outcome[unsigned(N)] == ScheduleNode::Failed)
+        Why = L.Ran.Errors[unsigned(N)].error();
     // Skipped behind another piece's failure (a chunk whose copies in
     // follow a failed chunk's): its groups did not run either.
     for (int N : {PS.CopyIn, PS.Kernel, PS.CopyOut})
-      if (!Why && N >= 0 && L.S.nodes()[unsigned(N)].Outcome != ScheduleNode::Done)
+      if (!Why && N >= 0 && !L.done(N))
         Why = Failure(ErrorCode::DeviceFailed,
                       Devices[L.Pieces[P].Device]->info().Name +
                           " did not run these groups: an earlier piece on it failed");
@@ -731,23 +767,23 @@ Status Launcher::recover(LaunchState &L, std::string &Failed) {
 
 void Launcher::fillReport(LaunchState &L, const std::vector<Piece> &Pieces,
                           LaunchReport &Report) {
-  const auto &Nodes = L.S.nodes();
+  const BatchReport &Ran = L.Ran;
   double ToHostFrom = 0, ToHostTo = 0;
   for (const auto &F : L.Fetches) {
-    const ScheduleNode &N = Nodes[F.Node];
-    ToHostFrom = Report.BytesToHost ? std::min(ToHostFrom, N.StartMs) : N.StartMs;
-    ToHostTo = std::max(ToHostTo, N.EndMs);
+    ToHostFrom = Report.BytesToHost ? std::min(ToHostFrom, Ran.StartMs[F.Index])
+                                    : Ran.StartMs[F.Index];
+    ToHostTo = std::max(ToHostTo, Ran.EndMs[F.Index]);
     Report.BytesToHost += uint64_t(F.Take.bytes());
   }
   Report.ToHostMs = ToHostTo - ToHostFrom;
   for (size_t P = 0; P < L.Pieces.size(); ++P) {
     auto &PS = L.P[P];
     PieceReport &R = PS.Report;
-    auto Put = [&](int Node, double &At, double &Ms) {
-      if (Node < 0 || Nodes[unsigned(Node)].Outcome == ScheduleNode::Skipped)
+    auto Put = [&](int Op, double &At, double &Ms) {
+      if (Op < 0 || Ran.Outcome[unsigned(Op)] == ScheduleNode::Skipped)
         return;
-      At = Nodes[unsigned(Node)].StartMs;
-      Ms = Nodes[unsigned(Node)].EndMs - At;
+      At = Ran.StartMs[unsigned(Op)];
+      Ms = Ran.EndMs[unsigned(Op)] - At;
     };
     Put(PS.CopyIn, R.InputAt, R.InputMs);
     Put(PS.Kernel, R.KernelAt, R.KernelMs);
@@ -867,22 +903,33 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
     L.P[P].Report.Count = L.Pieces[P].Count;
   }
   prepareResidency(L);
-  buildSchedule(L);
+  buildBatch(L);
   Report.PlanMs = msSince(L.Start);
 
+  BatchOptions Run;
+  Run.Order = &L.Order;
+  Run.Predict = false;
+  Run.Start = L.Start;
+  for (auto &[D, Queue] : L.Queued)
+    Run.Queues[D] = &Queue;
   // The CPU's pieces run with a core left to the devices' threads.
   Cpu.limitThreads(Others ? ThreadPool::computeThreads(Cpu.threads(), true) : 0);
-  L.S.run(Workers, L.Start);
+  auto Ran = runBatch(Engines, L.Ops, L.Work, Workers, Run);
   Cpu.limitThreads(0);
+  if (!Ran)
+    return Ran.error(); // nothing ran
+  L.Ran = std::move(*Ran);
 
   Status CpuOutcome = Status::success(), MergeOutcome = Status::success();
-  for (const ScheduleNode &N : L.S.nodes()) {
-    if (N.Outcome != ScheduleNode::Failed || N.Lane != Schedule::HostLane)
+  for (size_t I = 0; I < L.Ops.size(); ++I) {
+    const BatchOp &Op = L.Ops[I];
+    if (L.Ran.Outcome[I] != ScheduleNode::Failed || Op.What != BatchOp::Kernel)
       continue;
-    if (N.What == ScheduleNode::Kernel && CpuOutcome)
-      CpuOutcome = N.Error;
-    if (N.What == ScheduleNode::Merge && MergeOutcome)
-      MergeOutcome = N.Error;
+    if (Op.Device == HostSide && MergeOutcome)
+      MergeOutcome = L.Ran.Errors[I];
+    else if (Op.Device != HostSide && Engines.Devices[unsigned(Op.Device)].KernelsOnHostThread &&
+             CpuOutcome)
+      CpuOutcome = L.Ran.Errors[I];
   }
   commitResidency(L);
   std::string Failed;

@@ -6,7 +6,7 @@
 //   2. plans the bytes each piece reads and writes (buffers/Transfers.h)
 //      and, from each buffer's residency (buffers/BufferObject.h), the
 //      bytes that move: only those whose newest copy is elsewhere;
-//   3. builds the launch's schedule (launch/Schedule.h) and runs it: per
+//   3. builds the launch as a batch (batch/BatchEngine.h) and runs it: per
 //      device piece, copy in, kernel, copy out (of what must come back),
 //      merge on the host; per CPU piece, the kernel on the user's memory,
 //      beside the copies that need the host's cores (pageable memory
@@ -33,6 +33,7 @@
 #ifndef SKMD_LAUNCH_LAUNCHER_H
 #define SKMD_LAUNCH_LAUNCHER_H
 
+#include "batch/Prediction.h"
 #include "buffers/BufferObject.h"
 #include "buffers/Transfers.h"
 #include "devices/Device.h"
@@ -128,7 +129,7 @@ private:
   Status checkPieces(const KernelInfo &K, const NDRange &Range,
                      const std::vector<Piece> &Pieces, bool CoverAll) const;
   void prepareResidency(LaunchState &L);
-  void buildSchedule(LaunchState &L);
+  void buildBatch(LaunchState &L);
   void addDevicePiece(LaunchState &L, size_t P);
   Status recover(LaunchState &L, std::string &Failed);
   void commitResidency(LaunchState &L);
@@ -138,6 +139,9 @@ private:
   CpuDevice &Cpu;
   unsigned CpuIndex = 0;
   MovesCache Moves;
+  /// The devices as the batch engine sees them (no routes: a launch's
+  /// batch runs unpredicted).
+  BatchMachine Engines;
   /// Declared before the workers: objects outlive no launch.
   Residency Buffers;
   /// Declared last: destroyed first, its threads idle, before the rest.

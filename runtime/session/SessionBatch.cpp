@@ -336,7 +336,7 @@ Status Session::runBatchNow(SessionBatch &B) {
       return Status::success();
     };
   }
-  auto Report = runBatch(**M, *Model, Work, Run->workers(), AsAdded ? &*AsAdded : nullptr);
+  auto Report = runBatch(**M, *Model, Work, Run->workers(), {AsAdded ? &*AsAdded : nullptr});
   if (!Report)
     return Report.error();
   B.Report = std::move(*Report);

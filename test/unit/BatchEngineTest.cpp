@@ -85,7 +85,7 @@ TEST(BatchEngine, AnOperationHeldBehindAnotherStartsAfterIt) {
   O.Name = "held";
   O.Order = {0, 1};
   O.Behind = {{1, 0}};
-  auto Report = runBatch(R.M, Ops, {sleepFor(3), sleepFor(1)}, R.Workers, &O);
+  auto Report = runBatch(R.M, Ops, {sleepFor(3), sleepFor(1)}, R.Workers, {&O});
   ASSERT_TRUE(Report.ok()) << Report.error().message();
   EXPECT_EQ(Report->Predicted.Issued.Name, "held");
   EXPECT_GE(Report->StartMs[1], Report->EndMs[0]);
@@ -114,6 +114,41 @@ TEST(BatchEngine, AFailedOperationIsNamedAndWhatWaitsForItIsSkipped) {
             "batch operation 0 (inputs to discrete0): the copy broke");
   EXPECT_FALSE(KernelRan);
   EXPECT_TRUE(OtherRan);
+  EXPECT_EQ(Report->Outcome, (std::vector<ScheduleNode::State>{
+                                 ScheduleNode::Failed, ScheduleNode::Skipped,
+                                 ScheduleNode::Done}));
+  EXPECT_EQ(Report->Errors[0].error().message(), "the copy broke");
+}
+
+TEST(BatchEngine, ABatchRunsUnpredictedInTheOrderGivenOnTheDevicesQueues) {
+  // A launch's batch: kernel times unknown, so not simulated; no route is
+  // measured for its copies either.
+  Rig R;
+  BatchMachine Bare;
+  Bare.Devices = R.M.Devices;
+  std::vector<BatchOp> Ops = {copyOp(Route{HostSide, 1, true}, 1000), kernelOp(1, 0, {0})};
+  IssueOrder O;
+  O.Order = {0, 1};
+  BatchOptions Run(&O);
+  Run.Predict = false;
+  std::vector<int> Ran;
+  auto Report = runBatch(Bare, Ops,
+                         {[&] {
+                            Ran.push_back(0);
+                            return Status::success();
+                          },
+                          [&] {
+                            Ran.push_back(1);
+                            return Status::success();
+                          }},
+                         R.Workers, Run);
+  ASSERT_TRUE(Report.ok()) << Report.error().message();
+  EXPECT_EQ(Ran, (std::vector<int>{0, 1}));
+  EXPECT_TRUE(Report->Predicted.StartMs.empty());
+  EXPECT_EQ(Report->Outcome[1], ScheduleNode::Done);
+  // Predicted, the same batch needs the routes.
+  Run.Predict = true;
+  EXPECT_FALSE(runBatch(Bare, Ops, {nullptr, nullptr}, R.Workers, Run).ok());
 }
 
 TEST(BatchEngine, ABatchTheModelCannotPredictDoesNotRun) {

@@ -203,6 +203,45 @@ TEST(BatchPrediction, TheEnginesOwnCostsDelayTheStartAndEachHandOff) {
   EXPECT_NEAR(T->Ms, 2.6, Eps);
 }
 
+TEST(BatchPrediction, ADevicesOneChainRunsOnOneEngineWithoutHandOffs) {
+  // Copy in, kernel, copy out, each after the one before: one thread runs
+  // them, so no hand-off is paid between them.
+  BatchMachine M = machine({2}, {toDevice(0), toHost(0)}, 50);
+  M.HandoffMs = 0.1;
+  std::vector<BatchOp> Ops = {copyOp(toDevice(0), 50'000'000), kernelOp(0, 1, {0}),
+                              copyOp(toHost(0), 50'000'000, {1})};
+  auto Engines = enginesOf(M, Ops, asAdded(Ops.size()).Order);
+  EXPECT_EQ(Engines[1], Engines[0]);
+  EXPECT_EQ(Engines[2], Engines[0]);
+  Result<Timeline> T = simulateBatch(M, Ops, asAdded(Ops.size()));
+  ASSERT_TRUE(T) << T.error().message();
+  EXPECT_NEAR(T->Ms, 3, Eps);
+  // A second copy in beside the kernel breaks the chain: engines of their
+  // own, and the hand-offs again.
+  Ops.push_back(copyOp(toDevice(0), 50'000'000, {0}));
+  Engines = enginesOf(M, Ops, asAdded(Ops.size()).Order);
+  EXPECT_NE(Engines[1], Engines[0]);
+  T = simulateBatch(M, Ops, asAdded(Ops.size()));
+  ASSERT_TRUE(T) << T.error().message();
+  EXPECT_NEAR(T->EndMs[2], 3.2, Eps);
+}
+
+TEST(BatchPrediction, TheHostsWorkAndKernelsOnItsThreadTakeTurns) {
+  // Device 1's kernels run on the host's thread (a launch's CPU pieces),
+  // as does the merge (host work): one after the other. Device 0's
+  // kernel runs beside them.
+  BatchMachine M = machine({2, 0}, {}, 50);
+  M.Devices[1].KernelsOnHostThread = true;
+  std::vector<BatchOp> Ops = {kernelOp(1, 2), kernelOp(HostSide, 1), kernelOp(0, 2)};
+  EXPECT_EQ(engineOf(M, Ops[0]), (std::pair<int, unsigned>{HostSide, 0}));
+  EXPECT_EQ(engineOf(M, Ops[1]), (std::pair<int, unsigned>{HostSide, 0}));
+  Result<Timeline> T = simulateBatch(M, Ops, asAdded(Ops.size()));
+  ASSERT_TRUE(T) << T.error().message();
+  EXPECT_NEAR(T->StartMs[1], 2, Eps);
+  EXPECT_NEAR(T->EndMs[1], 3, Eps);
+  EXPECT_NEAR(T->EndMs[2], 2, Eps);
+}
+
 TEST(BatchPrediction, NoLimitSlowsAnOperationAloneBelowItsTimeAlone) {
   // A CPU kernel moving 150 MB in 1 ms (in cache) under a 100 GB/s host
   // memory: alone it still takes its 1 ms.
