@@ -432,6 +432,7 @@ nlohmann::json launchesJson(const std::vector<SkmdLaunchSummary> &Launches) {
                  {"total_ms", L.TotalMs},
                  {"plan_ms", L.PlanMs},
                  {"predicted_ms", L.PredictedMs},
+                 {"estimated_ms", L.EstimatedMs},
                  {"bound_ms", L.BoundMs},
                  {"pieces", Pieces}});
   }

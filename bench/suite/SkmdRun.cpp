@@ -124,6 +124,7 @@ std::string SkmdProblemRun::run(const std::string &Plan) {
     Sum.TotalMs = R.total_ms;
     Sum.PlanMs = R.plan_ms;
     Sum.PredictedMs = R.predicted_ms;
+    Sum.EstimatedMs = R.estimated_ms;
     Sum.BoundMs = R.bound_ms;
     for (size_t J = 0; J < R.piece_count; ++J) {
       const skmd_piece_report &Piece = R.pieces[J];

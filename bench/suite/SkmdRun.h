@@ -37,6 +37,8 @@ struct SkmdLaunchSummary {
   std::string Kernel, Plan;
   uint64_t TotalGroups = 0;
   double TotalMs = 0, PlanMs = 0, PredictedMs = 0;
+  /// Algorithm 1's own estimate (PredictedMs: the launch's batch simulated).
+  double EstimatedMs = 0;
   /// The least time any split could take (0 without a model).
   double BoundMs = 0;
   std::vector<SkmdPiece> Pieces;

@@ -235,6 +235,10 @@ typedef struct skmd_launch_report {
      only by a device (buffers from skmd_create_buffer). */
   uint64_t bytes_to_host;
   double to_host_ms;
+  /* The partitioner's own estimate of the launch (Algorithm 1's
+     EstAllDevsTime); predicted_ms is the launch's batch simulated on the
+     machine's routes where those are measured (docs/batch.md). */
+  double estimated_ms;
 } skmd_launch_report;
 
 /* Runs the kernel over an N-D range (global sizes must be multiples of

@@ -127,6 +127,7 @@ void fillReport(const LaunchRecord &L, uint64_t Total, skmd_launch_report *Out) 
   copyName(Out->plan, sizeof Out->plan, L.Plan);
   Out->predicted_ms = L.Model ? L.Model->PredictedMs : 0;
   Out->bound_ms = L.Model ? L.Model->BoundMs : 0;
+  Out->estimated_ms = L.Model ? L.Model->EstimatedMs : 0;
   Out->bytes_to_host = R.BytesToHost;
   Out->to_host_ms = R.ToHostMs;
   size_t N = std::min<size_t>(R.Pieces.size(), sizeof Out->pieces / sizeof Out->pieces[0]);

@@ -74,10 +74,10 @@ std::string explainPlan(const std::string &Kernel, const std::string &Plan,
     if (Model->AloneMs[D] < Model->AloneMs[Fastest])
       Fastest = D;
   }
-  Out += format("skmd:   predicted launch %.3f ms; fastest device alone: %s, %.3f ms "
-                "(model built in %.1f ms)\n",
-                Model->PredictedMs, Devices[Fastest]->Name.c_str(), Model->AloneMs[Fastest],
-                Model->BuildMs);
+  Out += format("skmd:   predicted launch %.3f ms (its batch; Algorithm 1's estimate %.3f); "
+                "fastest device alone: %s, %.3f ms (model built in %.1f ms)\n",
+                Model->PredictedMs, Model->EstimatedMs, Devices[Fastest]->Name.c_str(),
+                Model->AloneMs[Fastest], Model->BuildMs);
   if (Model->BoundMs > 0)
     Out += format("skmd:   bound %.3f ms (held by %s): predicted / bound %.2f\n",
                   Model->BoundMs, Model->BoundLimit.c_str(),

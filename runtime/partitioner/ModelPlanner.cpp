@@ -679,8 +679,130 @@ Result<LinkCost> ModelPlanner::hostCopy() {
   return hostCopyModel(**Db, "host:" + Devices[CpuIndex]->info().Description + "@" + hostName());
 }
 
+Result<const BatchMachine *> ModelPlanner::launchMachine() {
+  if (Machine)
+    return &*Machine;
+  if (!MachineOf)
+    return nullptr;
+  auto Measured = MachineOf();
+  if (!Measured)
+    return Measured.error();
+  Machine = **Measured;
+  // Pieces on host memory run on the launching thread (launch/Launcher.h).
+  for (size_t D = 0; D < Devices.size() && D < Machine->Devices.size(); ++D)
+    Machine->Devices[D].KernelsOnHostThread = Devices[D]->info().SharesHostMemory;
+  return &*Machine;
+}
+
+Result<Timeline> ModelPlanner::simulateLaunch(const Problem &Pr,
+                                              const std::vector<uint64_t> &Groups,
+                                              const std::vector<unsigned> &Chunks,
+                                              const BatchMachine &M,
+                                              std::vector<BatchOp> &Ops) const {
+  Ops.clear();
+  const unsigned Used = unsigned(std::count_if(Groups.begin(), Groups.end(),
+                                               [](uint64_t G) { return G > 0; }));
+  std::vector<Piece> Pieces;
+  std::vector<bool> Shares;
+  uint64_t First = 0;
+  for (unsigned D = 0; D < Groups.size(); ++D)
+    if (Groups[D]) {
+      Pieces.push_back({D, First, Groups[D], Chunks[D]});
+      Shares.push_back(Devices[D]->info().SharesHostMemory);
+      First += Groups[D];
+    }
+  std::vector<size_t> Of;
+  const std::vector<Piece> Run = splitChunks(Pieces, Shares, Of);
+  auto KernelMs = [&](unsigned D, uint64_t N) {
+    const DeviceEstimate &E = Pr.P.Devices[D];
+    return std::max(0.0, E.KernelMs(N) * (Used > 1 ? E.SplitSlowdown : 1));
+  };
+  // A copy at the time the problem gives it alone: as many bytes as its
+  // route moves in that time (the kernel's own profiled copies, rows and
+  // rectangles, not the route's plain buffers), so that the route table
+  // adds only what copies and kernels at once do to each other.
+  auto Copy = [&](Route R, double Ms, std::string Label) -> Result<BatchOp> {
+    const LinkCost *Cost = M.Routes.alone(R);
+    if (!Cost)
+      return Failure(ErrorCode::NotFound, "no measured route " + routeName(R, M.deviceNames()));
+    BatchOp Op;
+    Op.Label = std::move(Label);
+    Op.Path = R;
+    Op.Bytes = uint64_t(std::max(0.0, Ms - Cost->LatencyMs) * bytesPerMs(Cost->GBps));
+    return Op;
+  };
+  auto Add = [&](BatchOp Op) {
+    Ops.push_back(std::move(Op));
+    return unsigned(Ops.size() - 1);
+  };
+  IssueOrder Order;
+  Order.Name = "as the launcher adds them";
+  std::map<unsigned, unsigned> LastCopyIn;
+  std::vector<unsigned> UsingHostCores;
+  std::vector<BatchOp> Merges;
+  // As the launcher builds it: each device piece's chunks (copies in,
+  // kernel, copies out), the pieces on host memory, then the merges.
+  for (const Piece &Pc : Run) {
+    if (Devices[Pc.Device]->info().SharesHostMemory)
+      continue;
+    const unsigned D = Pc.Device;
+    const std::string Name = " " + Pr.P.Devices[D].Name;
+    const bool Pageable = Pr.P.Devices[D].StagedByHost;
+    auto In = Copy({HostSide, int(D), Pageable}, Pr.In[D](double(Pc.Count)), "copy in" + Name);
+    if (!In)
+      return In.error();
+    if (auto It = LastCopyIn.find(D); It != LastCopyIn.end())
+      In->After.push_back(It->second);
+    unsigned CopyIn = Add(std::move(*In));
+    LastCopyIn[D] = CopyIn;
+    if (Pageable && !HostCores::lending())
+      UsingHostCores.push_back(CopyIn);
+    BatchOp Kernel;
+    Kernel.What = BatchOp::Kernel;
+    Kernel.Label = "kernel" + Name;
+    Kernel.Device = int(D);
+    Kernel.KernelMs = KernelMs(D, Pc.Count);
+    Kernel.After = {CopyIn};
+    unsigned Ran = Add(std::move(Kernel));
+    auto Out = Copy({int(D), HostSide, Pageable}, Pr.Out[D](double(Pc.Count)), "copy out" + Name);
+    if (!Out)
+      return Out.error();
+    Out->After = {Ran};
+    unsigned CopyOut = Add(std::move(*Out));
+    if (Used > 1 && Pr.P.MergeMs) {
+      BatchOp Merge;
+      Merge.What = BatchOp::Kernel;
+      Merge.Label = "merge" + Name;
+      Merge.Device = HostSide;
+      Merge.KernelMs = Pr.P.MergeMs(Pc.Count);
+      Merge.After = {CopyOut};
+      Merges.push_back(std::move(Merge));
+    }
+  }
+  for (const Piece &Pc : Run) {
+    if (!Devices[Pc.Device]->info().SharesHostMemory)
+      continue;
+    BatchOp Kernel;
+    Kernel.What = BatchOp::Kernel;
+    Kernel.Label = "kernel " + Pr.P.Devices[Pc.Device].Name;
+    Kernel.Device = int(Pc.Device);
+    Kernel.KernelMs = KernelMs(Pc.Device, Pc.Count);
+    // What it reads and writes in host memory, beside the copies there.
+    if (!Pr.HostBytes.empty() && !Pr.HostBytes[Pc.Device].X.empty())
+      Kernel.HostBytes = uint64_t(Pr.HostBytes[Pc.Device](double(Pc.Count)));
+    unsigned Ran = Add(std::move(Kernel));
+    for (unsigned C : UsingHostCores)
+      Order.Behind.push_back({Ran, C});
+  }
+  for (BatchOp &Merge : Merges)
+    Add(std::move(Merge));
+  for (unsigned I = 0; I < Ops.size(); ++I)
+    Order.Order.push_back(I);
+  return simulateBatch(M, Ops, Order);
+}
+
 ModelPlan ModelPlanner::describe(const Problem &Pr, const std::vector<uint64_t> &Groups,
-                                 std::string Method,
+                                 std::string Method, const BatchMachine *Machine,
                                  const std::vector<unsigned> *Chunks) const {
   ModelPlan M;
   M.Method = std::move(Method);
@@ -689,7 +811,7 @@ ModelPlan ModelPlanner::describe(const Problem &Pr, const std::vector<uint64_t> 
   M.StagedInCapacity = Pr.P.StagedInCapacity;
   M.StagedOutCapacity = Pr.P.StagedOutCapacity;
   SplitTimes Times = timesInSplit(Pr.P, Groups, Chunks);
-  M.PredictedMs = Times.LaunchMs;
+  M.EstimatedMs = M.PredictedMs = Times.LaunchMs;
   M.BoundMs = Pr.Bound.Ms;
   M.BoundLimit = Pr.Bound.Limit;
   unsigned Used = 0;
@@ -714,6 +836,43 @@ ModelPlan ModelPlanner::describe(const Problem &Pr, const std::vector<uint64_t> 
     std::vector<uint64_t> Alone(Groups.size(), 0);
     Alone[D] = Pr.P.TotalGroups;
     M.AloneMs.push_back(estimateLaunchMs(Pr.P, Alone));
+  }
+  if (!Machine)
+    return M;
+  // The launch as its batch runs: each device's steps summed over its
+  // operations (its chunks' overlap), when its last one ends.
+  std::vector<BatchOp> Ops;
+  auto T = simulateLaunch(Pr, Groups, Times.Chunks, *Machine, Ops);
+  if (!T)
+    return M; // a route not measured: Algorithm 1's estimate stands
+  M.PredictedMs = T->Ms;
+  for (auto &P : M.Predicted)
+    P.InputMs = P.KernelMs = P.OutputMs = P.MergeMs = P.DoneMs = 0;
+  std::vector<int> MergeOf(Ops.size(), -1);
+  for (size_t I = 0; I < Ops.size(); ++I) {
+    const BatchOp &Op = Ops[I];
+    double Ms = T->EndMs[I] - T->StartMs[I];
+    int D = Op.What == BatchOp::Kernel ? Op.Device
+            : Op.Path.To == HostSide   ? Op.Path.From
+                                       : Op.Path.To;
+    if (D == HostSide) { // a merge: its device's copy out is the one before it waited for
+      D = MergeOf[Op.After.front()];
+      M.Predicted[size_t(D)].MergeMs += Ms;
+      continue;
+    }
+    DevicePrediction &P = M.Predicted[size_t(D)];
+    MergeOf[I] = D;
+    (Op.What == BatchOp::Kernel ? P.KernelMs
+     : Op.Path.To == HostSide   ? P.OutputMs
+                                : P.InputMs) += Ms;
+    P.DoneMs = std::max(P.DoneMs, T->EndMs[I]);
+  }
+  for (size_t D = 0; D < Groups.size(); ++D) {
+    std::vector<uint64_t> Alone(Groups.size(), 0);
+    Alone[D] = Pr.P.TotalGroups;
+    SplitTimes One = timesInSplit(Pr.P, Alone);
+    if (auto A = simulateLaunch(Pr, Alone, One.Chunks, *Machine, Ops))
+      M.AloneMs[D] = A->Ms;
   }
   return M;
 }
@@ -745,9 +904,41 @@ Result<ModelPlan> ModelPlanner::plan(Method How, LoadedKernel &Kernel,
     Name = "auto";
   }
   double Us = std::chrono::duration<double, std::micro>(Clock::now() - Start).count();
-  ModelPlan M = describe(**Pr, R.Groups, Name);
-  M.Steps = R.Steps;
+  auto Machine = launchMachine();
+  if (!Machine)
+    return Machine.error();
+  ModelPlan M = describe(**Pr, R.Groups, Name, *Machine);
   M.RefusedSplitMs = R.RefusedSplitMs;
+  if (*Machine && How != Method::Linear) {
+    // The choice between Algorithm 1's best split and the fastest device
+    // alone, made again on the batches' predictions: the split where it
+    // gains MinRelativeGain over each device alone.
+    std::vector<uint64_t> Best = R.Groups;
+    double BestMs = M.PredictedMs;
+    unsigned Fastest = unsigned(std::min_element(M.AloneMs.begin(), M.AloneMs.end()) -
+                                M.AloneMs.begin());
+    auto Split = [](const std::vector<uint64_t> &G) {
+      return std::count_if(G.begin(), G.end(), [](uint64_t N) { return N > 0; }) > 1;
+    };
+    if (How == Method::Auto && Split(R.BestSplit) && R.BestSplit != R.Groups) {
+      ModelPlan S = describe(**Pr, R.BestSplit, Name, *Machine);
+      Best = R.BestSplit;
+      BestMs = S.PredictedMs;
+    }
+    M.RefusedSplitMs = 0;
+    if (!Split(Best) || BestMs > M.AloneMs[Fastest] * (1 - P.MinRelativeGain)) {
+      if (Split(Best))
+        M.RefusedSplitMs = BestMs;
+      Best.assign(P.Devices.size(), 0);
+      Best[Fastest] = P.TotalGroups;
+    }
+    if (Best != M.Groups) {
+      double Refused = M.RefusedSplitMs;
+      M = describe(**Pr, Best, Name, *Machine);
+      M.RefusedSplitMs = Refused;
+    }
+  }
+  M.Steps = R.Steps;
   M.PartitionUs = Us;
   (*Pr)->Plans.emplace(int(How), M);
   return M;
@@ -767,7 +958,10 @@ Result<ModelPlan> ModelPlanner::predict(const std::vector<Piece> &Pieces,
       Groups[P.Device] += P.Count;
       Chunks[P.Device] = ChooseChunks ? 0 : P.Chunks;
     }
-  ModelPlan M = describe(**Pr, Groups, Name, &Chunks);
+  auto Machine = launchMachine();
+  if (!Machine)
+    return Machine.error();
+  ModelPlan M = describe(**Pr, Groups, Name, *Machine, &Chunks);
   M.Pieces = Pieces;
   for (Piece &P : M.Pieces)
     if (P.Device < Groups.size())

@@ -19,6 +19,12 @@
 //                 has more of their threads than the host has
 //                 (hostCoreShare).
 //
+// The launch's time: the plan's batch (launch/Launcher.h runs every
+// launch as one), each piece's copies, kernel and merge at the times
+// above, simulated on the machine's route table (batch/Prediction.h), which
+// says how copies, the CPU's kernel and merges slow each other down;
+// without a route table, Algorithm 1's own estimate (EstAllDevsTime).
+//
 // A device whose profiles are too few for the launch (fewer than 4 rows at
 // this launch's shape, and no 3 shapes around it) makes planning fail with
 // NotFound, unless automatic profiling (SKMD_PROFILE=auto) is on: then the
@@ -33,6 +39,7 @@
 #ifndef SKMD_PARTITIONER_MODELPLANNER_H
 #define SKMD_PARTITIONER_MODELPLANNER_H
 
+#include "batch/Prediction.h"
 #include "launch/Launcher.h"
 #include "model/LinkModel.h"
 #include "model/ProfileDatabase.h"
@@ -43,6 +50,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,7 +92,11 @@ struct ModelPlan {
   std::vector<Piece> Pieces;
   std::vector<uint64_t> Groups;            ///< Per device.
   std::vector<DevicePrediction> Predicted; ///< Per device; zeros if idle.
-  double PredictedMs = 0;                  ///< The launch.
+  /// The launch: its batch's simulated time where the planner has the
+  /// machine's routes, else EstimatedMs.
+  double PredictedMs = 0;
+  /// Algorithm 1's own estimate of the launch (EstAllDevsTime).
+  double EstimatedMs = 0;
   std::vector<double> AloneMs; ///< Each device with every group.
   unsigned Steps = 0;          ///< Algorithm 1's moves.
   /// Algorithm 1's best split, when it gained too little to be taken
@@ -116,6 +128,10 @@ public:
   /// created (\p Create false): planning alone leaves no file behind.
   Result<ProfileDatabase *> database(bool Create = true);
   void setDatabasePath(std::string Path) { DbPath = std::move(Path); }
+  /// Where the machine's route table comes from (Session::batchMachine,
+  /// measured once per machine); unset, launches are predicted by
+  /// Algorithm 1's estimate alone.
+  void setMachine(std::function<Result<const BatchMachine *>()> F) { MachineOf = std::move(F); }
   /// Profile devices with too few profiles before planning.
   void setAutoProfile(bool On) { AutoProfile = On; }
   /// Where profiling reports its progress (default: nowhere).
@@ -207,9 +223,21 @@ private:
                   ProfileDatabase &Db);
   /// \p Chunks: per device, the chunks its share runs in (null: those
   /// that finish soonest).
+  /// \p Machine: the routes the plan's batch is simulated on (null: none).
   ModelPlan describe(const Problem &P, const std::vector<uint64_t> &Groups,
-                     std::string Method,
+                     std::string Method, const BatchMachine *Machine,
                      const std::vector<unsigned> *Chunks = nullptr) const;
+  /// The machine for launches' batches: the routes from MachineOf, each
+  /// device's kernels where the launcher runs them.
+  Result<const BatchMachine *> launchMachine();
+  /// The batch the launcher runs for \p Groups in \p Chunks (per device),
+  /// each operation at the time \p P gives it alone, simulated on
+  /// \p Machine in the launcher's order; with the operations, for
+  /// per-device sums.
+  Result<Timeline> simulateLaunch(const Problem &P, const std::vector<uint64_t> &Groups,
+                                  const std::vector<unsigned> &Chunks,
+                                  const BatchMachine &Machine,
+                                  std::vector<BatchOp> &Ops) const;
 
   std::vector<Device *> Devices;
   unsigned CpuIndex;
@@ -218,6 +246,8 @@ private:
   std::unique_ptr<ProfileDatabase> Db;
   bool AutoProfile = false;
   std::function<void(const std::string &)> Progress;
+  std::function<Result<const BatchMachine *>()> MachineOf;
+  std::optional<BatchMachine> Machine;
   std::map<std::string, std::shared_ptr<Problem>> Problems;
   /// Launches found without enough profiles, and why.
   std::map<std::string, Failure> Unprofiled;

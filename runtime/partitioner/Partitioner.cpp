@@ -790,12 +790,14 @@ PartitionResult partitionAlgorithm1(const PartitionProblem &P) {
   PartitionResult Linear = partitionLinear(P);
   Linear.Trials = 1;
   KeepBetter(std::move(Linear));
+  R.BestSplit = R.Groups;
   if (R.EstimatedMs > Alone[Base] * (1 - P.MinRelativeGain)) {
     PartitionResult Single = partitionSingle(P, Base);
     Single.Steps = R.Steps;
     Single.Trials = R.Trials;
     if (R.Groups[Base] != P.TotalGroups)
       Single.RefusedSplitMs = R.EstimatedMs;
+    Single.BestSplit = std::move(R.BestSplit);
     R = std::move(Single);
   }
   return R;

@@ -128,6 +128,9 @@ struct PartitionResult {
   /// The best split's estimate when it gained less than MinRelativeGain
   /// and the fastest device alone was kept instead; else 0.
   double RefusedSplitMs = 0;
+  /// The best split Algorithm 1 found, taken or not (for a caller that
+  /// weighs it with another estimate: partitioner/ModelPlanner.h).
+  std::vector<uint64_t> BestSplit;
 };
 
 /// The paper's Algorithm 1, with the text's intent where the printed

@@ -47,6 +47,9 @@ Result<std::unique_ptr<Session>> Session::open(const SessionOptions &Options) {
   S->Run = std::make_unique<Launcher>(Raw, *S->Cpu);
   unsigned CpuIndex = unsigned(std::find(Raw.begin(), Raw.end(), S->Cpu) - Raw.begin());
   S->Planner = std::make_unique<ModelPlanner>(Raw, CpuIndex, *S->Run);
+  // Launches are predicted as the batches they run as, on the machine's
+  // routes (measured once per machine, at the first plan that needs them).
+  S->Planner->setMachine([Self = S.get()] { return Self->batchMachine(); });
   if (Options.AutoProfile)
     S->Planner->setAutoProfile(*Options.AutoProfile);
   S->Explain = Options.Explain;
