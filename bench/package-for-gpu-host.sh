@@ -27,5 +27,6 @@ done
 cp "$root/bench/run-on-gpu-host.sh" "$out/run.sh"
 cp "$root/bench/run-suite-on-gpu-host.sh" "$out/run-suite.sh"
 cp "$root/bench/run-issue22-on-gpu-host.sh" "$out/run-issue22.sh"
+cp "$root/bench/run-issue23-on-gpu-host.sh" "$out/run-issue23.sh"
 cp "$root/bench/lend-cores-on-gpu-host.sh" "$out/run-lend.sh"
 du -sh "$out"
