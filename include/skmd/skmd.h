@@ -214,6 +214,18 @@ typedef struct skmd_piece_report {
   unsigned chunks;
 } skmd_piece_report;
 
+/* One operation of a launch as its batch ran (docs/batch.md): a copy, a
+   kernel piece or a merge, on the engine that ran it. */
+typedef struct skmd_operation_report {
+  char label[64];  /* "copy in gpu0 [0, 512)", "kernel cpu [512, 1024)" */
+  char engine[32]; /* "gpu0 copies in", "gpu0 kernels", "gpu0 copies out",
+                      "host" (the launching thread: the CPU's pieces, merges) */
+  double start_ms, end_ms; /* from the launch's start; both 0 if skipped */
+  /* As the plan predicted it (the launch's batch simulated on the
+     machine's routes); -1 when the launch had no such prediction. */
+  double predicted_start_ms, predicted_end_ms;
+} skmd_operation_report;
+
 typedef struct skmd_launch_report {
   uint64_t total_groups;
   size_t piece_count;        /* pieces filled in, at most 16 */
@@ -239,6 +251,10 @@ typedef struct skmd_launch_report {
      EstAllDevsTime); predicted_ms is the launch's batch simulated on the
      machine's routes where those are measured (docs/batch.md). */
   double estimated_ms;
+  /* The launch's operations, in the order built: operation_count filled
+     in, of operations_total. */
+  size_t operation_count, operations_total;
+  skmd_operation_report operations[192];
 } skmd_launch_report;
 
 /* Runs the kernel over an N-D range (global sizes must be multiples of

@@ -128,6 +128,23 @@ void fillReport(const LaunchRecord &L, uint64_t Total, skmd_launch_report *Out) 
   Out->predicted_ms = L.Model ? L.Model->PredictedMs : 0;
   Out->bound_ms = L.Model ? L.Model->BoundMs : 0;
   Out->estimated_ms = L.Model ? L.Model->EstimatedMs : 0;
+  // The plan's predicted batch where it has the same operations.
+  const auto &Ops = R.Operations;
+  bool Predicted = L.Model && L.Model->Batch.size() == Ops.size();
+  for (size_t I = 0; Predicted && I < Ops.size(); ++I)
+    Predicted = L.Model->Batch[I].Label == Ops[I].Label;
+  Out->operations_total = Ops.size();
+  Out->operation_count =
+      std::min(Ops.size(), sizeof Out->operations / sizeof Out->operations[0]);
+  for (size_t I = 0; I < Out->operation_count; ++I) {
+    skmd_operation_report &O = Out->operations[I];
+    copyName(O.label, sizeof O.label, Ops[I].Label);
+    copyName(O.engine, sizeof O.engine, Ops[I].Engine);
+    O.start_ms = Ops[I].Ran ? Ops[I].StartMs : 0;
+    O.end_ms = Ops[I].Ran ? Ops[I].EndMs : 0;
+    O.predicted_start_ms = Predicted ? L.Model->Batch[I].StartMs : -1;
+    O.predicted_end_ms = Predicted ? L.Model->Batch[I].EndMs : -1;
+  }
   Out->bytes_to_host = R.BytesToHost;
   Out->to_host_ms = R.ToHostMs;
   size_t N = std::min<size_t>(R.Pieces.size(), sizeof Out->pieces / sizeof Out->pieces[0]);

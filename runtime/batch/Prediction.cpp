@@ -70,11 +70,19 @@ bool validDevice(const BatchMachine &M, int D) {
   return D >= 0 && size_t(D) < M.Devices.size();
 }
 
-/// Its time alone: latency and bytes at the route's rate, or the kernel's.
+/// A copy's cost alone: its route's, at its own rate where it has one.
+LinkCost costAlone(const BatchMachine &M, const BatchOp &Op) {
+  LinkCost C = *M.Routes.alone(Op.Path);
+  if (Op.GBps > 0)
+    C.GBps = Op.GBps;
+  return C;
+}
+
+/// Its time alone: latency and bytes at its rate, or the kernel's.
 double aloneMs(const BatchMachine &M, const BatchOp &Op) {
   if (Op.What == BatchOp::Kernel)
     return Op.KernelMs;
-  return M.Routes.alone(Op.Path)->ms(Op.Bytes, 1);
+  return costAlone(M, Op).ms(Op.Bytes, 1);
 }
 
 /// \p Op's load on \p L per unit of its work (a byte copied, a ms of
@@ -128,7 +136,9 @@ Status checkBatch(const BatchMachine &M, const std::vector<BatchOp> &Ops) {
       return badOp(Ops, I, "no measured rate for route " +
                                   routeName(Op.Path, M.deviceNames()) +
                                   " (skmd-prof --links measures the machine's routes)");
-    if (Op.Bytes && !(Cost->GBps > 0))
+    if (!(Op.GBps >= 0))
+      return badOp(Ops, I, "a copy's own rate must be a number of GB/s >= 0");
+    if (Op.Bytes && !(Cost->GBps > 0) && !(Op.GBps > 0))
       return badOp(Ops, I, "route " + routeName(Op.Path, M.deviceNames()) +
                                   " has no bandwidth");
   }
@@ -265,7 +275,7 @@ Result<Timeline> simulateBatch(const BatchMachine &M, const std::vector<BatchOp>
       } else if (State[Op] == Latency) {
         F.Alone = 1; // a ms a ms, on no limit
       } else {
-        F.Alone = bytesPerMs(M.Routes.alone(O.Path)->GBps);
+        F.Alone = bytesPerMs(costAlone(M, O).GBps);
         F.Loads = loadsOf(O);
         F.Share = M.Routes.share(O.Path);
       }

@@ -46,6 +46,10 @@ struct BatchOp {
   /// Copy: where its bytes go, and how many.
   Route Path;
   uint64_t Bytes = 0;
+  /// Copy: its own rate alone where known, in GB/s (a kernel's copies of
+  /// rows and rectangles, profiled, go slower than the route's plain
+  /// buffers); 0: its route's.
+  double GBps = 0;
   /// Kernel: the device that runs it (an index into BatchMachine::Devices;
   /// HostSide: work of the host's own thread, such as merging a device's
   /// results into host memory) and its time alone.

@@ -65,10 +65,16 @@ std::vector<Piece> splitChunks(const std::vector<Piece> &Pieces,
   return Out;
 }
 
-/// "gpu0 [0, 512)": a piece's device and groups, for its operations' labels.
-static std::string pieceName(const Device &D, const Piece &P) {
-  return D.info().Name + " [" + std::to_string(P.First) + ", " +
-         std::to_string(P.First + P.Count) + ")";
+std::string pieceName(const std::string &Device, const Piece &P) {
+  return Device + " [" + std::to_string(P.First) + ", " + std::to_string(P.First + P.Count) +
+         ")";
+}
+
+std::string engineName(const BatchMachine &M, std::pair<int, unsigned> Engine) {
+  if (Engine.first == HostSide)
+    return "host";
+  static const char *const Of[] = {" copies in", " kernels", " copies out"};
+  return M.Devices[size_t(Engine.first)].Name + Of[std::min(Engine.second, 2u)];
 }
 
 bool copiesUseHostCores(const Device &D, const std::vector<HostArg> &Args) {
@@ -447,7 +453,7 @@ void Launcher::addDevicePiece(LaunchState &L, size_t P) {
       }
   if (auto It = L.LastCopyIn.find(Pc.Device); It != L.LastCopyIn.end())
     After.push_back(It->second);
-  const std::string Groups = " " + pieceName(D, Pc);
+  const std::string Groups = " " + pieceName(D.info().Name, Pc);
   const bool Pageable = copiesUseHostCores(D, L.Args);
   BatchOp In;
   In.Label = "copy in" + Groups;
@@ -577,7 +583,7 @@ void Launcher::buildBatch(LaunchState &L) {
     const Piece Pc = L.Pieces[P];
     BatchOp Run;
     Run.What = BatchOp::Kernel;
-    Run.Label = "kernel " + pieceName(*Devices[Pc.Device], Pc);
+    Run.Label = "kernel " + pieceName(Devices[Pc.Device]->info().Name, Pc);
     Run.Device = int(Pc.Device);
     Run.After = Fetches;
     L.P[P].Kernel = int(L.add(std::move(Run), [this, &L, Pc] {
@@ -596,7 +602,7 @@ void Launcher::buildBatch(LaunchState &L) {
       continue;
     BatchOp Merge;
     Merge.What = BatchOp::Kernel;
-    Merge.Label = "merge " + pieceName(*Devices[L.Pieces[P].Device], L.Pieces[P]);
+    Merge.Label = "merge " + pieceName(Devices[L.Pieces[P].Device]->info().Name, L.Pieces[P]);
     Merge.Device = HostSide;
     Merge.After = {unsigned(PS.CopyOut)};
     PS.Merge = int(L.add(std::move(Merge), [this, &L, &PS, P, CpuName] {
@@ -768,6 +774,12 @@ Status Launcher::recover(LaunchState &L, std::string &Failed) {
 void Launcher::fillReport(LaunchState &L, const std::vector<Piece> &Pieces,
                           LaunchReport &Report) {
   const BatchReport &Ran = L.Ran;
+  const auto EngineOf = enginesOf(Engines, L.Ops, L.Order.Order);
+  for (size_t I = 0; I < L.Ops.size(); ++I)
+    Report.Operations.push_back({L.Ops[I].Label, engineName(Engines, EngineOf[I]),
+                                 Ran.StartMs[I], Ran.EndMs[I],
+                                 Ran.Outcome[I] == ScheduleNode::Done ||
+                                     Ran.Outcome[I] == ScheduleNode::Failed});
   double ToHostFrom = 0, ToHostTo = 0;
   for (const auto &F : L.Fetches) {
     ToHostFrom = Report.BytesToHost ? std::min(ToHostFrom, Ran.StartMs[F.Index])

@@ -61,8 +61,19 @@ struct PieceReport {
   unsigned Chunks = 1;
 };
 
+/// One operation of a launch's batch as it ran.
+struct OperationReport {
+  std::string Label;  ///< "copy in gpu0 [0, 512)"
+  std::string Engine; ///< "gpu0 copies in", "gpu0 kernels", "host" (engineName)
+  double StartMs = 0, EndMs = 0;
+  bool Ran = false; ///< Done or failed; false where skipped.
+};
+
 struct LaunchReport {
   std::vector<PieceReport> Pieces;
+  /// The launch's batch, in the order built (the plan's prediction has
+  /// the same operations: partitioner/ModelPlanner.h).
+  std::vector<OperationReport> Operations;
   /// Checking the arguments, loading the kernel where it is not loaded yet
   /// (a GPU's JIT on its first launch) and planning the bytes moved.
   double PlanMs = 0;
@@ -158,6 +169,14 @@ bool copiesUseHostCores(const Device &D, const std::vector<HostArg> &Args);
 /// in \p Pieces.
 std::vector<Piece> splitChunks(const std::vector<Piece> &Pieces,
                                const std::vector<bool> &Shares, std::vector<size_t> &Of);
+
+/// "gpu0 [0, 512)": a piece's device and groups, as its operations in a
+/// launch's batch are labelled ("copy in gpu0 [0, 512)").
+std::string pieceName(const std::string &Device, const Piece &P);
+
+/// What an engine of \p M is called in reports and traces: "gpu0 copies
+/// in", "gpu0 kernels", "gpu0 copies out", "host".
+std::string engineName(const BatchMachine &M, std::pair<int, unsigned> Engine);
 
 /// The device arguments for a device on the user's own memory.
 std::vector<DeviceArg> hostDeviceArgs(const std::vector<HostArg> &Args);

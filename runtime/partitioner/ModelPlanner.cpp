@@ -184,6 +184,8 @@ struct ModelPlanner::Problem {
   /// and beside the CPU's kernel (DeviceEstimate::InputMsOverlapped...).
   std::vector<Curve> InOverlapped, OutOverlapped, InBeside, OutBeside;
   Curve Merge;
+  /// The bytes a device's piece copies in and out (every buffer).
+  Curve InBytes, OutBytes;
   /// The bound's copies at the DMA rate and host memory bytes, per device.
   std::vector<Curve> DmaIn, DmaOut, HostBytes;
   BoundResult Bound;
@@ -373,6 +375,17 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
     return Db.error();
   if (Status S = addDeviceEstimates(*Pr, Args, Shape, Profiles, Counts, AtCount, **Db); !S)
     return S.error();
+  for (size_t I = 0; I < AtCount.size(); ++I) {
+    uint64_t In = 0, Out = 0;
+    for (size_t A = 0; A < Args.size(); ++A) {
+      In += AtCount[I].InBytes[A];
+      Out += AtCount[I].OutBytes[A];
+    }
+    Pr->InBytes.X.push_back(double(Counts[I]));
+    Pr->InBytes.Y.push_back(double(In));
+    Pr->OutBytes.X.push_back(double(Counts[I]));
+    Pr->OutBytes.Y.push_back(double(Out));
+  }
   if (Status S = addHostCosts(*Pr, Counts, AtCount, Offloads, **Db); !S)
     return S.error();
   if (Status S = addBound(*Pr, Args, Counts, AtCount, **Db); !S)
@@ -717,18 +730,20 @@ Result<Timeline> ModelPlanner::simulateLaunch(const Problem &Pr,
     const DeviceEstimate &E = Pr.P.Devices[D];
     return std::max(0.0, E.KernelMs(N) * (Used > 1 ? E.SplitSlowdown : 1));
   };
-  // A copy at the time the problem gives it alone: as many bytes as its
-  // route moves in that time (the kernel's own profiled copies, rows and
-  // rectangles, not the route's plain buffers), so that the route table
-  // adds only what copies and kernels at once do to each other.
-  auto Copy = [&](Route R, double Ms, std::string Label) -> Result<BatchOp> {
+  // A copy of the piece's bytes at the time the problem gives it alone
+  // (the kernel's own profiled copies, rows and rectangles, not the
+  // route's plain buffers), so that the route table adds only what copies
+  // and kernels at once do to each other.
+  auto Copy = [&](Route R, double Bytes, double Ms, std::string Label) -> Result<BatchOp> {
     const LinkCost *Cost = M.Routes.alone(R);
     if (!Cost)
       return Failure(ErrorCode::NotFound, "no measured route " + routeName(R, M.deviceNames()));
     BatchOp Op;
     Op.Label = std::move(Label);
     Op.Path = R;
-    Op.Bytes = uint64_t(std::max(0.0, Ms - Cost->LatencyMs) * bytesPerMs(Cost->GBps));
+    Op.Bytes = uint64_t(std::max(0.0, Bytes));
+    if (Op.Bytes > 0 && Ms > Cost->LatencyMs)
+      Op.GBps = double(Op.Bytes) / ((Ms - Cost->LatencyMs) * 1e6);
     return Op;
   };
   auto Add = [&](BatchOp Op) {
@@ -746,9 +761,10 @@ Result<Timeline> ModelPlanner::simulateLaunch(const Problem &Pr,
     if (Devices[Pc.Device]->info().SharesHostMemory)
       continue;
     const unsigned D = Pc.Device;
-    const std::string Name = " " + Pr.P.Devices[D].Name;
+    const std::string Name = " " + pieceName(Pr.P.Devices[D].Name, Pc);
     const bool Pageable = Pr.P.Devices[D].StagedByHost;
-    auto In = Copy({HostSide, int(D), Pageable}, Pr.In[D](double(Pc.Count)), "copy in" + Name);
+    auto In = Copy({HostSide, int(D), Pageable}, Pr.InBytes(double(Pc.Count)),
+                   Pr.In[D](double(Pc.Count)), "copy in" + Name);
     if (!In)
       return In.error();
     if (auto It = LastCopyIn.find(D); It != LastCopyIn.end())
@@ -764,27 +780,29 @@ Result<Timeline> ModelPlanner::simulateLaunch(const Problem &Pr,
     Kernel.KernelMs = KernelMs(D, Pc.Count);
     Kernel.After = {CopyIn};
     unsigned Ran = Add(std::move(Kernel));
-    auto Out = Copy({int(D), HostSide, Pageable}, Pr.Out[D](double(Pc.Count)), "copy out" + Name);
+    auto Out = Copy({int(D), HostSide, Pageable}, Pr.OutBytes(double(Pc.Count)),
+                    Pr.Out[D](double(Pc.Count)), "copy out" + Name);
     if (!Out)
       return Out.error();
     Out->After = {Ran};
     unsigned CopyOut = Add(std::move(*Out));
-    if (Used > 1 && Pr.P.MergeMs) {
-      BatchOp Merge;
-      Merge.What = BatchOp::Kernel;
-      Merge.Label = "merge" + Name;
-      Merge.Device = HostSide;
-      Merge.KernelMs = Pr.P.MergeMs(Pc.Count);
-      Merge.After = {CopyOut};
-      Merges.push_back(std::move(Merge));
-    }
+    // Every device piece ends in the host's step that puts its results
+    // in the user's buffers: the merge of a discontiguous kernel's, else
+    // (next to nothing) copies out of staging.
+    BatchOp Merge;
+    Merge.What = BatchOp::Kernel;
+    Merge.Label = "merge" + Name;
+    Merge.Device = HostSide;
+    Merge.KernelMs = Used > 1 && Pr.P.MergeMs ? Pr.P.MergeMs(Pc.Count) : 0;
+    Merge.After = {CopyOut};
+    Merges.push_back(std::move(Merge));
   }
   for (const Piece &Pc : Run) {
     if (!Devices[Pc.Device]->info().SharesHostMemory)
       continue;
     BatchOp Kernel;
     Kernel.What = BatchOp::Kernel;
-    Kernel.Label = "kernel " + Pr.P.Devices[Pc.Device].Name;
+    Kernel.Label = "kernel " + pieceName(Pr.P.Devices[Pc.Device].Name, Pc);
     Kernel.Device = int(Pc.Device);
     Kernel.KernelMs = KernelMs(Pc.Device, Pc.Count);
     // What it reads and writes in host memory, beside the copies there.
@@ -846,6 +864,8 @@ ModelPlan ModelPlanner::describe(const Problem &Pr, const std::vector<uint64_t> 
   if (!T)
     return M; // a route not measured: Algorithm 1's estimate stands
   M.PredictedMs = T->Ms;
+  for (size_t I = 0; I < Ops.size(); ++I)
+    M.Batch.push_back({Ops[I].Label, T->StartMs[I], T->EndMs[I]});
   for (auto &P : M.Predicted)
     P.InputMs = P.KernelMs = P.OutputMs = P.MergeMs = P.DoneMs = 0;
   std::vector<int> MergeOf(Ops.size(), -1);

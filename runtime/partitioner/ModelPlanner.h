@@ -97,6 +97,13 @@ struct ModelPlan {
   double PredictedMs = 0;
   /// Algorithm 1's own estimate of the launch (EstAllDevsTime).
   double EstimatedMs = 0;
+  /// The launch's batch as predicted (labels as the launcher's:
+  /// LaunchReport::Operations); empty without the machine's routes.
+  struct PlannedOperation {
+    std::string Label;
+    double StartMs = 0, EndMs = 0;
+  };
+  std::vector<PlannedOperation> Batch;
   std::vector<double> AloneMs; ///< Each device with every group.
   unsigned Steps = 0;          ///< Algorithm 1's moves.
   /// Algorithm 1's best split, when it gained too little to be taken

@@ -85,8 +85,9 @@ const char *Usage =
     "  --print=ARG[:N] after the run, print the first N elements (default 8)\n"
     "                  of buffer ARG (its name or index); may repeat\n"
     "  --trace=FILE    write the last run as a Chrome trace (open it in\n"
-    "                  Perfetto): a lane per device for transfers, kernel\n"
-    "                  and merge\n"
+    "                  Perfetto): the launch's batch, a row per engine (a\n"
+    "                  device's copies in, kernels, copies out; the host),\n"
+    "                  each operation as it ran and as the plan predicted\n"
     "  --help          this text\n";
 
 struct Options {
@@ -235,29 +236,32 @@ void printReport(const skmd_launch_report &R) {
 
 void writeTrace(const std::string &Path, const skmd_launch_report &R,
                 const std::string &Kernel) {
+  // The launch's batch: a row per engine, each operation where it ran
+  // (process 1) and where the plan predicted it (process 2).
   nlohmann::json Events = nlohmann::json::array();
-  std::vector<std::string> Lanes;
-  for (size_t I = 0; I < R.piece_count; ++I) {
-    const skmd_piece_report &P = R.pieces[I];
-    auto Lane = std::find(Lanes.begin(), Lanes.end(), P.device);
-    int Tid = int(Lane - Lanes.begin());
-    if (Lane == Lanes.end()) {
-      Lanes.push_back(P.device);
-      Events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", Tid},
-                        {"args", {{"name", P.device}}}});
+  std::vector<std::string> Engines;
+  for (int Pid : {1, 2})
+    Events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", Pid},
+                      {"args", {{"name", Pid == 1 ? "measured" : "predicted"}}}});
+  for (size_t I = 0; I < R.operation_count; ++I) {
+    const skmd_operation_report &Op = R.operations[I];
+    auto Engine = std::find(Engines.begin(), Engines.end(), Op.engine);
+    int Tid = int(Engine - Engines.begin());
+    if (Engine == Engines.end()) {
+      Engines.push_back(Op.engine);
+      for (int Pid : {1, 2})
+        Events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", Pid}, {"tid", Tid},
+                          {"args", {{"name", Op.engine}}}});
     }
-    auto Span = [&](const char *Name, double At, double Ms, nlohmann::json Args) {
-      if (Ms <= 0)
-        return;
-      Events.push_back({{"name", Name}, {"cat", Kernel}, {"ph", "X"}, {"pid", 1},
-                        {"tid", Tid}, {"ts", At * 1000}, {"dur", Ms * 1000},
-                        {"args", Args}});
+    auto Span = [&](int Pid, double At, double End) {
+      Events.push_back({{"name", Op.label}, {"cat", Kernel}, {"ph", "X"}, {"pid", Pid},
+                        {"tid", Tid}, {"ts", At * 1000}, {"dur", (End - At) * 1000},
+                        {"args", {{"operation", I}}}});
     };
-    nlohmann::json Groups = {{"first_group", P.first_group}, {"groups", P.group_count}};
-    Span("input", P.input_at_ms, P.input_ms, {{"bytes", P.bytes_in}});
-    Span("kernel", P.kernel_at_ms, P.kernel_ms, Groups);
-    Span("output", P.output_at_ms, P.output_ms, {{"bytes", P.bytes_out}});
-    Span(P.failed ? "re-run on cpu" : "merge", P.merge_at_ms, P.merge_ms, Groups);
+    if (Op.end_ms > 0)
+      Span(1, Op.start_ms, Op.end_ms);
+    if (Op.predicted_end_ms >= 0)
+      Span(2, Op.predicted_start_ms, Op.predicted_end_ms);
   }
   nlohmann::json Doc = {{"traceEvents", Events}, {"displayTimeUnit", "ms"}};
   std::string Tmp = Path + ".tmp";
