@@ -395,6 +395,7 @@ int main(int Argc, char **Argv) {
           // a launch's buffers are.
           Param = uint32_t(uniform(16, 48) * (1 << 20)) & ~255u;
           Op.HostBytes = 12ull * Param;
+          Op.HostWrittenBytes = 4ull * Param;
           Op.Label = "vector add on " + Devices[Dev]->info().Name + ", " +
                      std::to_string(Param) + " floats";
         } else {

@@ -89,8 +89,15 @@ double aloneMs(const BatchMachine &M, const BatchOp &Op) {
 /// kernel), 0 where it runs outside it.
 double loadOn(const BatchMachine &M, const SharedLimit &L, const BatchOp &Op) {
   if (Op.What == BatchOp::Kernel) {
-    if (L.What == SharedLimit::HostMemory && Op.HostBytes > 0 && Op.KernelMs > 0)
-      return double(Op.HostBytes) / Op.KernelMs;
+    if (Op.HostBytes > 0 && Op.KernelMs > 0) {
+      const uint64_t Written = std::min(Op.HostWrittenBytes, Op.HostBytes);
+      if (L.What == SharedLimit::HostMemory)
+        return double(Op.HostBytes) / Op.KernelMs;
+      if (L.What == SharedLimit::HostReads)
+        return double(Op.HostBytes - Written) / Op.KernelMs;
+      if (L.What == SharedLimit::HostWrites)
+        return double(Written) / Op.KernelMs;
+    }
     if (L.What == SharedLimit::HostCores)
       return Op.Device == HostSide ? 1.0 : double(M.Devices[Op.Device].HostThreads);
     return 0;

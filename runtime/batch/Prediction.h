@@ -58,6 +58,8 @@ struct BatchOp {
   /// Kernel: the bytes it reads and writes in host memory (a CPU piece's
   /// buffers), which slow it and the copies there when they run at once.
   uint64_t HostBytes = 0;
+  /// Kernel: of HostBytes, those it writes (the rest it reads).
+  uint64_t HostWrittenBytes = 0;
   /// Operations (earlier ones) whose results it uses.
   std::vector<unsigned> After;
 };

@@ -82,6 +82,13 @@ struct SharedLimit {
     /// alone (the weight is threads per byte a ms), kernels on the host's
     /// cores the threads their device keeps busy.
     HostCores,
+    /// Host memory's reads, and its writes, alone (a host reads faster
+    /// than a memcpy's traffic suggests, and writes slower): a copy to a
+    /// device reads its bytes, one from a device writes them (a staged byte
+    /// is read and written), a kernel on the host's cores reads and writes
+    /// its HostBytes.
+    HostReads,
+    HostWrites,
   };
   Kind What = Link;
   /// For reports: "gpu0 both ways", "every GPU to the host", "host memory".

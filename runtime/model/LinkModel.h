@@ -110,6 +110,19 @@ Result<LinkCost>
 hostMemoryModel(ProfileDatabase &Db, const std::string &HostKey,
                 const std::function<void(void *, const void *, uint64_t)> &Copy);
 
+/// Host memory's read and write rates on every core (\p Read and \p Write:
+/// the CPU device's readHost and fillHost), from \p Db or measured now and
+/// recorded under \p HostKey: a host reads faster than a memcpy's traffic
+/// suggests and writes slower, and copies to devices read host memory
+/// where kernels on the host's cores read it too (batch/Machine.h).
+struct HostReadWrite {
+  LinkCost Read, Write;
+};
+Result<HostReadWrite>
+hostReadWriteModel(ProfileDatabase &Db, const std::string &HostKey,
+                   const std::function<void(const void *, uint64_t)> &Read,
+                   const std::function<void(void *, uint64_t)> &Write);
+
 /// \p From's copies to \p To (Device::copyPeer): latency and rate, from
 /// \p Db, or measured now (64 MiB allocations on each, the link model's
 /// sizes) and recorded.

@@ -806,8 +806,10 @@ Result<Timeline> ModelPlanner::simulateLaunch(const Problem &Pr,
     Kernel.Device = int(Pc.Device);
     Kernel.KernelMs = KernelMs(Pc.Device, Pc.Count);
     // What it reads and writes in host memory, beside the copies there.
-    if (!Pr.HostBytes.empty() && !Pr.HostBytes[Pc.Device].X.empty())
+    if (!Pr.HostBytes.empty() && !Pr.HostBytes[Pc.Device].X.empty()) {
       Kernel.HostBytes = uint64_t(Pr.HostBytes[Pc.Device](double(Pc.Count)));
+      Kernel.HostWrittenBytes = uint64_t(Pr.OutBytes(double(Pc.Count)));
+    }
     unsigned Ran = Add(std::move(Kernel));
     for (unsigned C : UsingHostCores)
       Order.Behind.push_back({Ran, C});

@@ -242,6 +242,32 @@ TEST(BatchPrediction, TheHostsWorkAndKernelsOnItsThreadTakeTurns) {
   EXPECT_NEAR(T->EndMs[2], 2, Eps);
 }
 
+TEST(BatchPrediction, AKernelReadingHostMemorySharesItsReadsWithACopyToADevice) {
+  // Host memory reads 80 GB/s. A DMA copy to gpu0 (54 GB/s alone) reads
+  // its bytes; a CPU kernel reads 50 GB/s (500 MB in 10 ms; it writes
+  // nothing). Together 104 > 80: both at 80/104 of their rates alone while
+  // they overlap; the copy's 270 MB end first, at 5 / (80/104) = 6.5 ms,
+  // the kernel has 6.5 * 50 * 80/104 = 250 MB read and runs the rest (250
+  // MB) alone in 5 ms. A kernel that writes the same bytes instead does
+  // not share the reads.
+  BatchMachine M = machine({2, 0}, {toDevice(0)}, 54);
+  M.Devices[1].HostThreads = 8;
+  SharedLimit Reads = limit("host memory reads", 80, {toDevice(0)});
+  Reads.What = SharedLimit::HostReads;
+  M.Routes.addLimit(Reads);
+  std::vector<BatchOp> Ops = {copyOp(toDevice(0), 270'000'000),
+                              kernelOp(1, 10, {}, 500'000'000)};
+  Result<Timeline> T = simulateBatch(M, Ops, asAdded(Ops.size()));
+  ASSERT_TRUE(T) << T.error().message();
+  EXPECT_NEAR(T->EndMs[0], 6.5, 1e-6);
+  EXPECT_NEAR(T->EndMs[1], 11.5, 1e-6);
+  Ops[1].HostWrittenBytes = Ops[1].HostBytes;
+  T = simulateBatch(M, Ops, asAdded(Ops.size()));
+  ASSERT_TRUE(T) << T.error().message();
+  EXPECT_NEAR(T->EndMs[0], 5, 1e-6);
+  EXPECT_NEAR(T->EndMs[1], 10, 1e-6);
+}
+
 TEST(BatchPrediction, NoLimitSlowsAnOperationAloneBelowItsTimeAlone) {
   // A CPU kernel moving 150 MB in 1 ms (in cache) under a 100 GB/s host
   // memory: alone it still takes its 1 ms.
@@ -379,10 +405,16 @@ TEST(BatchMachine, HostDiscreteDevicesGetTheirRoutesAndTheHostsLimits) {
     if (L.What == SharedLimit::HostMemory)
       for (const auto &[R, W] : L.Routes)
         EXPECT_EQ(W, 2) << "a HostDiscrete device's bytes are a memcpy: read and written";
+    // ... so each of its routes is on host memory's reads and its writes.
+    if (L.What == SharedLimit::HostReads || L.What == SharedLimit::HostWrites) {
+      EXPECT_EQ(L.Routes.size(), M->Routes.routes().size());
+      EXPECT_GT(L.BytesPerMs, 0);
+    }
   }
   EXPECT_EQ(Limits, (std::vector<std::string>{"staged copies to discrete0, discrete1",
                                               "staged copies from discrete0, discrete1",
-                                              "host memory", "host cores"}));
+                                              "host memory", "host memory reads",
+                                              "host memory writes", "host cores"}));
   // Each device's sharing with a kernel on the host's cores, then the
   // staged copies together.
   ASSERT_EQ(Said.size(), 3u);

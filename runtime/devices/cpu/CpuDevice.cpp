@@ -5,6 +5,7 @@
 #include "devices/cpu/WorkGroupRunner.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -189,6 +190,46 @@ void CpuDevice::copyHost(void *Dst, const void *Src, uint64_t Bytes) {
     uint64_t From = Begin * Chunk, To = std::min(End * Chunk, Bytes);
     std::memcpy(static_cast<char *>(Dst) + From, static_cast<const char *>(Src) + From,
                 To - From);
+  });
+}
+
+uint64_t CpuDevice::readHost(const void *Src, uint64_t Bytes) {
+  constexpr uint64_t Chunk = 2 << 20;
+  std::atomic<uint64_t> Sum{0};
+  auto Read = [&](uint64_t From, uint64_t To) {
+    uint64_t S = 0;
+    const auto *P = static_cast<const unsigned char *>(Src);
+    // Words where aligned, bytes at the ends.
+    for (; From < To && (reinterpret_cast<uintptr_t>(P + From) & 7); ++From)
+      S += P[From];
+    for (; From + 8 <= To; From += 8) {
+      uint64_t W;
+      std::memcpy(&W, P + From, 8);
+      S += W;
+    }
+    for (; From < To; ++From)
+      S += P[From];
+    Sum.fetch_add(S, std::memory_order_relaxed);
+  };
+  if (Pool.size() == 1) {
+    Read(0, Bytes);
+  } else {
+    Pool.parallelFor((Bytes + Chunk - 1) / Chunk, 1, [&](unsigned, uint64_t Begin, uint64_t End) {
+      Read(Begin * Chunk, std::min(End * Chunk, Bytes));
+    });
+  }
+  return Sum.load();
+}
+
+void CpuDevice::fillHost(void *Dst, uint8_t Value, uint64_t Bytes) {
+  constexpr uint64_t Chunk = 2 << 20;
+  if (Pool.size() == 1) {
+    std::memset(Dst, Value, Bytes);
+    return;
+  }
+  Pool.parallelFor((Bytes + Chunk - 1) / Chunk, 1, [&](unsigned, uint64_t Begin, uint64_t End) {
+    uint64_t From = Begin * Chunk, To = std::min(End * Chunk, Bytes);
+    std::memset(static_cast<char *>(Dst) + From, Value, To - From);
   });
 }
 

@@ -44,6 +44,12 @@ public:
   /// from 32 threads on the 2xH200 host). Only while no launch runs on
   /// the pool: a session's reads and writes run in their turn.
   void copyHost(void *Dst, const void *Src, uint64_t Bytes);
+  /// Reads \p Bytes at \p Src on the same threads (a host memory read
+  /// rate's measurement); returns what it read, summed, so that the reads
+  /// are not dropped.
+  uint64_t readHost(const void *Src, uint64_t Bytes);
+  /// Fills \p Bytes at \p Dst with \p Value on the same threads.
+  void fillHost(void *Dst, uint8_t Value, uint64_t Bytes);
   unsigned threads() const { return Pool.size(); }
 
 protected:
