@@ -13,9 +13,11 @@
 //     memory (batch/Topology.h: a switch, a host bridge, a package, the
 //     machine), and staged copies of every device that stages (the host's
 //     cores);
-//   - host memory: the host's memcpy traffic, a DMA byte counting one, a
-//     byte copied by the host's cores (staged, or a HostDiscrete device's
-//     memcpy) two, a CPU kernel what it reads and writes;
+//   - host memory: the host's memcpy traffic, a DMA or staged byte
+//     counting one (staging chunks stay in the last-level cache), a
+//     HostDiscrete device's memcpy two, a CPU kernel what it reads and
+//     writes; and host memory's reads and writes alone, each limiting the
+//     copies and kernels that read (write) it;
 //   - each route's share against a kernel on the host's cores: its
 //     copies' and a memory-bound load's rates alone and at once
 //     (hostSharing).

@@ -16,8 +16,9 @@
 //
 // and binds only when its routes run at once. Host memory is one such
 // limit whose capacity is the host's memcpy traffic (a read and a write
-// per byte copied): a DMA byte costs one, a staged byte two, and a kernel
-// on the host's cores what it reads and writes. The host's cores are
+// per byte copied): a DMA or staged byte costs one, a byte a HostDiscrete
+// device's memcpy copies two, and a kernel on the host's cores what it
+// reads and writes; its reads alone and its writes alone are two more. The host's cores are
 // another: copies made by the host's cores (staging, a HostDiscrete
 // device's memcpy) and kernels there share its hardware threads.
 //
@@ -84,9 +85,9 @@ struct SharedLimit {
     HostCores,
     /// Host memory's reads, and its writes, alone (a host reads faster
     /// than a memcpy's traffic suggests, and writes slower): a copy to a
-    /// device reads its bytes, one from a device writes them (a staged byte
-    /// is read and written), a kernel on the host's cores reads and writes
-    /// its HostBytes.
+    /// device reads its bytes, one from a device writes them (a HostDiscrete
+    /// device's memcpy does both), a kernel on the host's cores reads and
+    /// writes its HostBytes.
     HostReads,
     HostWrites,
   };
@@ -95,8 +96,8 @@ struct SharedLimit {
   std::string Name;
   double BytesPerMs = 0;
   /// Each route's load per byte it copies (bytes of traffic: 1, or 2 for
-  /// a staged byte in host memory; for the host's cores, threads per byte
-  /// a ms).
+  /// a HostDiscrete device's memcpy in host memory; for the host's cores,
+  /// threads per byte a ms).
   std::vector<std::pair<Route, double>> Routes;
 };
 
