@@ -409,35 +409,20 @@ Result<HostReadWrite>
 hostReadWriteModel(ProfileDatabase &Db, const std::string &HostKey,
                    const std::function<void(const void *, uint64_t)> &Read,
                    const std::function<void(void *, uint64_t)> &Write) {
-  HostReadWrite H;
-  std::vector<char> Memory;
-  for (bool Reads : {true, false}) {
-    const char *Name = Reads ? "host-read" : "host-write";
-    auto Row = Db.link(HostKey, Name);
-    if (!Row)
-      return Row.error();
-    LinkCost &Into = Reads ? H.Read : H.Write;
-    if (*Row) {
-      Into = **Row;
-      continue;
-    }
-    if (Memory.empty())
-      Memory.assign(Regions * LargeBytes, 1);
-    auto Cost = costOf([&](uint64_t Bytes, uint64_t At) {
-      if (Reads)
-        Read(Memory.data() + At, Bytes);
-      else
-        Write(Memory.data() + At, Bytes);
-      asm volatile("" : : "r"(Memory.data()) : "memory");
-      return Status::success();
-    });
-    if (!Cost)
-      return Cost.error();
-    if (Status S = Db.setLink(HostKey, Name, *Cost); !S)
-      return S.error();
-    Into = *Cost;
-  }
-  return H;
+  // As a copy's measurement, reading its source or writing its target.
+  auto Reads = recordedHostCopy(Db, HostKey, "host-read",
+                                [&](void *, const void *From, uint64_t Bytes) {
+                                  Read(From, Bytes);
+                                });
+  if (!Reads)
+    return Reads.error();
+  auto Writes = recordedHostCopy(Db, HostKey, "host-write",
+                                 [&](void *To, const void *, uint64_t Bytes) {
+                                   Write(To, Bytes);
+                                 });
+  if (!Writes)
+    return Writes.error();
+  return HostReadWrite{*Reads, *Writes};
 }
 
 Result<LinkCost> hostCopyModel(ProfileDatabase &Db, const std::string &HostKey) {

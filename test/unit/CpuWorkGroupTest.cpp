@@ -325,6 +325,25 @@ TEST(CpuDeviceCopies, LargeHostCopiesAreWhole) {
   }
 }
 
+// The host memory probes (batch/Machine.h) read and fill every byte, at
+// any alignment, a tail shorter than a chunk included.
+TEST(CpuDeviceCopies, HostReadsAndFillsCoverEveryByte) {
+  auto Cpu = skmd::CpuDevice::create(3);
+  const uint64_t Bytes = (5 << 20) + 13;
+  std::vector<uint8_t> Memory(Bytes + 8, 0);
+  uint8_t *At = Memory.data() + 3; // not aligned
+  EXPECT_EQ(Cpu->readHost(At, Bytes), 0u);
+  for (uint64_t P : {uint64_t(0), uint64_t(4), uint64_t(2 << 20) + 5, Bytes - 1}) {
+    At[P] = 1;
+    EXPECT_NE(Cpu->readHost(At, Bytes), 0u) << P;
+    At[P] = 0;
+  }
+  Cpu->fillHost(At, 7, Bytes);
+  EXPECT_EQ(std::count(At, At + Bytes, 7), int64_t(Bytes));
+  EXPECT_EQ(Memory[2], 0);
+  EXPECT_EQ(At[Bytes], 0);
+}
+
 TEST(CpuDeviceErrors, BadLaunchesAreRefused) {
   ThreadPool Pool(2);
   auto Fn = [](void *const *, const skmd_wg_ctx *) {};
