@@ -2,7 +2,7 @@
 //
 //   batch-latency [--devices=LIST] [--batches=N] [--seed=N] [--max-ops=N]
 //                 [--max-mib=N] [--db=FILE] [--bundles-dir=DIR] [--json=FILE]
-//                 [--compare]
+//                 [--trace=FILE] [--compare]
 //
 // Random batches of 2 to --max-ops operations over the devices opened: copies
 // of 1 to --max-mib MiB between host memory (page-locked where the device
@@ -21,15 +21,18 @@
 // division (one copy at a time, in the issue order) and bandwidth
 // allocation (every copy paced to an equal share of its route's rate alone,
 // the share fixed by the number of copies in the batch), and reports their
-// times over the engine's.
+// times over the engine's. --trace writes the batch predicted worst as a
+// Chrome trace: its operations on their engines, as run and as predicted.
 //
 //===----------------------------------------------------------------------===//
 #include "batch/BatchEngine.h"
 #include "common/ArgSpecs.h"
+#include "common/Trace.h"
 #include "batch/Machine.h"
 #include "batch/Topology.h"
 #include "bundle/Bundle.h"
 #include "devices/cpu/CpuDevice.h"
+#include "launch/Launcher.h"
 #include "launch/Schedule.h"
 #include "model/ProfileDatabase.h"
 #include "session/Devices.h"
@@ -70,7 +73,7 @@ void check(Status S, const std::string &What) {
 }
 
 struct Options {
-  std::string Devices, Db, BundlesDir = SKMD_BENCH_BUNDLES_DIR, Json;
+  std::string Devices, Db, BundlesDir = SKMD_BENCH_BUNDLES_DIR, Json, Trace;
   unsigned Batches = 200, MaxOps = 16, MaxMiB = 32;
   uint64_t Seed = 1;
   bool Compare = false;
@@ -90,6 +93,8 @@ const char *Usage =
     "                   (default: $SKMD_PROFILE_DB, else ~/.cache/skmd/profiles.sqlite)\n"
     "  --bundles-dir=DIR  where spin.skmd and vector_add.skmd are\n"
     "  --json=FILE      every batch's operations and times\n"
+    "  --trace=FILE     the batch predicted worst as a Chrome trace (Perfetto):\n"
+    "                   its operations on their engines, run and predicted\n"
     "  --compare        also run each batch by time division and bandwidth\n"
     "                   allocation (the paper's baselines)\n";
 
@@ -124,6 +129,8 @@ Options parse(int Argc, char **Argv) {
       O.BundlesDir = V;
     } else if (const char *V = Value("--json")) {
       O.Json = V;
+    } else if (const char *V = Value("--trace")) {
+      O.Trace = V;
     } else if (A == "--compare") {
       O.Compare = true;
     } else {
@@ -360,6 +367,9 @@ int main(int Argc, char **Argv) {
   auto pick = [&](size_t N) { return size_t(std::uniform_int_distribution<size_t>(0, N - 1)(Rng)); };
 
   std::vector<double> Errors, TimeDivision, BandwidthAllocation;
+  // The batch predicted worst so far, for --trace.
+  std::vector<tools::TracedOperation> Worst;
+  std::string WorstName;
   std::ofstream Json;
   if (!O.Json.empty()) {
     Json.open(O.Json);
@@ -458,6 +468,15 @@ int main(int Argc, char **Argv) {
       }
     }
     double Err = (Predicted.Ms - Measured) / Measured;
+    if (!O.Trace.empty() && (Errors.empty() || std::fabs(Err) > *std::max_element(
+                                                   Errors.begin(), Errors.end()))) {
+      const auto Engines = enginesOf(M, Ops, Predicted.Issued.Order);
+      Worst.clear();
+      for (size_t I = 0; I < Ops.size(); ++I)
+        Worst.push_back({Ops[I].Label, engineName(M, Engines[I]), Kept.StartMs[I],
+                         Kept.EndMs[I], true, Predicted.StartMs[I], Predicted.EndMs[I]});
+      WorstName = "batch " + std::to_string(Batch);
+    }
     Errors.push_back(std::fabs(Err));
     std::printf("%6u %4u %12.3f %12.3f %+7.1f%%", Batch, N, Predicted.Ms, Measured, 100 * Err);
 
@@ -525,6 +544,8 @@ int main(int Argc, char **Argv) {
   }
   if (Json)
     Json << "\n]\n";
+  if (!O.Trace.empty())
+    tools::writeTrace(O.Trace, WorstName, Worst);
   std::printf("\nprediction error |predicted - measured| / measured over %zu batches: "
               "median %.1f%%, 90th percentile %.1f%%, largest %.1f%%\n",
               Errors.size(), 100 * median(Errors), 100 * percentile(Errors, 0.9),

@@ -6,6 +6,7 @@
 #   %skmd-prof   profiles a kernel for the model partitioner
 #   %skmd-bench  the benchmark suite
 #   %partitioner-time  Algorithm 1's cost (bench/PartitionerTime.cpp)
+#   %batch-latency  random batches predicted and run (bench/BatchLatency.cpp)
 #   %opt         opt with the SKMD pass plugin loaded
 #   %examples    the examples/ folder
 # Features: spirv-tools, ptxas (where the CUDA toolkit is installed),
@@ -42,6 +43,8 @@ config.substitutions.append(("%skmd-prof", os.path.join(config.skmd_tools_dir, "
 config.substitutions.append(("%skmd-bench", os.path.join(config.skmd_tools_dir, "skmd-bench")))
 config.substitutions.append(
     ("%partitioner-time", os.path.join(config.skmd_tools_dir, "partitioner-time")))
+config.substitutions.append(
+    ("%batch-latency", os.path.join(config.skmd_tools_dir, "batch-latency")))
 config.substitutions.append(("%opt", "%s -load-pass-plugin=%s" % (opt, config.skmd_plugin)))
 config.substitutions.append(("%llvm-link", os.path.join(config.llvm_tools_dir, "llvm-link")))
 # SKMD's x86 builtins library as the build made it, to link as skmd-cc does.

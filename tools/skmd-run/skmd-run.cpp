@@ -13,17 +13,16 @@
 //===----------------------------------------------------------------------===//
 #include "bundle/Bundle.h"
 #include "common/ArgSpecs.h"
+#include "common/Trace.h"
 #include "devices/opencl/ReferenceRun.h"
 #include "skmd/skmd.h"
 
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -234,45 +233,16 @@ void printReport(const skmd_launch_report &R) {
   }
 }
 
-void writeTrace(const std::string &Path, const skmd_launch_report &R,
-                const std::string &Kernel) {
-  // The launch's batch: a row per engine, each operation where it ran
-  // (process 1) and where the plan predicted it (process 2).
-  nlohmann::json Events = nlohmann::json::array();
-  std::vector<std::string> Engines;
-  for (int Pid : {1, 2})
-    Events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", Pid},
-                      {"args", {{"name", Pid == 1 ? "measured" : "predicted"}}}});
+/// The last run's batch, as it ran and as predicted.
+void writeLaunchTrace(const std::string &Path, const skmd_launch_report &R,
+                      const std::string &Kernel) {
+  std::vector<TracedOperation> Ops;
   for (size_t I = 0; I < R.operation_count; ++I) {
     const skmd_operation_report &Op = R.operations[I];
-    auto Engine = std::find(Engines.begin(), Engines.end(), Op.engine);
-    int Tid = int(Engine - Engines.begin());
-    if (Engine == Engines.end()) {
-      Engines.push_back(Op.engine);
-      for (int Pid : {1, 2})
-        Events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", Pid}, {"tid", Tid},
-                          {"args", {{"name", Op.engine}}}});
-    }
-    auto Span = [&](int Pid, double At, double End) {
-      Events.push_back({{"name", Op.label}, {"cat", Kernel}, {"ph", "X"}, {"pid", Pid},
-                        {"tid", Tid}, {"ts", At * 1000}, {"dur", (End - At) * 1000},
-                        {"args", {{"operation", I}}}});
-    };
-    if (Op.end_ms > 0)
-      Span(1, Op.start_ms, Op.end_ms);
-    if (Op.predicted_end_ms >= 0)
-      Span(2, Op.predicted_start_ms, Op.predicted_end_ms);
+    Ops.push_back({Op.label, Op.engine, Op.start_ms, Op.end_ms, Op.end_ms > 0,
+                   Op.predicted_start_ms, Op.predicted_end_ms});
   }
-  nlohmann::json Doc = {{"traceEvents", Events}, {"displayTimeUnit", "ms"}};
-  std::string Tmp = Path + ".tmp";
-  {
-    std::ofstream Out(Tmp);
-    Out << Doc.dump(1) << "\n";
-    if (!Out)
-      die("cannot write the trace to " + Path);
-  }
-  if (std::rename(Tmp.c_str(), Path.c_str()) != 0)
-    die("cannot write the trace to " + Path);
+  writeTrace(Path, Kernel, Ops);
 }
 
 /// The value of the float scalar of type \p T at \p At.
@@ -718,7 +688,7 @@ int main(int Argc, char **Argv) {
                   Sorted[Sorted.size() / 2] / Last.Report.bound_ms);
     std::printf("\n");
     if (!O.Trace.empty() && Lasts.empty()) {
-      writeTrace(O.Trace, Last.Report, O.Kernel);
+      writeLaunchTrace(O.Trace, Last.Report, O.Kernel);
       std::printf("  trace: %s\n", O.Trace.c_str());
     }
     if (Last.Status != SKMD_SUCCESS)
