@@ -182,7 +182,7 @@ struct Launcher::LaunchState {
   const KernelInfo &K;
   const std::vector<HostArg> &Args;
   const NDRange &Range;
-  /// The pieces the schedule runs (a chunked piece's chunks), each one's
+  /// The pieces the batch runs (a chunked piece's chunks), each one's
   /// piece of the plan in Of, and whether it is on host memory.
   std::vector<Piece> Pieces;
   std::vector<size_t> Of;
@@ -214,7 +214,7 @@ struct Launcher::LaunchState {
     std::vector<DeviceArg> Args;
     /// Its operations in the batch.
     int CopyIn = -1, Kernel = -1, CopyOut = -1, Merge = -1;
-    /// Failed before its nodes were added (no memory for its copies).
+    /// Failed before its operations were added (no memory for its copies).
     std::optional<Failure> Early;
     /// The device failed; its groups were re-run on the CPU.
     bool ReRun = false;

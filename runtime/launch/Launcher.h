@@ -163,7 +163,7 @@ private:
 /// (memcpy through staging, or into a HostDiscrete device), not by DMA.
 bool copiesUseHostCores(const Device &D, const std::vector<HostArg> &Args);
 
-/// \p Pieces as the schedule runs them: a chunked piece of a device with
+/// \p Pieces as the launch's batch runs them: a chunked piece of a device with
 /// its own memory (\p Shares false) as its chunks, consecutive and as equal
 /// as can be (the first ones a group larger); \p Of gets each one's index
 /// in \p Pieces.

@@ -21,8 +21,8 @@
 // device's completion lane waits for the marks in the order they were
 // made and says which nodes are done.
 //
-// Reports come from the nodes' timings (launch/Launcher.h sums them into
-// the four phases of a piece).
+// Reports come from the nodes' timings (batch/BatchEngine.h reports them per
+// operation; launch/Launcher.h sums a launch's into the four phases of a piece).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SKMD_LAUNCH_SCHEDULE_H
