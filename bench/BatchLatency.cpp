@@ -512,7 +512,8 @@ int main(int Argc, char **Argv) {
                                   bytesPerMs(M.Routes.alone(Ops[I].Path)->GBps) / Copies);
       Best = 1e300;
       for (int Run = 0; Run < 2; ++Run) {
-        auto R = check(runBatch(M, Ops, Paced, Workers, {&Predicted.Issued}), "bandwidth allocation");
+        auto R = check(runBatch(M, Ops, Paced, Workers, {&Predicted.Issued}),
+                       "bandwidth allocation");
         Best = std::min(Best, R.Ms);
       }
       Allocated = Best / Measured;
