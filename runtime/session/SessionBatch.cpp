@@ -96,10 +96,14 @@ Result<const BatchMachine *> Session::batchMachine() {
   std::vector<Device *> Raw;
   for (auto &D : Devices)
     Raw.push_back(D.get());
+  // Without the topology (hwloc cannot read this machine) every device is
+  // taken to share one link to host memory: launches still plan, their
+  // page-locked copies measured together.
   auto Where = discoverTopology(Raw);
-  if (!Where)
-    return Where.error();
-  auto M = measuredMachine(Raw, Cpu, **Db, Progress, &*Where);
+  if (!Where && Progress)
+    Progress("the machine's topology is unknown (" + Where.error().message() +
+             "): its devices are taken to share one link to host memory");
+  auto M = measuredMachine(Raw, Cpu, **Db, Progress, Where ? &*Where : nullptr);
   if (!M)
     return M.error();
   EngineCost Engine = measureEngineCost(Run->workers());
