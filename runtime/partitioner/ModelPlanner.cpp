@@ -184,8 +184,12 @@ struct ModelPlanner::Problem {
   /// and beside the CPU's kernel (DeviceEstimate::InputMsOverlapped...).
   std::vector<Curve> InOverlapped, OutOverlapped, InBeside, OutBeside;
   Curve Merge;
-  /// The bytes a device's piece copies in and out (every buffer).
+  /// The bytes a device's piece copies in and out (every buffer); a piece
+  /// on host memory reads and writes as many there.
   Curve InBytes, OutBytes;
+  /// Each device with every group: its batch simulated where the
+  /// machine's routes are known, else Algorithm 1's estimate.
+  std::vector<double> AloneMs;
   /// The bound's copies at the DMA rate and host memory bytes, per device.
   std::vector<Curve> DmaIn, DmaOut, HostBytes;
   BoundResult Bound;
@@ -390,6 +394,20 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
     return S.error();
   if (Status S = addBound(*Pr, Args, Counts, AtCount, **Db); !S)
     return S.error();
+  auto Machine = launchMachine();
+  if (!Machine)
+    return Machine.error();
+  for (unsigned D = 0; D < Devices.size(); ++D) {
+    std::vector<uint64_t> Alone(Devices.size(), 0);
+    Alone[D] = Total;
+    SplitTimes One = timesInSplit(Pr->P, Alone);
+    double Ms = One.LaunchMs;
+    std::vector<BatchOp> Ops;
+    if (*Machine)
+      if (auto T = simulateLaunch(*Pr, Alone, One.Chunks, **Machine, Ops))
+        Ms = T->Ms;
+    Pr->AloneMs.push_back(Ms);
+  }
   Pr->BuildMs = msSince(Start);
   Problems[Key] = Pr;
   return Pr;
@@ -806,10 +824,8 @@ Result<Timeline> ModelPlanner::simulateLaunch(const Problem &Pr,
     Kernel.Device = int(Pc.Device);
     Kernel.KernelMs = KernelMs(Pc.Device, Pc.Count);
     // What it reads and writes in host memory, beside the copies there.
-    if (!Pr.HostBytes.empty() && !Pr.HostBytes[Pc.Device].X.empty()) {
-      Kernel.HostBytes = uint64_t(Pr.HostBytes[Pc.Device](double(Pc.Count)));
-      Kernel.HostWrittenBytes = uint64_t(Pr.OutBytes(double(Pc.Count)));
-    }
+    Kernel.HostWrittenBytes = uint64_t(Pr.OutBytes(double(Pc.Count)));
+    Kernel.HostBytes = uint64_t(Pr.InBytes(double(Pc.Count))) + Kernel.HostWrittenBytes;
     unsigned Ran = Add(std::move(Kernel));
     for (unsigned C : UsingHostCores)
       Order.Behind.push_back({Ran, C});
@@ -853,10 +869,8 @@ ModelPlan ModelPlanner::describe(const Problem &Pr, const std::vector<uint64_t> 
       P.DoneMs = Times.DoneMs[D];
     }
     M.Predicted.push_back(P);
-    std::vector<uint64_t> Alone(Groups.size(), 0);
-    Alone[D] = Pr.P.TotalGroups;
-    M.AloneMs.push_back(estimateLaunchMs(Pr.P, Alone));
   }
+  M.AloneMs = Pr.AloneMs;
   if (!Machine)
     return M;
   // The launch as its batch runs: each device's steps summed over its
@@ -888,13 +902,6 @@ ModelPlan ModelPlanner::describe(const Problem &Pr, const std::vector<uint64_t> 
      : Op.Path.To == HostSide   ? P.OutputMs
                                 : P.InputMs) += Ms;
     P.DoneMs = std::max(P.DoneMs, T->EndMs[I]);
-  }
-  for (size_t D = 0; D < Groups.size(); ++D) {
-    std::vector<uint64_t> Alone(Groups.size(), 0);
-    Alone[D] = Pr.P.TotalGroups;
-    SplitTimes One = timesInSplit(Pr.P, Alone);
-    if (auto A = simulateLaunch(Pr, Alone, One.Chunks, *Machine, Ops))
-      M.AloneMs[D] = A->Ms;
   }
   return M;
 }
@@ -935,29 +942,30 @@ Result<ModelPlan> ModelPlanner::plan(Method How, LoadedKernel &Kernel,
     // The choice between Algorithm 1's best split and the fastest device
     // alone, made again on the batches' predictions: the split where it
     // gains MinRelativeGain over each device alone.
-    std::vector<uint64_t> Best = R.Groups;
-    double BestMs = M.PredictedMs;
-    unsigned Fastest = unsigned(std::min_element(M.AloneMs.begin(), M.AloneMs.end()) -
-                                M.AloneMs.begin());
     auto Split = [](const std::vector<uint64_t> &G) {
       return std::count_if(G.begin(), G.end(), [](uint64_t N) { return N > 0; }) > 1;
     };
+    const std::vector<double> &Alone = (*Pr)->AloneMs;
+    unsigned Fastest = unsigned(std::min_element(Alone.begin(), Alone.end()) - Alone.begin());
+    auto Refused = [&](const ModelPlan &Plan) {
+      return !Split(Plan.Groups) || Plan.PredictedMs > Alone[Fastest] * (1 - P.MinRelativeGain);
+    };
+    M.RefusedSplitMs = 0;
+    // Algorithm 1 kept one device: its split, weighed again.
     if (How == Method::Auto && Split(R.BestSplit) && R.BestSplit != R.Groups) {
       ModelPlan S = describe(**Pr, R.BestSplit, Name, *Machine);
-      Best = R.BestSplit;
-      BestMs = S.PredictedMs;
+      if (Refused(S))
+        M.RefusedSplitMs = S.PredictedMs;
+      else
+        M = std::move(S);
     }
-    M.RefusedSplitMs = 0;
-    if (!Split(Best) || BestMs > M.AloneMs[Fastest] * (1 - P.MinRelativeGain)) {
-      if (Split(Best))
-        M.RefusedSplitMs = BestMs;
-      Best.assign(P.Devices.size(), 0);
-      Best[Fastest] = P.TotalGroups;
-    }
-    if (Best != M.Groups) {
-      double Refused = M.RefusedSplitMs;
-      M = describe(**Pr, Best, Name, *Machine);
-      M.RefusedSplitMs = Refused;
+    if (Refused(M)) {
+      double RefusedMs = Split(M.Groups) ? M.PredictedMs : M.RefusedSplitMs;
+      std::vector<uint64_t> One(P.Devices.size(), 0);
+      One[Fastest] = P.TotalGroups;
+      if (One != M.Groups)
+        M = describe(**Pr, One, Name, *Machine);
+      M.RefusedSplitMs = RefusedMs;
     }
   }
   M.Steps = R.Steps;
