@@ -18,13 +18,14 @@ namespace {
 /// cores copy the bytes: staging, a HostDiscrete device's memcpy).
 bool byDma(const Device &D, bool Pinned) { return Pinned && D.info().CopyEngines > 0; }
 
-/// Whether \p R's bytes are staged: pageable memory copied by the host's
-/// cores through page-locked chunks that the device's DMA reads or fills.
-/// The chunks (2 MiB) stay in the last-level cache: host memory sees the
-/// user's side of the copy only (on the H100 host Box-Muller's staged
-/// copies ran both ways at once at 37-39 GB/s each, 152 GB/s were they
-/// counted twice, where a memcpy's traffic is 115).
-bool staged(const Device &D, const Route &R) { return R.Pageable && D.info().CopyEngines > 0; }
+/// Whether host memory sees each byte of \p D's copies once: read by a
+/// copy to it, written by one from it. So it does for DMA from page-locked
+/// memory, and for pageable memory staged through page-locked chunks that
+/// the DMA reads or fills: the chunks (2 MiB) stay in the last-level cache
+/// (on the H100 host Box-Muller's staged copies ran both ways at once at
+/// 37-39 GB/s each, 152 GB/s were they counted twice, where a memcpy's
+/// traffic is 115). A HostDiscrete device's memcpy reads and writes each.
+bool onceInHostMemory(const Device &D) { return D.info().CopyEngines > 0; }
 
 /// A limit on \p Routes (weight 1) at \p GBps.
 SharedLimit limitOf(std::string Name, double GBps, std::vector<Route> Routes) {
@@ -152,8 +153,9 @@ measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDat
     if (Status S = together(StagedIndex, false, "staged copies"); !S)
       return S.error();
   if (Cpu) {
+    const std::string HostKey = "host:" + Cpu->info().Description + "@" + hostName();
     auto Memory = hostMemoryModel(
-        Db, "host:" + Cpu->info().Description + "@" + hostName(),
+        Db, HostKey,
         [Cpu](void *To, const void *From, uint64_t Bytes) { Cpu->copyHost(To, From, Bytes); });
     if (!Memory)
       return Memory.error();
@@ -167,8 +169,7 @@ measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDat
         if (!R.touchesHost())
           continue;
         const Device &D = *Devices[R.From == HostSide ? R.To : R.From];
-        // A HostDiscrete device's memcpy reads and writes host memory.
-        Host.Routes.push_back({R, byDma(D, !R.Pageable) || staged(D, R) ? 1.0 : 2.0});
+        Host.Routes.push_back({R, onceInHostMemory(D) ? 1.0 : 2.0});
       }
       for (const Route &R : ThroughHost)
         Host.Routes.push_back({R, 2.0});
@@ -180,7 +181,7 @@ measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDat
     // (reduction's split), which the memcpy's traffic (115 GB/s) did not
     // say.
     auto ReadWrite = hostReadWriteModel(
-        Db, "host:" + Cpu->info().Description + "@" + hostName(),
+        Db, HostKey,
         [Cpu](const void *From, uint64_t Bytes) { (void)Cpu->readHost(From, Bytes); },
         [Cpu](void *To, uint64_t Bytes) { Cpu->fillHost(To, 1, Bytes); });
     if (!ReadWrite)
@@ -197,11 +198,8 @@ measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDat
         if (!R.touchesHost())
           continue;
         const Device &D = *Devices[R.From == HostSide ? R.To : R.From];
-        // By DMA or staged, a copy to a device only reads host memory, one
-        // from it only writes; a HostDiscrete device's memcpy does both.
         bool ToDevice = R.From == HostSide;
-        bool OneWay = byDma(D, !R.Pageable) || staged(D, R);
-        if (!OneWay || ToDevice == Reads)
+        if (!onceInHostMemory(D) || ToDevice == Reads)
           L.Routes.push_back({R, 1.0});
       }
       for (const Route &R : ThroughHost)
