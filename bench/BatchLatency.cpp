@@ -370,6 +370,7 @@ int main(int Argc, char **Argv) {
   // The batch predicted worst so far, for --trace.
   std::vector<tools::TracedOperation> Worst;
   std::string WorstName;
+  double WorstError = -1;
   std::ofstream Json;
   if (!O.Json.empty()) {
     Json.open(O.Json);
@@ -468,12 +469,11 @@ int main(int Argc, char **Argv) {
       }
     }
     double Err = (Predicted.Ms - Measured) / Measured;
-    if (!O.Trace.empty() && (Errors.empty() || std::fabs(Err) > *std::max_element(
-                                                   Errors.begin(), Errors.end()))) {
-      const auto Engines = enginesOf(M, Ops, Predicted.Issued.Order);
+    if (!O.Trace.empty() && std::fabs(Err) > WorstError) {
+      WorstError = std::fabs(Err);
       Worst.clear();
       for (size_t I = 0; I < Ops.size(); ++I)
-        Worst.push_back({Ops[I].Label, engineName(M, Engines[I]), Kept.StartMs[I],
+        Worst.push_back({Ops[I].Label, engineName(M, Kept.Engines[I]), Kept.StartMs[I],
                          Kept.EndMs[I], true, Predicted.StartMs[I], Predicted.EndMs[I]});
       WorstName = "batch " + std::to_string(Batch);
     }

@@ -31,7 +31,7 @@ Result<BatchReport> runBatch(const BatchMachine &M, const std::vector<BatchOp> &
     R.Predicted = std::move(*T);
   }
   const IssueOrder &Issued = R.Predicted.Issued;
-  const std::vector<std::pair<int, unsigned>> Engines = enginesOf(M, Ops, Issued.Order);
+  R.Engines = enginesOf(M, Ops, Issued.Order);
   Schedule S;
   for (auto [Device, Queue] : Options.Queues)
     S.queueOn(Device, *Queue);
@@ -47,7 +47,7 @@ Result<BatchReport> runBatch(const BatchMachine &M, const std::vector<BatchOp> &
         : O.Path.To == HostSide && O.Path.From != HostSide ? ScheduleNode::CopyOut
         : O.Path.To == HostSide                             ? ScheduleNode::HostCopy
                                                             : ScheduleNode::CopyIn;
-    NodeOf[Op] = S.add(Kind, laneOf(Engines[Op]), int(Op), std::move(After), Work[Op]);
+    NodeOf[Op] = S.add(Kind, laneOf(R.Engines[Op]), int(Op), std::move(After), Work[Op]);
   }
   for (auto [Op, Behind] : Issued.Behind)
     S.startBehind(NodeOf[Op], NodeOf[Behind]);

@@ -32,6 +32,8 @@ struct BatchReport {
   /// operation it depends on did not finish).
   std::vector<ScheduleNode::State> Outcome;
   std::vector<Status> Errors;
+  /// Per operation, the engine it ran on (enginesOf).
+  std::vector<std::pair<int, unsigned>> Engines;
   /// From the start to the last operation's end.
   double Ms = 0;
   /// The first operation that failed, with what it said; the operations

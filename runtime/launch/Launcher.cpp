@@ -774,9 +774,8 @@ Status Launcher::recover(LaunchState &L, std::string &Failed) {
 void Launcher::fillReport(LaunchState &L, const std::vector<Piece> &Pieces,
                           LaunchReport &Report) {
   const BatchReport &Ran = L.Ran;
-  const auto EngineOf = enginesOf(Engines, L.Ops, L.Order.Order);
   for (size_t I = 0; I < L.Ops.size(); ++I)
-    Report.Operations.push_back({L.Ops[I].Label, engineName(Engines, EngineOf[I]),
+    Report.Operations.push_back({L.Ops[I].Label, engineName(Engines, Ran.Engines[I]),
                                  Ran.StartMs[I], Ran.EndMs[I],
                                  Ran.Outcome[I] == ScheduleNode::Done ||
                                      Ran.Outcome[I] == ScheduleNode::Failed});
