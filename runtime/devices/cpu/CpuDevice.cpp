@@ -179,24 +179,31 @@ Status CpuDevice::copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
   return Status::success();
 }
 
-void CpuDevice::copyHost(void *Dst, const void *Src, uint64_t Bytes) {
-  // Below a few MiB the threads' wake-up costs more than it saves.
-  constexpr uint64_t Chunk = 2 << 20, Alone = 8 << 20;
+/// \p Work over bytes [0, \p Bytes) on \p Pool's threads, 2 MiB ranges each,
+/// or whole on this thread below \p Alone bytes or with one thread.
+template <typename F>
+static void overChunks(ThreadPool &Pool, uint64_t Bytes, uint64_t Alone, F &&Work) {
+  constexpr uint64_t Chunk = 2 << 20;
   if (Bytes < Alone || Pool.size() == 1) {
-    std::memcpy(Dst, Src, Bytes);
+    Work(uint64_t(0), Bytes);
     return;
   }
   Pool.parallelFor((Bytes + Chunk - 1) / Chunk, 1, [&](unsigned, uint64_t Begin, uint64_t End) {
-    uint64_t From = Begin * Chunk, To = std::min(End * Chunk, Bytes);
+    Work(Begin * Chunk, std::min(End * Chunk, Bytes));
+  });
+}
+
+void CpuDevice::copyHost(void *Dst, const void *Src, uint64_t Bytes) {
+  // Below a few MiB the threads' wake-up costs more than it saves.
+  overChunks(Pool, Bytes, 8 << 20, [&](uint64_t From, uint64_t To) {
     std::memcpy(static_cast<char *>(Dst) + From, static_cast<const char *>(Src) + From,
                 To - From);
   });
 }
 
 uint64_t CpuDevice::readHost(const void *Src, uint64_t Bytes) {
-  constexpr uint64_t Chunk = 2 << 20;
   std::atomic<uint64_t> Sum{0};
-  auto Read = [&](uint64_t From, uint64_t To) {
+  overChunks(Pool, Bytes, 0, [&](uint64_t From, uint64_t To) {
     uint64_t S = 0;
     const auto *P = static_cast<const unsigned char *>(Src);
     // Words where aligned, bytes at the ends.
@@ -210,25 +217,12 @@ uint64_t CpuDevice::readHost(const void *Src, uint64_t Bytes) {
     for (; From < To; ++From)
       S += P[From];
     Sum.fetch_add(S, std::memory_order_relaxed);
-  };
-  if (Pool.size() == 1) {
-    Read(0, Bytes);
-  } else {
-    Pool.parallelFor((Bytes + Chunk - 1) / Chunk, 1, [&](unsigned, uint64_t Begin, uint64_t End) {
-      Read(Begin * Chunk, std::min(End * Chunk, Bytes));
-    });
-  }
+  });
   return Sum.load();
 }
 
 void CpuDevice::fillHost(void *Dst, uint8_t Value, uint64_t Bytes) {
-  constexpr uint64_t Chunk = 2 << 20;
-  if (Pool.size() == 1) {
-    std::memset(Dst, Value, Bytes);
-    return;
-  }
-  Pool.parallelFor((Bytes + Chunk - 1) / Chunk, 1, [&](unsigned, uint64_t Begin, uint64_t End) {
-    uint64_t From = Begin * Chunk, To = std::min(End * Chunk, Bytes);
+  overChunks(Pool, Bytes, 0, [&](uint64_t From, uint64_t To) {
     std::memset(static_cast<char *>(Dst) + From, Value, To - From);
   });
 }
