@@ -260,6 +260,8 @@ bool appendLayout(QualType T, uint64_t Offset, const ASTContext &Ctx,
     QualType Elem = A->getElementType().getCanonicalType();
     uint64_t ElemBytes = Ctx.getTypeSizeInChars(Elem).getQuantity();
     uint64_t N = A->getZExtSize();
+    if (N == 0)
+      return true; // A zero-length array (GNU) holds no scalars.
     const auto *B = Elem->getAs<BuiltinType>();
     if (const char *Name = B ? openCLScalarName(*B) : nullptr)
       return Push(Name, N); // Scalars: one run, whatever the length.

@@ -35,6 +35,7 @@
 #include "CodeGen/NVPTXLocalArguments.h"
 #include "CodeGen/NVPTXWorkItemFunctions.h"
 #include "CodeGen/PTXCompatibility.h"
+#include "CodeGen/SPIRVBackendLimits.h"
 #include "CodeGen/SPIRVValidation.h"
 #include "CodeGen/SharedObjectLinker.h"
 #include "CodeGen/TargetMachineFactory.h"
@@ -476,15 +477,10 @@ Expected<std::string> lowerToVariant(Module &M, const CompilerOptions &Opts,
     return dropSharedPointerParamAttributes(std::move(*PTX)) + '\0';
   }
   case TargetKind::SPIRV: {
-    // LLVM 22's SPIR-V backend stops the process (report_fatal_error,
-    // "SPV_EXT_relaxed_printf_string_address_space is required") on a
-    // printf in a kernel beside its partition-ready form, whose format
-    // string is in the constant space all the same; with the extension it
-    // emits a format spirv-val refuses. Refused here, with a message,
-    // before the backend can end a process that compiles in-process (the
-    // OpenCL platform's).
-    if (Function *Printf = M.getFunction("printf"); Printf && !Printf->use_empty())
-      return createStringError(SPIRVPrintfUnsupported);
+    // Before the backend can end a process that compiles in-process (the
+    // OpenCL platform's) with report_fatal_error.
+    if (Error E = checkSPIRVBackendLimits(M))
+      return E;
     Passes P(**TM);
     ModulePassManager Fixes;
     Fixes.addPass(SPIRVIntegerConversionsPass());

@@ -15,13 +15,6 @@
 
 namespace skmd {
 
-/// The message of lowerToVariant's refusal of printf in the SPIR-V variant,
-/// which callers that chose no targets themselves take as "build the
-/// others" (skmd-cc, the OpenCL platform filling its build cache).
-inline constexpr const char *SPIRVPrintfUnsupported =
-    "the SPIR-V variant cannot carry printf (LLVM 22's SPIR-V backend mislowers it); "
-    "build the x86 and PTX variants (--targets=x86,ptx)";
-
 struct CompilerOptions {
   FrontendOptions Frontend;
   std::string X86Cpu;    ///< Empty: the default (x86-64-v3).

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CodeGen/NVPTXDeviceLibraries.h"
+#include "CodeGen/SPIRVBackendLimits.h"
 #include "Driver/BundleCompiler.h"
 #include "bundle/Bundle.h"
 #include "cache/BuildCache.h"
@@ -215,13 +216,14 @@ int emitOne(const CompilerOptions &Opts, const std::vector<TargetKind> &Selected
 }
 
 /// The bundle for \p Selected. With the default targets, a kernel the
-/// SPIR-V variant cannot carry (printf) gets the other two, with a warning.
+/// SPIR-V variant cannot carry (printf, zero-length arrays) gets the other
+/// two, with a warning.
 BundleWriter compileSelected(const CompilerOptions &Opts, std::vector<TargetKind> &Selected) {
   auto Writer = compileBundle(Opts, Selected);
   if (Writer || !Targets.empty())
     return unwrap(std::move(Writer));
   std::string Why = toString(Writer.takeError());
-  if (Why.find(SPIRVPrintfUnsupported) == std::string::npos)
+  if (Why.find(SPIRVVariantUnsupported) == std::string::npos)
     fail(Why);
   WithColor::warning(errs(), "skmd-cc") << Why << "; the bundle has no SPIR-V variant\n";
   Selected = {TargetKind::X86, TargetKind::PTX};
