@@ -2,6 +2,7 @@
 #include "launch/Launcher.h"
 
 #include "batch/BatchEngine.h"
+#include "batch/PeerExchange.h"
 #include "devices/HostCores.h"
 
 #include <algorithm>
@@ -210,6 +211,9 @@ struct Launcher::LaunchState {
     /// the identity on each piece (other pieces of the device included).
     std::vector<std::unique_ptr<BufferObject::DeviceCopy>> Scratch;
     std::vector<IntervalSet> ToCopy;
+    /// Per move, the bytes of ToCopy that come through the exchange
+    /// (batch/PeerExchange.h), not from the host by its copy in.
+    std::vector<IntervalSet> Exchanged;
     std::vector<std::vector<uint8_t>> Staging;
     std::vector<DeviceArg> Args;
     /// Its operations in the batch.
@@ -233,6 +237,11 @@ struct Launcher::LaunchState {
   /// Per device, its last piece's copy-in: a piece may rely on bytes an
   /// earlier piece of the device copied in.
   std::map<unsigned, unsigned> LastCopyIn;
+  /// An input several devices need, exchanged between them: per device
+  /// taking part, the operations bringing its bytes (its copies in wait for
+  /// them); and every operation of the exchange.
+  std::map<unsigned, std::vector<unsigned>> ExchangeInto;
+  std::vector<unsigned> ExchangeOps;
   /// Devices whose chunks are queued on their streams (DeviceInfo::QueuesWork):
   /// a chunk's copy in, kernel and copy out follow the previous chunk's on
   /// the device, with no host thread between them. Pieces of one chunk
@@ -453,15 +462,22 @@ void Launcher::addDevicePiece(LaunchState &L, size_t P) {
       }
   if (auto It = L.LastCopyIn.find(Pc.Device); It != L.LastCopyIn.end())
     After.push_back(It->second);
+  if (auto It = L.ExchangeInto.find(Pc.Device); It != L.ExchangeInto.end())
+    After.insert(After.end(), It->second.begin(), It->second.end());
+  PS.Exchanged.resize(PS.ToCopy.size());
+  std::vector<IntervalSet> FromHost = PS.ToCopy;
+  for (size_t I = 0; I < FromHost.size(); ++I)
+    FromHost[I].subtract(PS.Exchanged[I]);
   const std::string Groups = " " + pieceName(D.info().Name, Pc);
   const bool Pageable = copiesUseHostCores(D, L.Args);
   BatchOp In;
   In.Label = "copy in" + Groups;
   In.Path = {HostSide, int(Pc.Device), Pageable};
-  for (const IntervalSet &C : PS.ToCopy)
+  for (const IntervalSet &C : FromHost)
     In.Bytes += uint64_t(C.bytes());
   In.After = After;
-  PS.CopyIn = int(L.add(std::move(In), [&L, &PS, &D, P, Step, &Name, Queued] {
+  PS.CopyIn = int(L.add(std::move(In), [&L, &PS, &D, P, Step, &Name, Queued,
+                                        FromHost = std::move(FromHost)] {
     const auto &Moves = L.Moves[P];
     for (size_t I = 0; I < Moves.size(); ++I) {
       const BufferMove &M = Moves[I];
@@ -475,7 +491,7 @@ void Launcher::addDevicePiece(LaunchState &L, size_t P) {
         Zeros.assign(uint64_t(C.Hi - C.Lo), 0);
         Region = Zeros.data();
       }
-      for (const Rect &R : toRects(PS.ToCopy[I], C.Lo)) {
+      for (const Rect &R : toRects(FromHost[I], C.Lo)) {
         if (Status S = D.copyInRect(C.Memory, C.At, Region, R); !S)
           return Step(S, "copy-in");
         PS.Report.BytesIn += R.RowBytes * R.Rows;
@@ -557,6 +573,150 @@ void Launcher::addDevicePiece(LaunchState &L, size_t P) {
   }));
 }
 
+namespace {
+
+/// \p Set cut into consecutive parts of \p Sizes bytes, in order.
+std::vector<IntervalSet> cutBytes(const IntervalSet &Set, const std::vector<uint64_t> &Sizes) {
+  std::vector<IntervalSet> Parts(Sizes.size());
+  size_t Part = 0;
+  uint64_t Left = Sizes.empty() ? 0 : Sizes[0];
+  for (auto [Lo, Hi] : Set.intervals())
+    while (Lo < Hi && Part < Sizes.size()) {
+      int64_t End = Lo + int64_t(std::min<uint64_t>(Left, uint64_t(Hi - Lo)));
+      if (End > Lo)
+        Parts[Part].add(Lo, End);
+      Left -= uint64_t(End - Lo);
+      Lo = End;
+      if (Left == 0 && ++Part < Sizes.size())
+        Left = Sizes[Part];
+    }
+  return Parts;
+}
+
+} // namespace
+
+void Launcher::addExchange(LaunchState &L, const std::vector<unsigned> &Fetches) {
+  const BatchMachine *M = KnownMachine ? KnownMachine() : nullptr;
+  if (!M || M->Devices.size() != Devices.size())
+    return;
+  // Per device with its own memory, per buffer, what its pieces copy in
+  // and its copy of the buffer.
+  std::map<unsigned, std::map<BufferObject *, IntervalSet>> Pending;
+  std::map<std::pair<unsigned, BufferObject *>, BufferObject::DeviceCopy *> CopyOf;
+  std::map<BufferObject *, unsigned> ArgOf;
+  for (size_t P = 0; P < L.Pieces.size(); ++P) {
+    if (L.Shares[P] || L.P[P].Early)
+      continue;
+    unsigned D = L.Pieces[P].Device;
+    for (size_t I = 0; I < L.Moves[P].size(); ++I) {
+      const BufferMove &Mv = L.Moves[P][I];
+      if (Mv.Combine)
+        continue;
+      BufferObject *B = L.Object[Mv.Arg];
+      Pending[D][B].add(L.P[P].ToCopy[I]);
+      CopyOf[{D, B}] = L.P[P].Copy[I];
+      ArgOf.emplace(B, Mv.Arg);
+    }
+  }
+  if (Pending.size() < 2)
+    return;
+  // The bytes every one of them needs.
+  std::map<BufferObject *, IntervalSet> Common = Pending.begin()->second;
+  for (auto &[D, Need] : Pending)
+    for (auto It = Common.begin(); It != Common.end();) {
+      auto Has = Need.find(It->first);
+      It->second = Has == Need.end() ? IntervalSet()
+                                     : IntervalSet::intersect(It->second, Has->second);
+      It = It->second.empty() ? Common.erase(It) : std::next(It);
+    }
+  uint64_t Shared = 0;
+  for (auto &[B, Bytes] : Common)
+    Shared += uint64_t(Bytes.bytes());
+  std::vector<ExchangeDevice> Candidates;
+  for (auto &[D, Need] : Pending)
+    Candidates.push_back({int(D), copiesUseHostCores(*Devices[D], L.Args)});
+  std::vector<ExchangeDevice> X = choosePeerExchange(*M, Candidates, Shared);
+  if (X.empty())
+    return;
+
+  // Part I of each buffer's common bytes goes to device X[I] first.
+  std::vector<std::map<BufferObject *, IntervalSet>> Parts(X.size());
+  std::vector<uint64_t> PartBytes(X.size(), 0);
+  for (auto &[B, Bytes] : Common) {
+    auto Cut = cutBytes(Bytes, splitShared(uint64_t(Bytes.bytes()), X.size(), 256));
+    for (size_t I = 0; I < X.size(); ++I) {
+      PartBytes[I] += uint64_t(Cut[I].bytes());
+      Parts[I][B] = std::move(Cut[I]);
+    }
+  }
+  for (size_t P = 0; P < L.Pieces.size(); ++P) {
+    if (L.Shares[P] || L.P[P].Early)
+      continue;
+    auto &PS = L.P[P];
+    PS.Exchanged.resize(PS.ToCopy.size());
+    for (size_t I = 0; I < L.Moves[P].size(); ++I)
+      if (auto It = Common.find(L.Object[L.Moves[P][I].Arg]);
+          It != Common.end() && !L.Moves[P][I].Combine)
+        PS.Exchanged[I] = IntervalSet::intersect(PS.ToCopy[I], It->second);
+  }
+
+  const size_t Base = L.Ops.size();
+  auto Into = addExchangeOps(*M, X, PartBytes, Fetches, L.Ops);
+  for (size_t I = 0; I < X.size(); ++I)
+    L.ExchangeInto[unsigned(X[I].Device)] = Into[I];
+  unsigned Next = unsigned(Base);
+  auto Queue = [&](std::function<Status()> Work) {
+    L.Work.push_back(std::move(Work));
+    L.ExchangeOps.push_back(Next);
+    L.Order.Order.push_back(Next++);
+  };
+  // As addExchangeOps adds them: each device's part from the host, then
+  // each part to every other device.
+  for (size_t I = 0; I < X.size(); ++I)
+    Queue([this, &L, Part = Parts[I], CopyOf, ArgOf, D = unsigned(X[I].Device)] {
+      Device &To = *Devices[D];
+      auto Copy = [&]() -> Status {
+        for (const auto &[B, Bytes] : Part) {
+          BufferObject::DeviceCopy &C = *CopyOf.at({D, B});
+          auto *Region = static_cast<const char *>(L.Args[ArgOf.at(B)].Data) + C.Lo;
+          for (const Rect &R : toRects(Bytes, C.Lo))
+            if (Status S = To.copyInRect(C.Memory, C.At, Region, R); !S)
+              return S;
+        }
+        if (faultInjected(To.info().Name, "copy-in"))
+          return injected(To.info().Name, "copy-in");
+        return To.finishCopies();
+      };
+      if (Status S = Copy(); !S)
+        return Status(Failure(ErrorCode::DeviceFailed,
+                              To.info().Name +
+                                  " failed in copy-in (its part of the inputs it shares): " +
+                                  S.error().message()));
+      return Status::success();
+    });
+  for (size_t I = 0; I < X.size(); ++I)
+    for (size_t J = 0; J < X.size(); ++J) {
+      if (I == J)
+        continue;
+      Queue([this, Part = Parts[I], CopyOf, From = unsigned(X[I].Device),
+             To = unsigned(X[J].Device)] {
+        for (const auto &[B, Bytes] : Part) {
+          BufferObject::DeviceCopy &S = *CopyOf.at({From, B}), &T = *CopyOf.at({To, B});
+          for (auto [Lo, Hi] : Bytes.intervals())
+            if (Status St = Devices[To]->copyPeer(T.Memory, T.At + uint64_t(Lo - T.Lo),
+                                                  *Devices[From], S.Memory,
+                                                  S.At + uint64_t(Lo - S.Lo), uint64_t(Hi - Lo));
+                !St)
+              return Status(Failure(ErrorCode::DeviceFailed,
+                                    "copying shared inputs from " + Devices[From]->info().Name +
+                                        " to " + Devices[To]->info().Name +
+                                        " failed: " + St.error().message()));
+        }
+        return Status::success();
+      });
+    }
+}
+
 void Launcher::buildBatch(LaunchState &L) {
   std::vector<unsigned> Fetches;
   for (const auto &F : L.Fetches)
@@ -566,9 +726,13 @@ void Launcher::buildBatch(LaunchState &L) {
     if (L.Of[P] == L.Of[P - 1] && Devices[D]->info().QueuesWork)
       L.Queued.emplace(D, *Devices[D]);
   }
+  addExchange(L, Fetches);
   // The CPU computes beside the copies its cores make, on the cores they
   // leave (devices/HostCores.h); without lending, after the copies in.
   std::vector<unsigned> CpuBehind;
+  for (auto &[D, Into] : L.ExchangeInto)
+    if (!HostCores::lending() && copiesUseHostCores(*Devices[D], L.Args))
+      CpuBehind.push_back(Into.front()); // its part from the host
   for (size_t P = 0; P < L.Pieces.size(); ++P) {
     if (L.Shares[P] || L.P[P].Early)
       continue;
@@ -714,8 +878,17 @@ Status Launcher::recover(LaunchState &L, std::string &Failed) {
     for (int N : {PS.CopyIn, PS.Kernel, PS.CopyOut})
       if (!Why && N >= 0 && L.Ran.Outcome[unsigned(N)] == ScheduleNode::Failed)
         Why = L.Ran.Errors[unsigned(N)].error();
-    // Skipped behind another piece's failure (a chunk whose copies in
-    // follow a failed chunk's): its groups did not run either.
+    // Skipped behind a failed exchange of the inputs it shares, or
+    // another piece's failure (a chunk whose copies in follow a failed
+    // chunk's): its groups did not run either.
+    if (auto It = L.ExchangeInto.find(L.Pieces[P].Device);
+        !Why && PS.CopyIn >= 0 && !L.done(PS.CopyIn) && It != L.ExchangeInto.end())
+      for (unsigned N : L.ExchangeOps)
+        if (!Why && L.Ran.Outcome[N] == ScheduleNode::Failed)
+          Why = Failure(ErrorCode::DeviceFailed,
+                        Devices[L.Pieces[P].Device]->info().Name +
+                            " did not run these groups: the exchange of their shared inputs "
+                            "failed (" + L.Ran.Errors[N].error().message() + ")");
     for (int N : {PS.CopyIn, PS.Kernel, PS.CopyOut})
       if (!Why && N >= 0 && !L.done(N))
         Why = Failure(ErrorCode::DeviceFailed,

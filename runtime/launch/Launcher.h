@@ -15,6 +15,9 @@
 //      both slowed down several times on an H100 host); and first, the
 //      copies to the host of bytes that pieces read but only another
 //      device holds;
+//      Where several devices each need the same input bytes and reach
+//      each other faster than the host (batch/PeerExchange.h), each gets
+//      a part from the host and the parts go between them first;
 //   4. records where each byte now is.
 //
 // Device failures: a device that fails (in a copy or the kernel) has
@@ -40,6 +43,7 @@
 #include "devices/cpu/CpuDevice.h"
 #include "launch/DeviceWorkers.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -131,6 +135,13 @@ public:
   /// The threads of the devices' lanes (batches run their schedules on
   /// them between launches).
   DeviceWorkers &workers() { return Workers; }
+  /// The machine's routes where they are known (null: not measured yet),
+  /// for inputs exchanged between devices (batch/PeerExchange.h); its
+  /// devices are this launcher's, in its order. Asked at each launch, never
+  /// measured by it.
+  void setMachine(std::function<const BatchMachine *()> Known) {
+    KnownMachine = std::move(Known);
+  }
 
 private:
   struct LaunchState;
@@ -141,6 +152,7 @@ private:
                      const std::vector<Piece> &Pieces, bool CoverAll) const;
   void prepareResidency(LaunchState &L);
   void buildBatch(LaunchState &L);
+  void addExchange(LaunchState &L, const std::vector<unsigned> &Fetches);
   void addDevicePiece(LaunchState &L, size_t P);
   Status recover(LaunchState &L, std::string &Failed);
   void commitResidency(LaunchState &L);
@@ -153,6 +165,7 @@ private:
   /// The devices as the batch engine sees them (no routes: a launch's
   /// batch runs unpredicted).
   BatchMachine Engines;
+  std::function<const BatchMachine *()> KnownMachine;
   /// Declared before the workers: objects outlive no launch.
   Residency Buffers;
   /// Declared last: destroyed first, its threads idle, before the rest.

@@ -1,5 +1,6 @@
 //===- ModelPlanner.cpp - Plans from the performance model ----------------===//
 #include "partitioner/ModelPlanner.h"
+#include "batch/PeerExchange.h"
 
 #include "devices/HostCores.h"
 #include "devices/cpu/CpuDevice.h"
@@ -187,6 +188,10 @@ struct ModelPlanner::Problem {
   /// The bytes a device's piece copies in and out (every buffer); a piece
   /// on host memory reads and writes as many there.
   Curve InBytes, OutBytes;
+  /// The input bytes pieces copy in whatever their groups (those both
+  /// halves of the groups read: matmul's second matrix), which devices may
+  /// exchange (batch/PeerExchange.h).
+  uint64_t SharedInBytes = 0;
   /// Each device with every group: its batch simulated where the
   /// machine's routes are known, else Algorithm 1's estimate.
   std::vector<double> AloneMs;
@@ -321,6 +326,28 @@ ModelPlanner::bytesMovedAt(const KernelInfo &K, const std::vector<HostArg> &Args
   return AtCount;
 }
 
+uint64_t ModelPlanner::sharedInBytes(const KernelInfo &K,
+                                             const std::vector<HostArg> &Args,
+                                             const NDRange &Range) const {
+  const uint64_t Total = Range.totalGroups();
+  bool HasMerge = K.Symbols.count(TargetKind::X86) &&
+                  !K.Symbols.at(TargetKind::X86).Merge.empty();
+  // The first half of the groups and the second, each a device's piece
+  // (a group alone may read a part of what a row of groups reads all of:
+  // matmul's tile of B's columns).
+  std::vector<Piece> Pieces{{0, 0, Total / 2}, {0, Total / 2, Total - Total / 2}};
+  std::vector<bool> Shares{false, false};
+  auto Moves = planMoves(K, Args, Range, Pieces, Shares, HasMerge);
+  if (!Moves)
+    return 0; // halves the kernel cannot run as: nothing to exchange
+  uint64_t Shared = 0;
+  for (const BufferMove &First : Moves->front())
+    for (const BufferMove &Last : Moves->back())
+      if (First.Arg == Last.Arg && !First.Combine && !Last.Combine)
+        Shared += uint64_t(IntervalSet::intersect(First.In, Last.In).bytes());
+  return Shared;
+}
+
 Result<std::shared_ptr<ModelPlanner::Problem>>
 ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
                       const NDRange &Range, bool MayProfile) {
@@ -390,6 +417,8 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
     Pr->OutBytes.X.push_back(double(Counts[I]));
     Pr->OutBytes.Y.push_back(double(Out));
   }
+  if (Offloads && K.Partitionable && Total >= 2)
+    Pr->SharedInBytes = sharedInBytes(K, Args, Range);
   if (Status S = addHostCosts(*Pr, Counts, AtCount, Offloads, **Db); !S)
     return S.error();
   if (Status S = addBound(*Pr, Args, Counts, AtCount, **Db); !S)
@@ -773,20 +802,44 @@ Result<Timeline> ModelPlanner::simulateLaunch(const Problem &Pr,
   std::map<unsigned, unsigned> LastCopyIn;
   std::vector<unsigned> UsingHostCores;
   std::vector<BatchOp> Merges;
-  // As the launcher builds it: each device piece's chunks (copies in,
-  // kernel, copies out), the pieces on host memory, then the merges.
+  // As the launcher builds it: the inputs devices exchange, each device
+  // piece's chunks (copies in, kernel, copies out), the pieces on host
+  // memory, then the merges.
+  std::vector<ExchangeDevice> Candidates;
+  for (unsigned D = 0; D < Groups.size(); ++D)
+    if (Groups[D] && !Devices[D]->info().SharesHostMemory)
+      Candidates.push_back({int(D), Pr.P.Devices[D].StagedByHost});
+  std::vector<ExchangeDevice> X = choosePeerExchange(M, Candidates, Pr.SharedInBytes);
+  std::map<unsigned, std::vector<unsigned>> ExchangeInto;
+  if (!X.empty()) {
+    auto Into = addExchangeOps(M, X, splitShared(Pr.SharedInBytes, X.size(), 256), {}, Ops);
+    for (size_t I = 0; I < X.size(); ++I) {
+      ExchangeInto[unsigned(X[I].Device)] = Into[I];
+      if (X[I].Pageable && !HostCores::lending())
+        UsingHostCores.push_back(Into[I].front());
+    }
+  }
   for (const Piece &Pc : Run) {
     if (Devices[Pc.Device]->info().SharesHostMemory)
       continue;
     const unsigned D = Pc.Device;
     const std::string Name = " " + pieceName(Pr.P.Devices[D].Name, Pc);
     const bool Pageable = Pr.P.Devices[D].StagedByHost;
-    auto In = Copy({HostSide, int(D), Pageable}, Pr.InBytes(double(Pc.Count)),
-                   Pr.In[D](double(Pc.Count)), "copy in" + Name);
+    // The first chunk of a device in the exchange copies in the rest.
+    double Bytes = Pr.InBytes(double(Pc.Count)), Ms = Pr.In[D](double(Pc.Count));
+    auto Exchanged = ExchangeInto.find(D);
+    if (Exchanged != ExchangeInto.end() && !LastCopyIn.count(D) && Bytes > 0) {
+      double Rest = std::max(0.0, Bytes - double(Pr.SharedInBytes));
+      Ms *= Rest / Bytes;
+      Bytes = Rest;
+    }
+    auto In = Copy({HostSide, int(D), Pageable}, Bytes, Ms, "copy in" + Name);
     if (!In)
       return In.error();
     if (auto It = LastCopyIn.find(D); It != LastCopyIn.end())
       In->After.push_back(It->second);
+    if (Exchanged != ExchangeInto.end())
+      In->After.insert(In->After.end(), Exchanged->second.begin(), Exchanged->second.end());
     unsigned CopyIn = Add(std::move(*In));
     LastCopyIn[D] = CopyIn;
     if (Pageable && !HostCores::lending())

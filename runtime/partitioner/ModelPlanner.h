@@ -191,6 +191,10 @@ private:
                                                const std::vector<HostArg> &Args,
                                                const NDRange &Range,
                                                const std::vector<uint64_t> &Counts) const;
+  /// The input bytes pieces copy in whatever their groups
+  /// (Problem::SharedInBytes); 0 where the halves cannot be planned.
+  uint64_t sharedInBytes(const KernelInfo &K, const std::vector<HostArg> &Args,
+                                 const NDRange &Range) const;
   /// The model's problem for a launch (models, copy and merge curves),
   /// built once per kernel, launch shape and host memory kinds.
   Result<std::shared_ptr<Problem>> problem(LoadedKernel &Kernel,

@@ -50,6 +50,10 @@ Result<std::unique_ptr<Session>> Session::open(const SessionOptions &Options) {
   // Launches are predicted as the batches they run as, on the machine's
   // routes (measured once per machine, at the first plan that needs them).
   S->Planner->setMachine([Self = S.get()] { return Self->batchMachine(); });
+  // Launches exchange inputs between devices where the routes say it pays;
+  // a launch never waits for them to be measured.
+  S->Run->setMachine(
+      [Self = S.get()]() -> const BatchMachine * { return Self->Machine ? &*Self->Machine : nullptr; });
   if (Options.AutoProfile)
     S->Planner->setAutoProfile(*Options.AutoProfile);
   S->Explain = Options.Explain;

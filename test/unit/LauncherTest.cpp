@@ -4,6 +4,8 @@
 #include "common/KernelHarness.h"
 #include "devices/HostCores.h"
 #include "launch/Launcher.h"
+#include "partitioner/ModelPlanner.h"
+#include "bundle/Bundle.h"
 
 #include <gtest/gtest.h>
 
@@ -273,6 +275,184 @@ TEST(Launcher, TheCpuComputesBesideCopiesThatTakeTheHostsCores) {
   EXPECT_GE(Copying.InputMs, 200);
   EXPECT_LT(Cpu.KernelAt + Cpu.KernelMs, Copying.InputAt + Copying.InputMs)
       << "the CPU's kernel waited for the copies";
+}
+
+/// Forwards to a real device and counts the bytes it takes from the host
+/// and from its peers.
+class PeerWatchingDevice : public test::ForwardingDevice {
+public:
+  using ForwardingDevice::ForwardingDevice;
+  Status copyIn(DeviceMemory Dst, uint64_t At, const void *Src, uint64_t Bytes) override {
+    FromHost += Bytes;
+    return Real.copyIn(Dst, At, Src, Bytes);
+  }
+  Status copyPeer(DeviceMemory Dst, uint64_t DstOffset, Device &From, DeviceMemory Src,
+                  uint64_t SrcOffset, uint64_t Bytes) override {
+    FromPeers += Bytes;
+    return Real.copyPeer(Dst, DstOffset, From, Src, SrcOffset, Bytes);
+  }
+  uint64_t FromHost = 0, FromPeers = 0;
+};
+
+/// matmul_tiled (examples/) of N x N dyadic floats: exact in any order.
+struct MatmulLaunch {
+  explicit MatmulLaunch(int N) : N(N) {
+    auto Loaded = Bundle::fromFile(test::corpusDir() + "/matmul_tiled.skmd");
+    if (!Loaded) {
+      Error = Loaded.error().message();
+      return;
+    }
+    Source.emplace(std::move(*Loaded));
+    Kernel.Source = &*Source;
+    Kernel.Info = Source->metadata().findKernel("matmul_tiled");
+    std::mt19937 Rng(7);
+    A = test::dyadicFloats(size_t(N) * N, Rng);
+    B = test::dyadicFloats(size_t(N) * N, Rng);
+    C.assign(size_t(N) * N, 0.0f);
+    uint64_t Bytes = uint64_t(N) * N * 4;
+    Args.resize(4);
+    Args[0] = {HostArg::Buffer, A.data(), Bytes, nullptr, {}, 0};
+    Args[1] = {HostArg::Buffer, B.data(), Bytes, nullptr, {}, 0};
+    Args[2] = {HostArg::Buffer, C.data(), Bytes, nullptr, {}, 0};
+    Args[3].K = HostArg::Scalar;
+    Args[3].Value.resize(4);
+    std::memcpy(Args[3].Value.data(), &N, 4);
+    Range.NumGroups = {uint32_t(N / 16), uint32_t(N / 16), 1};
+    Range.LocalSize = {16, 16, 1};
+  }
+  int N;
+  std::string Error;
+  std::optional<Bundle> Source;
+  LoadedKernel Kernel;
+  std::vector<float> A, B, C;
+  std::vector<HostArg> Args;
+  NDRange Range;
+};
+
+/// The launcher's devices (cpu, discrete0, discrete1) with each discrete
+/// device's pageable link at 1 GB/s under a shared 1.5 GB/s, and the two
+/// reaching each other at \p PeerGBps.
+BatchMachine twoDevicesWithPeers(double PeerGBps) {
+  BatchMachine M;
+  for (const char *Name : {"cpu", "discrete0", "discrete1"})
+    M.Devices.push_back({Name, 0});
+  SharedLimit Host;
+  Host.Name = "host";
+  Host.BytesPerMs = bytesPerMs(1.5);
+  for (int D : {1, 2}) {
+    M.Routes.setAlone({HostSide, D, true}, LinkCost{0, 1});
+    Host.Routes.push_back({{HostSide, D, true}, 1});
+  }
+  M.Routes.addLimit(Host);
+  for (int D : {1, 2})
+    M.Routes.setAlone({D, HostSide, true}, LinkCost{0, 1});
+  M.Routes.setAlone({1, 2, false}, LinkCost{0, PeerGBps});
+  M.Routes.setAlone({2, 1, false}, LinkCost{0, PeerGBps});
+  return M;
+}
+
+// Two devices that each need all of B (matmul's second matrix) and reach
+// each other faster than the host (a simulated NVLink: the route table
+// says so) get half of it each from the host and exchange the halves: B
+// crosses the host's links once, not twice; the result is the CPU's alone,
+// bit for bit. With slow peers they copy it all from the host. A device
+// that fails taking its part has its groups (and the other device's, which
+// waited for that part) re-run on the CPU, every output complete.
+TEST(Launcher, DevicesThatReachEachOtherFasterExchangeTheInputTheyShare) {
+  auto Opened = openDevices("cpu,discrete,discrete");
+  ASSERT_TRUE(Opened.ok()) << Opened.error().message();
+  PeerWatchingDevice A(*Opened->Devices[1]), B(*Opened->Devices[2]);
+  Launcher Run({Opened->Devices[0].get(), &A, &B}, *Opened->Cpu);
+  MatmulLaunch M(512);
+  ASSERT_TRUE(M.Error.empty()) << M.Error;
+  const uint64_t Half = 512 * 512 * 4 / 2;
+  LaunchReport Report;
+  ASSERT_TRUE(Run.run(M.Kernel, M.Args, M.Range, {{0, 0, 1024}}, Report).ok());
+  const std::vector<float> Alone = M.C;
+
+  BatchMachine Fast = twoDevicesWithPeers(100), Slow = twoDevicesWithPeers(0.2);
+  const BatchMachine *Known = &Fast;
+  Run.setMachine([&] { return Known; });
+  std::fill(M.C.begin(), M.C.end(), 0.0f);
+  Status S = Run.run(M.Kernel, M.Args, M.Range, {{1, 0, 512}, {2, 512, 512}}, Report);
+  ASSERT_TRUE(S.ok()) << S.error().message();
+  EXPECT_EQ(M.C, Alone);
+  // Each takes its half of A and half of B from the host, the other half
+  // of B from the other device.
+  EXPECT_EQ(A.FromHost, 2 * Half);
+  EXPECT_EQ(B.FromHost, 2 * Half);
+  EXPECT_EQ(A.FromPeers, Half);
+  EXPECT_EQ(B.FromPeers, Half);
+  std::vector<std::string> Labels;
+  for (const OperationReport &Op : Report.Operations)
+    Labels.push_back(Op.Label);
+  const std::vector<std::string> Want = {
+      "share in discrete0",          "share in discrete1",          "share discrete0>discrete1",
+      "share discrete1>discrete0",   "copy in discrete0 [0, 512)",  "kernel discrete0 [0, 512)",
+      "copy out discrete0 [0, 512)", "copy in discrete1 [512, 1024)"};
+  ASSERT_GE(Labels.size(), Want.size());
+  EXPECT_EQ(std::vector<std::string>(Labels.begin(), Labels.begin() + Want.size()), Want);
+  EXPECT_EQ(Report.Pieces[0].BytesIn, Half);
+
+  Known = &Slow;
+  A.FromHost = B.FromHost = A.FromPeers = B.FromPeers = 0;
+  std::fill(M.C.begin(), M.C.end(), 0.0f);
+  S = Run.run(M.Kernel, M.Args, M.Range, {{1, 0, 512}, {2, 512, 512}}, Report);
+  ASSERT_TRUE(S.ok()) << S.error().message();
+  EXPECT_EQ(M.C, Alone);
+  EXPECT_EQ(A.FromHost, 3 * Half);
+  EXPECT_EQ(A.FromPeers + B.FromPeers, 0u);
+  EXPECT_EQ(Report.Operations.front().Label, "copy in discrete0 [0, 512)");
+
+  Known = &Fast;
+  std::fill(M.C.begin(), M.C.end(), 0.0f);
+  setenv("SKMD_INJECT_FAULT", "discrete1:copy-in", 1);
+  S = Run.run(M.Kernel, M.Args, M.Range, {{1, 0, 512}, {2, 512, 512}}, Report);
+  unsetenv("SKMD_INJECT_FAULT");
+  ASSERT_FALSE(S.ok());
+  const std::string &Message = S.error().message();
+  EXPECT_NE(Message.find("discrete1 failed in copy-in (its part of the inputs it shares)"),
+            std::string::npos)
+      << Message;
+  EXPECT_NE(Message.find("every output is complete"), std::string::npos) << Message;
+  EXPECT_EQ(M.C, Alone);
+}
+
+// The planner predicts the launch the launcher runs: with the exchange, the
+// same operations under the same labels.
+TEST(Launcher, ThePlannersBatchHasTheExchangeTheLaunchRuns) {
+  auto Opened = openDevices("cpu,discrete,discrete");
+  ASSERT_TRUE(Opened.ok()) << Opened.error().message();
+  std::vector<Device *> Raw;
+  for (auto &D : Opened->Devices)
+    Raw.push_back(D.get());
+  Launcher Run(Raw, *Opened->Cpu);
+  ModelPlanner Planner(Raw, 0, Run);
+  char Dir[] = "/tmp/skmd-exchange-XXXXXX";
+  ASSERT_NE(mkdtemp(Dir), nullptr);
+  Planner.setDatabasePath(std::string(Dir) + "/profiles.db");
+  BatchMachine Fast = twoDevicesWithPeers(100);
+  Planner.setMachine([&]() -> Result<const BatchMachine *> { return &Fast; });
+  Run.setMachine([&] { return &Fast; });
+  MatmulLaunch M(512);
+  ASSERT_TRUE(M.Error.empty()) << M.Error;
+  const std::vector<Piece> Pieces = {{1, 0, 512}, {2, 512, 512}};
+  Status Profiled = Planner.profile(M.Kernel, M.Args, M.Range, {0, 1, 2}, 1);
+  ASSERT_TRUE(Profiled.ok()) << Profiled.error().message();
+  auto Plan = Planner.predict(Pieces, "halves", M.Kernel, M.Args, M.Range);
+  ASSERT_TRUE(Plan.ok()) << Plan.error().message();
+  LaunchReport Report;
+  Status S = Run.run(M.Kernel, M.Args, M.Range, Pieces, Report);
+  ASSERT_TRUE(S.ok()) << S.error().message();
+  std::vector<std::string> Predicted, Ran;
+  for (const auto &Op : Plan->Batch)
+    Predicted.push_back(Op.Label);
+  for (const OperationReport &Op : Report.Operations)
+    Ran.push_back(Op.Label);
+  EXPECT_EQ(Predicted, Ran);
+  ASSERT_FALSE(Ran.empty());
+  EXPECT_EQ(Ran.front(), "share in discrete0");
+  std::system(("rm -rf " + std::string(Dir)).c_str());
 }
 
 } // namespace
