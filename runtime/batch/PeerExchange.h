@@ -51,7 +51,8 @@ std::vector<uint64_t> splitShared(uint64_t Shared, size_t Parts, uint64_t Unit =
 /// to and from every other) that should receive \p Shared bytes each
 /// through the exchange, in the candidates' order: all of them where the
 /// predictor finds the exchange finishes the bytes' arrival at least 10%
-/// sooner than every device copying them from the host; none otherwise.
+/// sooner than every device copying them from the host; none otherwise,
+/// or where SKMD_PEER_EXCHANGE=0.
 std::vector<ExchangeDevice> choosePeerExchange(const BatchMachine &M,
                                                const std::vector<ExchangeDevice> &Candidates,
                                                uint64_t Shared);
