@@ -48,6 +48,7 @@ std::vector<std::vector<unsigned>> addExchangeOps(const BatchMachine &M,
       Op.After = {In[I]};
       Ops.push_back(std::move(Op));
       Into[J].push_back(unsigned(Ops.size() - 1));
+      Into[I].push_back(unsigned(Ops.size() - 1));
     }
   return Into;
 }

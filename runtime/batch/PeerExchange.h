@@ -12,7 +12,8 @@
 //     share gpu0>gpu1     gpu0 > gpu1   part 0   (after share in gpu0)
 //     share gpu1>gpu0     gpu1 > gpu0   part 1   (after share in gpu1)
 //
-// and each device's copies in wait for the parts coming to it. Whether it
+// and each device's copies in wait for the parts coming to it and going
+// from it. Whether it
 // pays is the batch predictor's answer on the machine's route table (the
 // parts and exchanges against every device copying all of it), so a
 // machine whose devices reach each other only through host memory (PCIe
@@ -60,7 +61,10 @@ std::vector<ExchangeDevice> choosePeerExchange(const BatchMachine &M,
 /// Appends the exchange's operations to \p Ops: per device of \p Devices
 /// its part (\p PartBytes, same order) from the host, after \p After;
 /// then each part from its device to every other. Returns, per device,
-/// the operations whose bytes it receives (its copies in wait for them).
+/// the operations that copy into or out of it: its copies in wait for them
+/// all, so that its kernel never writes what a peer copy still reads
+/// (plans where one device writes bytes another reads are refused before
+/// this, so it costs the kernel at most the wait for its outgoing parts).
 std::vector<std::vector<unsigned>> addExchangeOps(const BatchMachine &M,
                                                   const std::vector<ExchangeDevice> &Devices,
                                                   const std::vector<uint64_t> &PartBytes,

@@ -238,8 +238,8 @@ struct Launcher::LaunchState {
   /// earlier piece of the device copied in.
   std::map<unsigned, unsigned> LastCopyIn;
   /// An input several devices need, exchanged between them: per device
-  /// taking part, the operations bringing its bytes (its copies in wait for
-  /// them); and every operation of the exchange.
+  /// taking part, the operations copying into or out of it (its copies in
+  /// wait for them); and every operation of the exchange.
   std::map<unsigned, std::vector<unsigned>> ExchangeInto;
   std::vector<unsigned> ExchangeOps;
   /// Devices whose chunks are queued on their streams (DeviceInfo::QueuesWork):
