@@ -211,9 +211,6 @@ struct Launcher::LaunchState {
     /// the identity on each piece (other pieces of the device included).
     std::vector<std::unique_ptr<BufferObject::DeviceCopy>> Scratch;
     std::vector<IntervalSet> ToCopy;
-    /// Per move, the bytes of ToCopy that come through the exchange
-    /// (batch/PeerExchange.h), not from the host by its copy in.
-    std::vector<IntervalSet> Exchanged;
     std::vector<std::vector<uint8_t>> Staging;
     std::vector<DeviceArg> Args;
     /// Its operations in the batch.
@@ -237,9 +234,12 @@ struct Launcher::LaunchState {
   /// Per device, its last piece's copy-in: a piece may rely on bytes an
   /// earlier piece of the device copied in.
   std::map<unsigned, unsigned> LastCopyIn;
-  /// An input several devices need, exchanged between them: per device
-  /// taking part, the operations copying into or out of it (its copies in
-  /// wait for them); and every operation of the exchange.
+  /// An input several devices need, exchanged between them
+  /// (batch/PeerExchange.h): per buffer, the bytes it brings every device
+  /// taking part (not copied in from the host); per such device, the
+  /// operations copying into or out of it (its copies in wait for them);
+  /// and every operation of the exchange.
+  std::map<BufferObject *, IntervalSet> Exchanged;
   std::map<unsigned, std::vector<unsigned>> ExchangeInto;
   std::vector<unsigned> ExchangeOps;
   /// Devices whose chunks are queued on their streams (DeviceInfo::QueuesWork):
@@ -462,12 +462,14 @@ void Launcher::addDevicePiece(LaunchState &L, size_t P) {
       }
   if (auto It = L.LastCopyIn.find(Pc.Device); It != L.LastCopyIn.end())
     After.push_back(It->second);
-  if (auto It = L.ExchangeInto.find(Pc.Device); It != L.ExchangeInto.end())
-    After.insert(After.end(), It->second.begin(), It->second.end());
-  PS.Exchanged.resize(PS.ToCopy.size());
   std::vector<IntervalSet> FromHost = PS.ToCopy;
-  for (size_t I = 0; I < FromHost.size(); ++I)
-    FromHost[I].subtract(PS.Exchanged[I]);
+  if (auto It = L.ExchangeInto.find(Pc.Device); It != L.ExchangeInto.end()) {
+    After.insert(After.end(), It->second.begin(), It->second.end());
+    for (size_t I = 0; I < FromHost.size(); ++I)
+      if (auto Ex = L.Exchanged.find(L.Object[L.Moves[P][I].Arg]);
+          Ex != L.Exchanged.end() && !L.Moves[P][I].Combine)
+        FromHost[I].subtract(Ex->second);
+  }
   const std::string Groups = " " + pieceName(D.info().Name, Pc);
   const bool Pageable = copiesUseHostCores(D, L.Args);
   BatchOp In;
@@ -649,16 +651,7 @@ void Launcher::addExchange(LaunchState &L, const std::vector<unsigned> &Fetches)
       Parts[I][B] = std::move(Cut[I]);
     }
   }
-  for (size_t P = 0; P < L.Pieces.size(); ++P) {
-    if (L.Shares[P] || L.P[P].Early)
-      continue;
-    auto &PS = L.P[P];
-    PS.Exchanged.resize(PS.ToCopy.size());
-    for (size_t I = 0; I < L.Moves[P].size(); ++I)
-      if (auto It = Common.find(L.Object[L.Moves[P][I].Arg]);
-          It != Common.end() && !L.Moves[P][I].Combine)
-        PS.Exchanged[I] = IntervalSet::intersect(PS.ToCopy[I], It->second);
-  }
+  L.Exchanged = std::move(Common);
 
   const size_t Base = L.Ops.size();
   auto Into = addExchangeOps(*M, X, PartBytes, Fetches, L.Ops);

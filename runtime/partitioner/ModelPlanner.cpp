@@ -1,7 +1,7 @@
 //===- ModelPlanner.cpp - Plans from the performance model ----------------===//
 #include "partitioner/ModelPlanner.h"
-#include "batch/PeerExchange.h"
 
+#include "batch/PeerExchange.h"
 #include "devices/HostCores.h"
 #include "devices/cpu/CpuDevice.h"
 #include "devices/cpu/ThreadPool.h"
@@ -24,6 +24,13 @@ using Clock = std::chrono::steady_clock;
 
 double msSince(Clock::time_point T) {
   return std::chrono::duration<double, std::milli>(Clock::now() - T).count();
+}
+
+/// Whether the CPU can merge pieces' overlapping writes (the x86 variant
+/// has the kernel's merge kernel), as planMoves asks.
+bool hasMerge(const KernelInfo &K) {
+  auto X86 = K.Symbols.find(TargetKind::X86);
+  return X86 != K.Symbols.end() && !X86->second.Merge.empty();
 }
 
 /// The shortest rows, on average, a pipelined chunk's copies may have.
@@ -285,8 +292,6 @@ Result<std::vector<ModelPlanner::MovedBytes>>
 ModelPlanner::bytesMovedAt(const KernelInfo &K, const std::vector<HostArg> &Args,
                            const NDRange &Range, const std::vector<uint64_t> &Counts) const {
   const uint64_t Total = Range.totalGroups();
-  bool HasMerge = K.Symbols.count(TargetKind::X86) &&
-                  !K.Symbols.at(TargetKind::X86).Merge.empty();
   std::vector<MovedBytes> AtCount;
   for (uint64_t C : Counts) {
     std::vector<Piece> Pieces{{0, 0, C}};
@@ -295,7 +300,7 @@ ModelPlanner::bytesMovedAt(const KernelInfo &K, const std::vector<HostArg> &Args
       Pieces.push_back({CpuIndex, C, Total - C});
       Shares.push_back(true);
     }
-    auto Moves = planMoves(K, Args, Range, Pieces, Shares, HasMerge);
+    auto Moves = planMoves(K, Args, Range, Pieces, Shares, hasMerge(K));
     if (!Moves)
       return Moves.error();
     MovedBytes M;
@@ -326,25 +331,22 @@ ModelPlanner::bytesMovedAt(const KernelInfo &K, const std::vector<HostArg> &Args
   return AtCount;
 }
 
-uint64_t ModelPlanner::sharedInBytes(const KernelInfo &K,
-                                             const std::vector<HostArg> &Args,
-                                             const NDRange &Range) const {
+uint64_t ModelPlanner::sharedInBytes(const KernelInfo &K, const std::vector<HostArg> &Args,
+                                     const NDRange &Range) const {
   const uint64_t Total = Range.totalGroups();
-  bool HasMerge = K.Symbols.count(TargetKind::X86) &&
-                  !K.Symbols.at(TargetKind::X86).Merge.empty();
   // The first half of the groups and the second, each a device's piece
   // (a group alone may read a part of what a row of groups reads all of:
   // matmul's tile of B's columns).
   std::vector<Piece> Pieces{{0, 0, Total / 2}, {0, Total / 2, Total - Total / 2}};
   std::vector<bool> Shares{false, false};
-  auto Moves = planMoves(K, Args, Range, Pieces, Shares, HasMerge);
+  auto Moves = planMoves(K, Args, Range, Pieces, Shares, hasMerge(K));
   if (!Moves)
     return 0; // halves the kernel cannot run as: nothing to exchange
   uint64_t Shared = 0;
   for (const BufferMove &First : Moves->front())
-    for (const BufferMove &Last : Moves->back())
-      if (First.Arg == Last.Arg && !First.Combine && !Last.Combine)
-        Shared += uint64_t(IntervalSet::intersect(First.In, Last.In).bytes());
+    for (const BufferMove &Second : Moves->back())
+      if (First.Arg == Second.Arg && !First.Combine && !Second.Combine)
+        Shared += uint64_t(IntervalSet::intersect(First.In, Second.In).bytes());
   return Shared;
 }
 
