@@ -439,32 +439,47 @@ std::string corpusDir() {
   return Env ? Env : SKMD_CORPUS_DIR;
 }
 
-VectorAddLaunch::VectorAddLaunch(uint32_t Groups) {
-  auto Loaded = Bundle::fromFile(corpusDir() + "/vector_add.skmd");
+FloatsLaunch::FloatsLaunch(const std::string &BundleName, const std::string &KernelName) {
+  auto Loaded = Bundle::fromFile(corpusDir() + "/" + BundleName + ".skmd");
   if (!Loaded) {
     Error = Loaded.error().message();
     return;
   }
   Source.emplace(std::move(*Loaded));
   Kernel.Source = &*Source;
-  Kernel.Info = Source->metadata().findKernel("vector_add");
-  if (!Kernel.Info) {
-    Error = "vector_add.skmd has no kernel vector_add";
-    return;
-  }
+  Kernel.Info = Source->metadata().findKernel(KernelName);
+  if (!Kernel.Info)
+    Error = BundleName + ".skmd has no kernel " + KernelName;
+}
+
+void FloatsLaunch::bind(int32_t N) {
+  Args.assign(4, HostArg());
+  Args[0] = {HostArg::Buffer, A.data(), A.size() * 4, nullptr, {}, 0};
+  Args[1] = {HostArg::Buffer, B.data(), B.size() * 4, nullptr, {}, 0};
+  Args[2] = {HostArg::Buffer, C.data(), C.size() * 4, nullptr, {}, 0};
+  Args[3].K = HostArg::Scalar;
+  Args[3].Value.resize(4);
+  std::memcpy(Args[3].Value.data(), &N, 4);
+}
+
+VectorAddLaunch::VectorAddLaunch(uint32_t Groups) : FloatsLaunch("vector_add", "vector_add") {
   const uint32_t N = 64 * Groups;
   A.assign(N, 1.0f);
   B.assign(N, 2.0f);
   C.assign(N, 0.0f);
-  Args.resize(4);
-  Args[0] = {HostArg::Buffer, A.data(), N * 4, nullptr, {}, 0};
-  Args[1] = {HostArg::Buffer, B.data(), N * 4, nullptr, {}, 0};
-  Args[2] = {HostArg::Buffer, C.data(), N * 4, nullptr, {}, 0};
-  Args[3].K = HostArg::Scalar;
-  Args[3].Value.resize(4);
-  std::memcpy(Args[3].Value.data(), &N, 4);
+  bind(int32_t(N));
   Range.NumGroups = {Groups, 1, 1};
   Range.LocalSize = {64, 1, 1};
+}
+
+MatmulLaunch::MatmulLaunch(int N) : FloatsLaunch("matmul_tiled", "matmul_tiled") {
+  std::mt19937 Rng(7);
+  A = dyadicFloats(size_t(N) * N, Rng);
+  B = dyadicFloats(size_t(N) * N, Rng);
+  C.assign(size_t(N) * N, 0.0f);
+  bind(N);
+  Range.NumGroups = {uint32_t(N / 16), uint32_t(N / 16), 1};
+  Range.LocalSize = {16, 16, 1};
 }
 
 } // namespace skmd::test

@@ -254,11 +254,14 @@ std::vector<T> randomInts(size_t N, std::mt19937 &Rng,
   return V;
 }
 
-/// The corpus's vector_add, c = a + b over \p Groups groups of 64 with
-/// a = 1 and b = 2, ready for a Launcher: the bundle, the kernel (loaded on
-/// no device yet), the buffers, the arguments and the range.
-struct VectorAddLaunch {
-  explicit VectorAddLaunch(uint32_t Groups);
+/// A corpus kernel of signature (float *a, float *b, float *c, int n),
+/// ready for a Launcher: the bundle, the kernel (loaded on no device yet),
+/// the buffers, the arguments and the range.
+struct FloatsLaunch {
+  /// Loads kernel \p KernelName of the corpus's bundle \p BundleName.
+  FloatsLaunch(const std::string &BundleName, const std::string &KernelName);
+  /// The arguments: A, B and C as they are now, then \p N.
+  void bind(int32_t N);
   /// Empty when the bundle loaded, else why not.
   std::string Error;
   std::optional<Bundle> Source;
@@ -266,6 +269,18 @@ struct VectorAddLaunch {
   std::vector<float> A, B, C;
   std::vector<HostArg> Args;
   NDRange Range;
+};
+
+/// The corpus's vector_add, c = a + b over \p Groups groups of 64 with
+/// a = 1 and b = 2.
+struct VectorAddLaunch : FloatsLaunch {
+  explicit VectorAddLaunch(uint32_t Groups);
+};
+
+/// examples/matmul_tiled.cl, C = A * B of N x N dyadic floats (exact in
+/// any order of the sums), in 16 x 16 groups.
+struct MatmulLaunch : FloatsLaunch {
+  explicit MatmulLaunch(int N);
 };
 
 } // namespace skmd::test

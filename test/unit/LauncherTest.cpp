@@ -5,7 +5,6 @@
 #include "devices/HostCores.h"
 #include "launch/Launcher.h"
 #include "partitioner/ModelPlanner.h"
-#include "bundle/Bundle.h"
 
 #include <gtest/gtest.h>
 
@@ -294,41 +293,6 @@ public:
   uint64_t FromHost = 0, FromPeers = 0;
 };
 
-/// matmul_tiled (examples/) of N x N dyadic floats: exact in any order.
-struct MatmulLaunch {
-  explicit MatmulLaunch(int N) : N(N) {
-    auto Loaded = Bundle::fromFile(test::corpusDir() + "/matmul_tiled.skmd");
-    if (!Loaded) {
-      Error = Loaded.error().message();
-      return;
-    }
-    Source.emplace(std::move(*Loaded));
-    Kernel.Source = &*Source;
-    Kernel.Info = Source->metadata().findKernel("matmul_tiled");
-    std::mt19937 Rng(7);
-    A = test::dyadicFloats(size_t(N) * N, Rng);
-    B = test::dyadicFloats(size_t(N) * N, Rng);
-    C.assign(size_t(N) * N, 0.0f);
-    uint64_t Bytes = uint64_t(N) * N * 4;
-    Args.resize(4);
-    Args[0] = {HostArg::Buffer, A.data(), Bytes, nullptr, {}, 0};
-    Args[1] = {HostArg::Buffer, B.data(), Bytes, nullptr, {}, 0};
-    Args[2] = {HostArg::Buffer, C.data(), Bytes, nullptr, {}, 0};
-    Args[3].K = HostArg::Scalar;
-    Args[3].Value.resize(4);
-    std::memcpy(Args[3].Value.data(), &N, 4);
-    Range.NumGroups = {uint32_t(N / 16), uint32_t(N / 16), 1};
-    Range.LocalSize = {16, 16, 1};
-  }
-  int N;
-  std::string Error;
-  std::optional<Bundle> Source;
-  LoadedKernel Kernel;
-  std::vector<float> A, B, C;
-  std::vector<HostArg> Args;
-  NDRange Range;
-};
-
 /// The launcher's devices (cpu, discrete0, discrete1) with each discrete
 /// device's pageable link at 1 GB/s under a shared 1.5 GB/s, and the two
 /// reaching each other at \p PeerGBps.
@@ -363,7 +327,7 @@ TEST(Launcher, DevicesThatReachEachOtherFasterExchangeTheInputTheyShare) {
   ASSERT_TRUE(Opened.ok()) << Opened.error().message();
   PeerWatchingDevice A(*Opened->Devices[1]), B(*Opened->Devices[2]);
   Launcher Run({Opened->Devices[0].get(), &A, &B}, *Opened->Cpu);
-  MatmulLaunch M(512);
+  test::MatmulLaunch M(512);
   ASSERT_TRUE(M.Error.empty()) << M.Error;
   const uint64_t Half = 512 * 512 * 4 / 2;
   LaunchReport Report;
@@ -434,7 +398,7 @@ TEST(Launcher, ThePlannersBatchHasTheExchangeTheLaunchRuns) {
   BatchMachine Fast = twoDevicesWithPeers(100);
   Planner.setMachine([&]() -> Result<const BatchMachine *> { return &Fast; });
   Run.setMachine([&] { return &Fast; });
-  MatmulLaunch M(512);
+  test::MatmulLaunch M(512);
   ASSERT_TRUE(M.Error.empty()) << M.Error;
   const std::vector<Piece> Pieces = {{1, 0, 512}, {2, 512, 512}};
   Status Profiled = Planner.profile(M.Kernel, M.Args, M.Range, {0, 1, 2}, 1);
