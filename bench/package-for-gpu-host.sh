@@ -11,13 +11,13 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$root/gpu-run/bench}
 build=$root/build
 cmake --build "$build" --target cpu-vs-pocl skmd-bench merge-bandwidth ptx-overhead \
-  partitioner-time batch-latency skmd-info skmd-prof
+  partitioner-time batch-latency skmd-info skmd-prof skmd-run
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib" "$out/kernels" "$out/kernels-x86-64-v4" \
   "$out/kernels-x86-64-v3-only"
 cp "$build/bin/cpu-vs-pocl" "$build/bin/skmd-bench" "$build/bin/merge-bandwidth" \
   "$build/bin/ptx-overhead" "$build/bin/partitioner-time" "$build/bin/batch-latency" \
-  "$build/bin/skmd-info" "$build/bin/skmd-prof" "$out/bin/"
+  "$build/bin/skmd-info" "$build/bin/skmd-prof" "$build/bin/skmd-run" "$out/bin/"
 cp "$build/lib/libskmd.so" "$out/lib/"
 cp "$root"/bench/kernels/*.cl "$build"/bench/kernels/*.skmd "$out/kernels/"
 for variant in x86-64-v4 x86-64-v3-only; do

@@ -598,8 +598,7 @@ std::vector<IntervalSet> cutBytes(const IntervalSet &Set, const std::vector<uint
 } // namespace
 
 void Launcher::addExchange(LaunchState &L, const std::vector<unsigned> &Fetches) {
-  const BatchMachine *M = KnownMachine ? KnownMachine() : nullptr;
-  if (!M || M->Devices.size() != Devices.size())
+  if (!KnownMachine)
     return;
   // Per device with its own memory, per buffer, what its pieces copy in
   // and its copy of the buffer.
@@ -634,6 +633,12 @@ void Launcher::addExchange(LaunchState &L, const std::vector<unsigned> &Fetches)
   uint64_t Shared = 0;
   for (auto &[B, Bytes] : Common)
     Shared += uint64_t(Bytes.bytes());
+  if (Shared < MinExchangedBytes)
+    return;
+  // Asked only now: the routes come from the profile database.
+  const BatchMachine *M = KnownMachine();
+  if (!M || M->Devices.size() != Devices.size())
+    return;
   std::vector<ExchangeDevice> Candidates;
   for (auto &[D, Need] : Pending)
     Candidates.push_back({int(D), copiesUseHostCores(*Devices[D], L.Args)});

@@ -120,6 +120,13 @@ struct DeviceBlock {
   }
 };
 
+/// The error for a cost \p What of \p Key not recorded while measuring is
+/// not allowed (RecordedCostsOnly).
+Failure notRecorded(const std::string &Key, const std::string &What) {
+  return Failure(ErrorCode::NotFound, "the cost '" + What + "' of " + Key +
+                                          " is not measured yet (skmd-prof --links measures it)");
+}
+
 const char *const LinkNames[4] = {"in-pageable", "in-pinned", "out-pageable", "out-pinned"};
 
 /// The four costs \p Names of \p Key from \p Db into \p Rows, or, when
@@ -139,6 +146,8 @@ Status recordedOrMeasured(ProfileDatabase &Db, const std::string &Key,
   }
   if (Complete)
     return Status::success();
+  if (RecordedCostsOnly::active())
+    return notRecorded(Key, Names[0]);
   if (Status S = Measure(Rows); !S)
     return S;
   for (unsigned I = 0; I < 4; ++I)
@@ -389,6 +398,8 @@ recordedHostCopy(ProfileDatabase &Db, const std::string &HostKey, const char *Na
     return Row.error();
   if (*Row)
     return **Row;
+  if (RecordedCostsOnly::active())
+    return notRecorded(HostKey, Name);
   std::vector<char> From(Regions * LargeBytes, 1), To(Regions * LargeBytes, 0);
   auto Cost = costOf([&](uint64_t Bytes, uint64_t At) {
     Copy(To.data() + At, From.data() + At, Bytes);
@@ -535,6 +546,8 @@ Result<LinkCost> peerLink(Device &To, Device &From, ProfileDatabase &Db) {
     return Row.error();
   if (*Row)
     return **Row;
+  if (RecordedCostsOnly::active())
+    return notRecorded(Key, "copy");
   auto Dst = DeviceBlock::allocate(To, LargeBytes);
   if (!Dst)
     return Dst.error();

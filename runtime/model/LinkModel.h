@@ -24,6 +24,26 @@
 
 namespace skmd {
 
+/// While one lives on a thread, the costs below that the profile database
+/// lacks are an error there (NotFound, naming skmd-prof --links) instead
+/// of measured: for callers that use the routes only where they are known
+/// and must not stop for seconds to measure them (a launch).
+class RecordedCostsOnly {
+public:
+  RecordedCostsOnly() { ++depth(); }
+  ~RecordedCostsOnly() { --depth(); }
+  RecordedCostsOnly(const RecordedCostsOnly &) = delete;
+  RecordedCostsOnly &operator=(const RecordedCostsOnly &) = delete;
+  /// Whether one lives on this thread.
+  static bool active() { return depth() > 0; }
+
+private:
+  static unsigned &depth() {
+    thread_local unsigned Depth = 0;
+    return Depth;
+  }
+};
+
 struct LinkModel {
   LinkCost InPageable, InPinned, OutPageable, OutPinned;
   const LinkCost &in(bool Pinned) const { return Pinned ? InPinned : InPageable; }

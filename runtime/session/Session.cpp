@@ -52,8 +52,7 @@ Result<std::unique_ptr<Session>> Session::open(const SessionOptions &Options) {
   S->Planner->setMachine([Self = S.get()] { return Self->batchMachine(); });
   // Launches exchange inputs between devices where the routes say it pays;
   // a launch never waits for them to be measured.
-  S->Run->setMachine(
-      [Self = S.get()]() -> const BatchMachine * { return Self->Machine ? &*Self->Machine : nullptr; });
+  S->Run->setMachine([Self = S.get()] { return Self->knownMachine(); });
   if (Options.AutoProfile)
     S->Planner->setAutoProfile(*Options.AutoProfile);
   S->Explain = Options.Explain;

@@ -155,12 +155,18 @@ public:
 private:
   /// The batch model of the devices, measured on first use.
   Result<const BatchMachine *> batchMachine();
+  /// The batch model where the profile database already holds every route
+  /// (loaded then, never measured), else null: what launches exchange
+  /// inputs on.
+  const BatchMachine *knownMachine();
   /// \p B's operations as the model sees them; kernel pieces without a
   /// profile get no time and are named in \p Unpredicted.
   Result<std::vector<BatchOp>> batchModel(SessionBatch &B, std::string &Unpredicted);
   Status checkBatchOps(const SessionBatch &B) const;
   Status runBatchNow(SessionBatch &B);
   std::optional<BatchMachine> Machine;
+  /// Whether knownMachine found routes missing (it does not look again).
+  bool MachineUnknown = false;
   /// What setProgress was given (measurements announce themselves).
   std::function<void(const std::string &)> Progress;
 

@@ -2,6 +2,7 @@
 
 #include "batch/Machine.h"
 #include "batch/Topology.h"
+#include "model/LinkModel.h"
 #include "session/Session.h"
 
 #include <algorithm>
@@ -111,6 +112,20 @@ Result<const BatchMachine *> Session::batchMachine() {
   M->HandoffMs = Engine.HandoffMs;
   Machine = std::move(*M);
   return &*Machine;
+}
+
+const BatchMachine *Session::knownMachine() {
+  if (Machine)
+    return &*Machine;
+  if (MachineUnknown)
+    return nullptr;
+  RecordedCostsOnly Known;
+  auto M = batchMachine();
+  if (!M) {
+    MachineUnknown = true;
+    return nullptr;
+  }
+  return *M;
 }
 
 Result<std::vector<BatchOp>> Session::batchModel(SessionBatch &B, std::string &Unpredicted) {

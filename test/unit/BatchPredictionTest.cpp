@@ -3,6 +3,8 @@
 #include "batch/Machine.h"
 #include "batch/Prediction.h"
 #include "common/BatchOps.h"
+#include "model/LinkModel.h"
+#include "model/Profiler.h"
 #include "session/Devices.h"
 
 #include <gtest/gtest.h>
@@ -386,6 +388,22 @@ TEST(BatchMachine, HostDiscreteDevicesGetTheirRoutesAndTheHostsLimits) {
   std::vector<std::string> Said;
   auto Progress = [&](const std::string &Line) { Said.push_back(Line); };
 
+  // Where measuring is not allowed (a launch), missing routes are an error
+  // that says how to measure them, and nothing is measured or recorded.
+  {
+    RecordedCostsOnly Known;
+    auto Unknown = measuredMachine(Devices, Opened->Cpu, **Db, Progress);
+    ASSERT_FALSE(Unknown.ok());
+    EXPECT_EQ(Unknown.error().code(), ErrorCode::NotFound);
+    EXPECT_NE(Unknown.error().message().find("skmd-prof --links"), std::string::npos)
+        << Unknown.error().message();
+    EXPECT_TRUE(Said.empty());
+    auto Row = (*Db)->link(deviceKey(Devices[1]->info()), "in-pinned");
+    ASSERT_TRUE(Row.ok());
+    EXPECT_FALSE(Row->has_value());
+  }
+  EXPECT_FALSE(RecordedCostsOnly::active());
+
   auto M = measuredMachine(Devices, Opened->Cpu, **Db, Progress);
   ASSERT_TRUE(M.ok()) << M.error().message();
   ASSERT_EQ(M->Devices.size(), 3u);
@@ -402,9 +420,10 @@ TEST(BatchMachine, HostDiscreteDevicesGetTheirRoutesAndTheHostsLimits) {
   std::vector<std::string> Limits;
   for (const SharedLimit &L : M->Routes.limits()) {
     Limits.push_back(L.Name);
-    if (L.What == SharedLimit::HostMemory)
+    if (L.What == SharedLimit::HostMemory) {
       for (const auto &[R, W] : L.Routes)
         EXPECT_EQ(W, 2) << "a HostDiscrete device's bytes are a memcpy: read and written";
+    }
     // ... so each of its routes is on host memory's reads and its writes.
     if (L.What == SharedLimit::HostReads || L.What == SharedLimit::HostWrites) {
       EXPECT_EQ(L.Routes.size(), M->Routes.routes().size());
@@ -421,10 +440,18 @@ TEST(BatchMachine, HostDiscreteDevicesGetTheirRoutesAndTheHostsLimits) {
   for (const auto &[R, Cost] : M->Routes.routes())
     EXPECT_GT(M->Routes.share(R), 0);
 
-  // Kept: a second machine measures nothing.
+  // Kept: a second machine measures nothing, and loads where measuring is
+  // not allowed.
   auto Again = measuredMachine(Devices, Opened->Cpu, **Db, Progress);
   ASSERT_TRUE(Again.ok());
   EXPECT_EQ(Said.size(), 3u);
+  {
+    RecordedCostsOnly Known;
+    auto Recorded = measuredMachine(Devices, Opened->Cpu, **Db, Progress);
+    ASSERT_TRUE(Recorded.ok()) << Recorded.error().message();
+    EXPECT_EQ(Recorded->Routes.routes().size(), M->Routes.routes().size());
+    EXPECT_EQ(Recorded->Routes.limits().size(), M->Routes.limits().size());
+  }
 
   // Two copies at once: no faster than the slower alone, no slower than
   // one after the other.

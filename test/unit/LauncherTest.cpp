@@ -336,11 +336,18 @@ TEST(Launcher, DevicesThatReachEachOtherFasterExchangeTheInputTheyShare) {
 
   BatchMachine Fast = twoDevicesWithPeers(100), Slow = twoDevicesWithPeers(0.2);
   const BatchMachine *Known = &Fast;
-  Run.setMachine([&] { return Known; });
+  // The routes come from the profile database: asked for only where
+  // devices share enough bytes to exchange.
+  unsigned Asked = 0;
+  Run.setMachine([&] {
+    ++Asked;
+    return Known;
+  });
   std::fill(M.C.begin(), M.C.end(), 0.0f);
   Status S = Run.run(M.Kernel, M.Args, M.Range, {{1, 0, 512}, {2, 512, 512}}, Report);
   ASSERT_TRUE(S.ok()) << S.error().message();
   EXPECT_EQ(M.C, Alone);
+  EXPECT_EQ(Asked, 1u);
   // Each takes its half of A and half of B from the host, the other half
   // of B from the other device.
   EXPECT_EQ(A.FromHost, 2 * Half);
@@ -380,6 +387,14 @@ TEST(Launcher, DevicesThatReachEachOtherFasterExchangeTheInputTheyShare) {
       << Message;
   EXPECT_NE(Message.find("every output is complete"), std::string::npos) << Message;
   EXPECT_EQ(M.C, Alone);
+
+  // A vector add's pieces share no input: the routes are not asked for.
+  test::VectorAddLaunch V(64);
+  ASSERT_TRUE(V.Error.empty()) << V.Error;
+  Asked = 0;
+  S = Run.run(V.Kernel, V.Args, V.Range, {{1, 0, 32}, {2, 32, 32}}, Report);
+  ASSERT_TRUE(S.ok()) << S.error().message();
+  EXPECT_EQ(Asked, 0u);
 }
 
 // The planner predicts the launch the launcher runs: with the exchange, the
