@@ -42,24 +42,27 @@ batches)
   echo "batch-latency rc=$?"
   tail -n 30 "$OUT/batch-latency.txt" ;;
 exchange)
-  for round in 1 2; do
+  for round in 1 2 3; do
     for on in 1 0; do
-      SKMD_PEER_EXCHANGE=$on bin/skmd-bench --only=matmul,nbody --devices=cuda --plans=manual:gpu0=0.5,gpu1=0.5 \
-        --memory=both --runs=5 --time-limit=3 --opencl=none --kernels-dir=kernels \
-        --bundles-dir=kernels --db=profiles.sqlite --json="$OUT/exchange-$on-$round.json" \
-        --markdown="$OUT/exchange-$on-$round.md" 2> "$OUT/exchange-$on-$round.log"
+      SKMD_PEER_EXCHANGE=$on bin/skmd-bench --only=matmul,nbody --devices=cuda \
+        --plans=manual:gpu0=0.5,gpu1=0.5 --memory=both --runs=5 --time-limit=3 --opencl=none \
+        --kernels-dir=kernels --bundles-dir=kernels --db=profiles.sqlite \
+        --json="$OUT/exchange-$on-$round.json" --markdown="$OUT/exchange-$on-$round.md" \
+        2> "$OUT/exchange-$on-$round.log"
       echo "exchange=$on round $round rc=$?"
-      cat "$OUT/exchange-$on-$round.md"
+      grep "^| [mn]" "$OUT/exchange-$on-$round.md"
     done
   done
-  n=4096
-  for on in 1 0; do
-    SKMD_PEER_EXCHANGE=$on bin/skmd-run kernels/matmul_tiled.skmd matmul_tiled \
-      --global=$n,$n --local=16,16 --arg=$((n*n)) --arg=$((n*n)) --arg=$((n*n)):zero \
-      --arg=$n --devices=cuda --plan=manual:gpu0=0.5,gpu1=0.5 --repeat=3 --trace="$OUT/matmul-trace-$on.json" \
-      > "$OUT/matmul-run-$on.txt" 2>&1
-    echo "skmd-run exchange=$on rc=$?"; tail -n 12 "$OUT/matmul-run-$on.txt"
-    grep -o "share[^\"]*" "$OUT/matmul-trace-$on.json" | sort | uniq -c
+  n=8192
+  for memory in pageable pinned; do
+    for on in 1 0; do
+      SKMD_PEER_EXCHANGE=$on bin/skmd-run kernels/matmul_tiled.skmd matmul_tiled \
+        --global=$n,$n --local=16,16 --arg=$((n*n)) --arg=$((n*n)) --arg=$((n*n)):zero \
+        --arg=$n --devices=cuda --plan=manual:gpu0=0.5,gpu1=0.5 --memory=$memory --repeat=5 \
+        --trace="$OUT/matmul-trace-$memory-$on.json" > "$OUT/matmul-run-$memory-$on.txt" 2>&1
+      echo "skmd-run $memory exchange=$on rc=$?"; tail -n 5 "$OUT/matmul-run-$memory-$on.txt"
+      grep -o '"name": *"[^"]*share[^"]*"' "$OUT/matmul-trace-$memory-$on.json" | sort | uniq -c
+    done
   done ;;
 waits)
   half=$(( $(nproc) / 2 ))

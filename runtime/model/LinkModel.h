@@ -51,11 +51,12 @@ struct LinkModel {
 };
 
 /// Measures \p D's copies: latency from small copies, bandwidth from large
-/// ones, best of several runs. A device without page-locked memory gets
+/// ones, the median of several runs from memory no recent copy touched
+/// (what a launch's copies meet). A device without page-locked memory gets
 /// its pageable costs for both kinds.
 Result<LinkModel> measureLink(Device &D);
 
-/// The rates, GB/s, of copies of \p Bytes to and from \p D (the best of
+/// The rates, GB/s, of copies of \p Bytes to and from \p D (the median of
 /// three after one untimed run), from page-locked host memory where \p D
 /// has it: what skmd_measure_link reports.
 Result<std::pair<double, double>> measureCopyRate(Device &D, uint64_t Bytes);
@@ -75,7 +76,7 @@ struct StagingCapacity {
 
 /// Measures \p Staged's capacity: 64 MiB of pageable memory to and from
 /// each device, one after another and all at once (each device's copies
-/// on a thread of its own, as in a launch), best of several runs.
+/// on a thread of its own, as in a launch), median of several runs.
 Result<StagingCapacity> measureStagingCapacity(const std::vector<Device *> &Staged);
 
 /// \p Staged's capacity from \p Db, measured and recorded there if
@@ -87,7 +88,7 @@ stagingCapacity(const std::vector<Device *> &Staged, ProfileDatabase &Db,
 
 /// What several devices' copies moved, GB/s over all their bytes: one
 /// device after another, and all at once (each on a thread of its own,
-/// 64 MiB each, best of several runs).
+/// 64 MiB each, median of several runs).
 struct CopiesTogether {
   double InOneByOne = 0, InTogether = 0, OutOneByOne = 0, OutTogether = 0;
 };
