@@ -1,0 +1,169 @@
+//===- Wire.h - Messages between SKMD clients and skmd-server ----*- C++ -*-===//
+//
+// What a client (a remote or shared device) and skmd-server say to each
+// other, as bytes: the same on every transport (MPI between nodes, a
+// socket or shared memory on one node). A message is a 32-byte header and
+// a payload:
+//
+//   offset  size  field
+//        0     4  magic "SKMW"
+//        4     2  protocol version (Version)
+//        6     2  kind (Kind)
+//        8     8  request id: the client's count; a reply carries its
+//                 request's id
+//       16     8  payload bytes (at most MaxPayloadBytes)
+//       24     4  CRC-32 of the payload
+//       28     4  zero (reserved)
+//
+// Every integer is little-endian; a float is its IEEE-754 bits; a string
+// or byte run is its length (u32) and its bytes. Bulk data (buffers) goes
+// in chunks of its own messages, so a payload stays small.
+//
+// Nothing read is trusted: a reader checks every length against the bytes
+// that are left before it takes or allocates anything, a message with
+// bytes left over is malformed, and each failure says which field of
+// which message was wrong, so that the server can answer a malformed or
+// hostile message with an Error message and go on serving.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_WIRE_WIRE_H
+#define SKMD_WIRE_WIRE_H
+
+#include "support/Result.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace skmd::wire {
+
+constexpr uint32_t Magic = 0x574d4b53; // "SKMW" in memory order
+constexpr uint16_t Version = 1;
+constexpr size_t HeaderBytes = 32;
+/// The most a payload may hold: bulk data travels in chunks well below it.
+constexpr uint64_t MaxPayloadBytes = 64ull << 20;
+/// The most a string field may hold (names, error messages).
+constexpr uint32_t MaxStringBytes = 64u << 10;
+
+enum class Kind : uint16_t {
+  /// Client to server, first: its protocol version and name.
+  Hello = 1,
+  /// Server to client: the server's name and the devices it offers.
+  Welcome = 2,
+  /// Either way: a request failed, or a message was malformed.
+  Error = 3,
+};
+
+/// The kind's name, for messages ("Hello"), or null for an unknown kind.
+const char *kindName(Kind K);
+
+struct Header {
+  uint16_t ProtocolVersion = Version;
+  Kind What = Kind::Error;
+  uint64_t Request = 0;
+  uint64_t PayloadBytes = 0;
+  uint32_t PayloadCrc = 0;
+};
+
+/// \p H as its 32 bytes.
+void encodeHeader(const Header &H, uint8_t (&Out)[HeaderBytes]);
+/// The header in \p Data: its magic, version, kind and payload size
+/// checked (the payload's CRC is checked with the payload).
+Result<Header> decodeHeader(const uint8_t *Data, size_t Size);
+
+/// A payload being written.
+class Writer {
+public:
+  void u8(uint8_t V) { Bytes.push_back(V); }
+  void u16(uint16_t V) { put(V, 2); }
+  void u32(uint32_t V) { put(V, 4); }
+  void u64(uint64_t V) { put(V, 8); }
+  void f64(double V);
+  /// A length (u32) and the bytes; at most MaxStringBytes.
+  void str(const std::string &S);
+  const std::vector<uint8_t> &bytes() const { return Bytes; }
+
+private:
+  void put(uint64_t V, unsigned N);
+  std::vector<uint8_t> Bytes;
+};
+
+/// A payload being read, field by field. The first field that does not
+/// fit fails the reader; every read after that returns zeros, and
+/// finish() says what failed.
+class Reader {
+public:
+  Reader(const uint8_t *Data, size_t Size, std::string Message)
+      : At(Data), Left(Size), What(std::move(Message)) {}
+  uint8_t u8(const char *Field);
+  uint16_t u16(const char *Field) { return uint16_t(get(Field, 2)); }
+  uint32_t u32(const char *Field) { return uint32_t(get(Field, 4)); }
+  uint64_t u64(const char *Field) { return get(Field, 8); }
+  double f64(const char *Field);
+  std::string str(const char *Field);
+  /// A count of elements that take at least \p MinBytes each, at most
+  /// \p Max: never more than the bytes left could hold.
+  uint32_t count(const char *Field, size_t MinBytes, uint32_t Max);
+  bool ok() const { return Error.empty(); }
+  /// Success when every field fit and no byte is left over.
+  Status finish();
+
+private:
+  uint64_t get(const char *Field, unsigned N);
+  bool take(const char *Field, size_t N);
+  const uint8_t *At;
+  size_t Left;
+  std::string What;
+  std::string Error;
+};
+
+/// A whole message: its header and payload.
+struct Message {
+  Header H;
+  std::vector<uint8_t> Payload;
+};
+
+/// The bytes of a message of kind \p K answering or making request
+/// \p Request with \p Payload.
+std::vector<uint8_t> frame(Kind K, uint64_t Request, const Writer &Payload);
+/// The message in \p Data (exactly one: header and payload), its payload's
+/// CRC checked.
+Result<Message> parse(const uint8_t *Data, size_t Size);
+
+// The messages.
+
+/// One device a server offers.
+struct DeviceOffer {
+  std::string Name; ///< as the server names it: cpu, gpu0, discrete1
+  uint32_t ComputeUnits = 0;
+  uint64_t MemoryBytes = 0;
+};
+
+struct Hello {
+  std::string Client; ///< for the server's log: host and process
+};
+
+struct Welcome {
+  std::string Server;
+  std::vector<DeviceOffer> Devices;
+};
+
+struct ErrorReply {
+  ErrorCode Code = ErrorCode::InvalidArgument;
+  std::string Text;
+};
+
+Writer encode(const Hello &M);
+Writer encode(const Welcome &M);
+Writer encode(const ErrorReply &M);
+Result<Hello> decodeHello(const Message &M);
+Result<Welcome> decodeWelcome(const Message &M);
+Result<ErrorReply> decodeError(const Message &M);
+
+/// The most devices a Welcome may list.
+constexpr uint32_t MaxDevices = 1024;
+
+} // namespace skmd::wire
+
+#endif // SKMD_WIRE_WIRE_H

@@ -1,0 +1,192 @@
+//===- WireTest.cpp - Messages between clients and skmd-server ------------===//
+//
+// Every message round-trips; every malformed, truncated, damaged or
+// hostile one is refused with a message naming what was wrong, never a
+// crash, never an allocation of what a length field claims.
+//
+//===----------------------------------------------------------------------===//
+#include "wire/Wire.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace skmd;
+using namespace skmd::wire;
+
+namespace {
+
+Welcome twoDevices() {
+  Welcome W;
+  W.Server = "node7:skmd-server";
+  W.Devices = {{"cpu", 16, 128ull << 30}, {"gpu0", 132, 80ull << 30}};
+  return W;
+}
+
+std::vector<uint8_t> welcomeBytes() { return frame(Kind::Welcome, 42, encode(twoDevices())); }
+
+Message mustParse(const std::vector<uint8_t> &Bytes) {
+  auto M = parse(Bytes.data(), Bytes.size());
+  EXPECT_TRUE(M.ok()) << M.error().message();
+  return M.ok() ? *M : Message{};
+}
+
+std::string refusal(const std::vector<uint8_t> &Bytes) {
+  auto M = parse(Bytes.data(), Bytes.size());
+  if (!M)
+    return M.error().message();
+  auto W = decodeWelcome(*M);
+  return W ? std::string() : W.error().message();
+}
+
+TEST(Wire, MessagesRoundTrip) {
+  Message M = mustParse(welcomeBytes());
+  EXPECT_EQ(M.H.What, Kind::Welcome);
+  EXPECT_EQ(M.H.Request, 42u);
+  auto W = decodeWelcome(M);
+  ASSERT_TRUE(W.ok()) << W.error().message();
+  EXPECT_EQ(W->Server, "node7:skmd-server");
+  ASSERT_EQ(W->Devices.size(), 2u);
+  EXPECT_EQ(W->Devices[1].Name, "gpu0");
+  EXPECT_EQ(W->Devices[1].ComputeUnits, 132u);
+  EXPECT_EQ(W->Devices[1].MemoryBytes, 80ull << 30);
+
+  auto H = decodeHello(mustParse(frame(Kind::Hello, 1, encode(Hello{"host:1234"}))));
+  ASSERT_TRUE(H.ok()) << H.error().message();
+  EXPECT_EQ(H->Client, "host:1234");
+
+  auto E = decodeError(
+      mustParse(frame(Kind::Error, 9, encode(ErrorReply{ErrorCode::OutOfMemory, "no room"}))));
+  ASSERT_TRUE(E.ok()) << E.error().message();
+  EXPECT_EQ(E->Code, ErrorCode::OutOfMemory);
+  EXPECT_EQ(E->Text, "no room");
+}
+
+TEST(Wire, TheHeaderIsLittleEndianAndFixed) {
+  std::vector<uint8_t> B = frame(Kind::Hello, 0x0102030405060708ull, encode(Hello{"x"}));
+  ASSERT_EQ(B.size(), HeaderBytes + 5);
+  EXPECT_EQ(std::string(B.begin(), B.begin() + 4), "SKMW");
+  EXPECT_EQ(B[4], Version);
+  EXPECT_EQ(B[6], uint8_t(Kind::Hello));
+  EXPECT_EQ(B[8], 0x08);
+  EXPECT_EQ(B[15], 0x01);
+  EXPECT_EQ(B[16], 5); // the payload: a 4-byte length and "x"
+  for (size_t I = 28; I < 32; ++I)
+    EXPECT_EQ(B[I], 0);
+}
+
+TEST(Wire, EveryTruncationIsRefused) {
+  const std::vector<uint8_t> Whole = welcomeBytes();
+  for (size_t N = 0; N < Whole.size(); ++N) {
+    std::vector<uint8_t> Cut(Whole.begin(), Whole.begin() + N);
+    std::string Why = refusal(Cut);
+    EXPECT_NE(Why.find("malformed message"), std::string::npos) << N << " bytes: " << Why;
+  }
+}
+
+TEST(Wire, AWrongHeaderSaysWhatIsWrong) {
+  std::vector<uint8_t> B = welcomeBytes();
+  B[0] = 'X';
+  EXPECT_NE(refusal(B).find("not an SKMD message"), std::string::npos) << refusal(B);
+
+  B = welcomeBytes();
+  B[4] = Version + 1;
+  EXPECT_NE(refusal(B).find("protocol version 2 where this side speaks 1"), std::string::npos)
+      << refusal(B);
+
+  B = welcomeBytes();
+  B[6] = 200;
+  EXPECT_NE(refusal(B).find("unknown kind 200"), std::string::npos) << refusal(B);
+
+  B = welcomeBytes();
+  B[29] = 1;
+  EXPECT_NE(refusal(B).find("reserved"), std::string::npos) << refusal(B);
+
+  // A payload size beyond the limit is refused before anything is read.
+  B = welcomeBytes();
+  B[23] = 0x7f;
+  EXPECT_NE(refusal(B).find("payload bytes (at most"), std::string::npos) << refusal(B);
+
+  // A kind other than the one expected.
+  auto H = decodeHello(mustParse(welcomeBytes()));
+  ASSERT_FALSE(H.ok());
+  EXPECT_NE(H.error().message().find("expected Hello, got Welcome"), std::string::npos);
+}
+
+TEST(Wire, ADamagedPayloadFailsItsCrc) {
+  const std::vector<uint8_t> Whole = welcomeBytes();
+  for (size_t I = HeaderBytes; I < Whole.size(); ++I) {
+    std::vector<uint8_t> B = Whole;
+    B[I] ^= 0x10;
+    EXPECT_NE(refusal(B).find("does not match its CRC"), std::string::npos) << I;
+  }
+}
+
+TEST(Wire, HostileLengthsAreRefusedWithoutAllocating) {
+  // A Welcome claiming 4 billion devices, and one whose name claims 4 GB:
+  // the CRC is right, the lengths are not.
+  Writer Many;
+  Many.str("s");
+  Many.u32(0xffffffffu);
+  std::string Why = refusal(frame(Kind::Welcome, 1, Many));
+  EXPECT_NE(Why.find("device count is 4294967295"), std::string::npos) << Why;
+
+  Writer Long;
+  Long.u32(0xfffffff0u);
+  Why = refusal(frame(Kind::Welcome, 1, Long));
+  EXPECT_NE(Why.find("server is 4294967280 bytes long"), std::string::npos) << Why;
+
+  // More devices than the bytes left could hold.
+  Writer Few;
+  Few.str("s");
+  Few.u32(3);
+  Few.str("cpu");
+  Few.u32(1);
+  Few.u64(1);
+  Why = refusal(frame(Kind::Welcome, 1, Few));
+  EXPECT_NE(Why.find("device count is 3 (at most 1 fit)"), std::string::npos) << Why;
+
+  // Bytes after the last field.
+  Writer Extra = encode(Hello{"c"});
+  Extra.u8(0);
+  auto H = decodeHello(mustParse(frame(Kind::Hello, 1, Extra)));
+  ASSERT_FALSE(H.ok());
+  EXPECT_NE(H.error().message().find("1 bytes after its last field"), std::string::npos)
+      << H.error().message();
+
+  // An error code this side does not know.
+  Writer Code;
+  Code.u32(999);
+  Code.str("?");
+  auto E = decodeError(mustParse(frame(Kind::Error, 1, Code)));
+  ASSERT_FALSE(E.ok());
+  EXPECT_NE(E.error().message().find("unknown code 999"), std::string::npos);
+}
+
+// Random bytes, and valid messages with random bytes changed, headers
+// fixed up so that the CRC passes: every one parses or is refused.
+TEST(Wire, RandomBytesNeverCrash) {
+  std::mt19937_64 Rng(7);
+  const std::vector<uint8_t> Whole = welcomeBytes();
+  unsigned Refused = 0;
+  for (int I = 0; I < 20000; ++I) {
+    std::vector<uint8_t> B = Whole;
+    if (I % 4 == 0) {
+      B.resize(Rng() % 96);
+      for (uint8_t &X : B)
+        X = uint8_t(Rng());
+    } else {
+      for (int K = 0; K < 1 + I % 5; ++K)
+        B[HeaderBytes + Rng() % (B.size() - HeaderBytes)] = uint8_t(Rng());
+      Writer Changed;
+      for (size_t K = HeaderBytes; K < B.size(); ++K)
+        Changed.u8(B[K]);
+      B = frame(Kind::Welcome, 1, Changed);
+    }
+    if (!refusal(B).empty())
+      ++Refused;
+  }
+  EXPECT_GT(Refused, 10000u);
+}
+
+} // namespace
