@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds SKMD's libFuzzer targets (the bundle loader, the metadata parser,
-# skmd-cc's path from source to bundle) with clang, AddressSanitizer and
+# the wire format between clients and skmd-server, skmd-cc's path from
+# source to bundle) with clang, AddressSanitizer and
 # UBSan, and runs each for a bounded time from the seeds in test/fuzz/corpus
 # (the compiler's also from kernel files of test/corpus drawn at random).
 # Any crash or sanitizer report fails;
@@ -23,7 +24,7 @@ cmake --build "$build" --target skmd-fuzzers -j"$(nproc)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 mkdir -p "$build/findings"
-for target in bundle metadata compiler; do
+for target in bundle metadata wire compiler; do
   # The seeds stay as they are; what the fuzzer adds goes to a scratch copy.
   work=$(mktemp -d)
   extra=()

@@ -1,0 +1,49 @@
+//===- FuzzWire.cpp - libFuzzer target: the wire format -------------------===//
+//
+// Any bytes as a message between an SKMD client and skmd-server: parse and
+// the decoders must refuse what is malformed with an error, never crash or
+// allocate what a length claims; what they accept must encode back to the
+// same bytes.
+//
+//   build-fuzz/bin/fuzz-wire test/fuzz/corpus/wire -max_total_time=60
+//
+//===----------------------------------------------------------------------===//
+#include "wire/Wire.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
+
+using namespace skmd::wire;
+
+namespace {
+
+template <typename T> void roundTrip(const Message &M, const T &Decoded, const uint8_t *Data,
+                                     size_t Size) {
+  std::vector<uint8_t> Again = frame(M.H.What, M.H.Request, encode(Decoded));
+  if (Again != std::vector<uint8_t>(Data, Data + Size))
+    std::abort(); // What was accepted must encode to the same bytes.
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
+  auto M = parse(Data, Size);
+  if (!M)
+    return 0;
+  switch (M->H.What) {
+  case Kind::Hello:
+    if (auto H = decodeHello(*M))
+      roundTrip(*M, *H, Data, Size);
+    break;
+  case Kind::Welcome:
+    if (auto W = decodeWelcome(*M))
+      roundTrip(*M, *W, Data, Size);
+    break;
+  case Kind::Error:
+    if (auto E = decodeError(*M))
+      roundTrip(*M, *E, Data, Size);
+    break;
+  }
+  return 0;
+}
