@@ -43,6 +43,8 @@ const char *kindName(Kind K) {
     return "Welcome";
   case Kind::Error:
     return "Error";
+  case Kind::Challenge:
+    return "Challenge";
   }
   return nullptr;
 }
@@ -151,6 +153,16 @@ std::string Reader::str(const char *Field) {
   return S;
 }
 
+void Reader::raw(const char *Field, uint8_t *Out, size_t N) {
+  if (!take(Field, N)) {
+    std::memset(Out, 0, N);
+    return;
+  }
+  std::memcpy(Out, At, N);
+  At += N;
+  Left -= N;
+}
+
 uint32_t Reader::count(const char *Field, size_t MinBytes, uint32_t Max) {
   uint32_t N = u32(Field);
   if (!Error.empty())
@@ -204,9 +216,16 @@ Result<Message> parse(const uint8_t *Data, size_t Size) {
   return M;
 }
 
+Writer encode(const Challenge &M) {
+  Writer W;
+  W.raw(M.Nonce.data(), TokenBytes);
+  return W;
+}
+
 Writer encode(const Hello &M) {
   Writer W;
   W.str(M.Client);
+  W.raw(M.Proof.data(), TokenBytes);
   return W;
 }
 
@@ -229,12 +248,24 @@ Writer encode(const ErrorReply &M) {
   return W;
 }
 
+Result<Challenge> decodeChallenge(const Message &M) {
+  auto R = payloadOf(M, Kind::Challenge);
+  if (!R)
+    return R.error();
+  Challenge C;
+  R->raw("nonce", C.Nonce.data(), TokenBytes);
+  if (Status S = R->finish(); !S)
+    return S.error();
+  return C;
+}
+
 Result<Hello> decodeHello(const Message &M) {
   auto R = payloadOf(M, Kind::Hello);
   if (!R)
     return R.error();
   Hello H;
   H.Client = R->str("client");
+  R->raw("proof", H.Proof.data(), TokenBytes);
   if (Status S = R->finish(); !S)
     return S.error();
   return H;

@@ -31,6 +31,7 @@
 
 #include "support/Result.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -47,12 +48,15 @@ constexpr uint64_t MaxPayloadBytes = 64ull << 20;
 constexpr uint32_t MaxStringBytes = 64u << 10;
 
 enum class Kind : uint16_t {
-  /// Client to server, first: its protocol version and name.
+  /// Client to server, after the Challenge: its name and its proof that it
+  /// holds the server's secret.
   Hello = 1,
   /// Server to client: the server's name and the devices it offers.
   Welcome = 2,
   /// Either way: a request failed, or a message was malformed.
   Error = 3,
+  /// Server to client, first: a fresh nonce for the client's proof.
+  Challenge = 4,
 };
 
 /// The kind's name, for messages ("Hello"), or null for an unknown kind.
@@ -82,6 +86,8 @@ public:
   void f64(double V);
   /// A length (u32) and the bytes; at most MaxStringBytes.
   void str(const std::string &S);
+  /// \p N bytes as they are (a field of fixed size: nonces, proofs).
+  void raw(const uint8_t *Data, size_t N) { Bytes.insert(Bytes.end(), Data, Data + N); }
   const std::vector<uint8_t> &bytes() const { return Bytes; }
 
 private:
@@ -102,6 +108,8 @@ public:
   uint64_t u64(const char *Field) { return get(Field, 8); }
   double f64(const char *Field);
   std::string str(const char *Field);
+  /// \p N bytes into \p Out (zeros when they do not fit).
+  void raw(const char *Field, uint8_t *Out, size_t N);
   /// A count of elements that take at least \p MinBytes each, at most
   /// \p Max: never more than the bytes left could hold.
   uint32_t count(const char *Field, size_t MinBytes, uint32_t Max);
@@ -140,8 +148,17 @@ struct DeviceOffer {
   uint64_t MemoryBytes = 0;
 };
 
+/// Nonces and proofs: 32 bytes (HMAC-SHA256, runtime/devices/remote/Secret.h).
+constexpr size_t TokenBytes = 32;
+using Token = std::array<uint8_t, TokenBytes>;
+
+struct Challenge {
+  Token Nonce{};
+};
+
 struct Hello {
   std::string Client; ///< for the server's log: host and process
+  Token Proof{};      ///< of the secret, for this Challenge's nonce
 };
 
 struct Welcome {
@@ -154,9 +171,11 @@ struct ErrorReply {
   std::string Text;
 };
 
+Writer encode(const Challenge &M);
 Writer encode(const Hello &M);
 Writer encode(const Welcome &M);
 Writer encode(const ErrorReply &M);
+Result<Challenge> decodeChallenge(const Message &M);
 Result<Hello> decodeHello(const Message &M);
 Result<Welcome> decodeWelcome(const Message &M);
 Result<ErrorReply> decodeError(const Message &M);

@@ -44,6 +44,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     if (auto E = decodeError(*M))
       roundTrip(*M, *E, Data, Size);
     break;
+  case Kind::Challenge:
+    if (auto C = decodeChallenge(*M))
+      roundTrip(*M, *C, Data, Size);
+    break;
   }
   return 0;
 }

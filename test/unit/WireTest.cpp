@@ -51,9 +51,19 @@ TEST(Wire, MessagesRoundTrip) {
   EXPECT_EQ(W->Devices[1].ComputeUnits, 132u);
   EXPECT_EQ(W->Devices[1].MemoryBytes, 80ull << 30);
 
-  auto H = decodeHello(mustParse(frame(Kind::Hello, 1, encode(Hello{"host:1234"}))));
+  Hello Said{"host:1234", {}};
+  for (size_t I = 0; I < TokenBytes; ++I)
+    Said.Proof[I] = uint8_t(I * 7);
+  auto H = decodeHello(mustParse(frame(Kind::Hello, 1, encode(Said))));
   ASSERT_TRUE(H.ok()) << H.error().message();
   EXPECT_EQ(H->Client, "host:1234");
+  EXPECT_EQ(H->Proof, Said.Proof);
+
+  Challenge Asked;
+  Asked.Nonce.fill(0xa5);
+  auto C = decodeChallenge(mustParse(frame(Kind::Challenge, 0, encode(Asked))));
+  ASSERT_TRUE(C.ok()) << C.error().message();
+  EXPECT_EQ(C->Nonce, Asked.Nonce);
 
   auto E = decodeError(
       mustParse(frame(Kind::Error, 9, encode(ErrorReply{ErrorCode::OutOfMemory, "no room"}))));
@@ -63,14 +73,14 @@ TEST(Wire, MessagesRoundTrip) {
 }
 
 TEST(Wire, TheHeaderIsLittleEndianAndFixed) {
-  std::vector<uint8_t> B = frame(Kind::Hello, 0x0102030405060708ull, encode(Hello{"x"}));
-  ASSERT_EQ(B.size(), HeaderBytes + 5);
+  std::vector<uint8_t> B = frame(Kind::Hello, 0x0102030405060708ull, encode(Hello{"x", {}}));
+  ASSERT_EQ(B.size(), HeaderBytes + 5 + TokenBytes);
   EXPECT_EQ(std::string(B.begin(), B.begin() + 4), "SKMW");
   EXPECT_EQ(B[4], Version);
   EXPECT_EQ(B[6], uint8_t(Kind::Hello));
   EXPECT_EQ(B[8], 0x08);
   EXPECT_EQ(B[15], 0x01);
-  EXPECT_EQ(B[16], 5); // the payload: a 4-byte length and "x"
+  EXPECT_EQ(B[16], 5 + TokenBytes); // a 4-byte length, "x", the proof
   for (size_t I = 28; I < 32; ++I)
     EXPECT_EQ(B[I], 0);
 }
@@ -147,11 +157,20 @@ TEST(Wire, HostileLengthsAreRefusedWithoutAllocating) {
   EXPECT_NE(Why.find("device count is 3 (at most 1 fit)"), std::string::npos) << Why;
 
   // Bytes after the last field.
-  Writer Extra = encode(Hello{"c"});
+  Writer Extra = encode(Hello{"c", {}});
   Extra.u8(0);
   auto H = decodeHello(mustParse(frame(Kind::Hello, 1, Extra)));
   ASSERT_FALSE(H.ok());
   EXPECT_NE(H.error().message().find("1 bytes after its last field"), std::string::npos)
+      << H.error().message();
+
+  // A Hello without its proof.
+  Writer NoProof;
+  NoProof.str("c");
+  H = decodeHello(mustParse(frame(Kind::Hello, 1, NoProof)));
+  ASSERT_FALSE(H.ok());
+  EXPECT_NE(H.error().message().find("Hello's proof needs 32 bytes, 0 are left"),
+            std::string::npos)
       << H.error().message();
 
   // An error code this side does not know.
