@@ -137,8 +137,8 @@ public:
   DeviceWorkers &workers() { return Workers; }
   /// The machine's routes where they are known (null: not measured yet),
   /// for inputs exchanged between devices (batch/PeerExchange.h); its
-  /// devices are this launcher's, in its order. Asked at each launch, never
-  /// measured by it.
+  /// devices are this launcher's, in its order. Asked by a launch whose
+  /// devices share enough input bytes to exchange; never measured by it.
   void setMachine(std::function<const BatchMachine *()> Known) {
     KnownMachine = std::move(Known);
   }

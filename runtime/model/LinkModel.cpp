@@ -149,6 +149,26 @@ Failure notRecorded(const std::string &Key, const std::string &What) {
                                           " is not measured yet (skmd-prof --links measures it)");
 }
 
+/// The cost \p What of \p Key from \p Db, or, when it is missing, from
+/// \p Measure(), then recorded.
+template <typename F>
+Result<LinkCost> recordedOrMeasuredCost(ProfileDatabase &Db, const std::string &Key,
+                                        const std::string &What, F &&Measure) {
+  auto Row = Db.link(Key, What);
+  if (!Row)
+    return Row.error();
+  if (*Row)
+    return **Row;
+  if (RecordedCostsOnly::active())
+    return notRecorded(Key, What);
+  Result<LinkCost> Cost = Measure();
+  if (!Cost)
+    return Cost.error();
+  if (Status S = Db.setLink(Key, What, *Cost); !S)
+    return S.error();
+  return *Cost;
+}
+
 const char *const LinkNames[4] = {"in-pageable", "in-pinned", "out-pageable", "out-pinned"};
 
 /// The four costs \p Names of \p Key from \p Db into \p Rows, or, when
@@ -415,25 +435,15 @@ namespace {
 Result<LinkCost>
 recordedHostCopy(ProfileDatabase &Db, const std::string &HostKey, const char *Name,
                  const std::function<void(void *, const void *, uint64_t)> &Copy) {
-  auto Row = Db.link(HostKey, Name);
-  if (!Row)
-    return Row.error();
-  if (*Row)
-    return **Row;
-  if (RecordedCostsOnly::active())
-    return notRecorded(HostKey, Name);
-  std::vector<char> From(Regions * LargeBytes, 1), To(Regions * LargeBytes, 0);
-  auto Cost = costOf([&](uint64_t Bytes, uint64_t At) {
-    Copy(To.data() + At, From.data() + At, Bytes);
-    // The copy's result is never read: keep the compiler from dropping it.
-    asm volatile("" : : "r"(To.data()) : "memory");
-    return Status::success();
+  return recordedOrMeasuredCost(Db, HostKey, Name, [&]() -> Result<LinkCost> {
+    std::vector<char> From(Regions * LargeBytes, 1), To(Regions * LargeBytes, 0);
+    return costOf([&](uint64_t Bytes, uint64_t At) {
+      Copy(To.data() + At, From.data() + At, Bytes);
+      // The copy's result is never read: keep the compiler from dropping it.
+      asm volatile("" : : "r"(To.data()) : "memory");
+      return Status::success();
+    });
   });
-  if (!Cost)
-    return Cost.error();
-  if (Status S = Db.setLink(HostKey, Name, *Cost); !S)
-    return S.error();
-  return *Cost;
 }
 
 } // namespace
@@ -563,27 +573,17 @@ Result<OverlappedLink> overlappedLink(Device &D, const LinkModel &Alone, unsigne
 
 Result<LinkCost> peerLink(Device &To, Device &From, ProfileDatabase &Db) {
   std::string Key = "peer:" + deviceKey(From.info()) + ">" + deviceKey(To.info());
-  auto Row = Db.link(Key, "copy");
-  if (!Row)
-    return Row.error();
-  if (*Row)
-    return **Row;
-  if (RecordedCostsOnly::active())
-    return notRecorded(Key, "copy");
-  auto Dst = DeviceBlock::allocate(To, LargeBytes);
-  if (!Dst)
-    return Dst.error();
-  auto Src = DeviceBlock::allocate(From, LargeBytes);
-  if (!Src)
-    return Src.error();
-  auto Cost = costOf([&](uint64_t Bytes, uint64_t) {
-    return To.copyPeer((*Dst)->M, 0, From, (*Src)->M, 0, Bytes);
+  return recordedOrMeasuredCost(Db, Key, "copy", [&]() -> Result<LinkCost> {
+    auto Dst = DeviceBlock::allocate(To, LargeBytes);
+    if (!Dst)
+      return Dst.error();
+    auto Src = DeviceBlock::allocate(From, LargeBytes);
+    if (!Src)
+      return Src.error();
+    return costOf([&](uint64_t Bytes, uint64_t) {
+      return To.copyPeer((*Dst)->M, 0, From, (*Src)->M, 0, Bytes);
+    });
   });
-  if (!Cost)
-    return Cost.error();
-  if (Status S = Db.setLink(Key, "copy", *Cost); !S)
-    return S.error();
-  return *Cost;
 }
 
 namespace {

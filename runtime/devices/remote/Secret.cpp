@@ -26,24 +26,39 @@ Result<wire::Token> freshNonce() {
   return N;
 }
 
-wire::Token proveSecret(const std::string &Secret, const wire::Token &Nonce,
-                        const std::string &Client) {
+namespace {
+
+/// HMAC-SHA256(\p Secret, \p Nonce || \p Client) into \p Mac; false
+/// where OpenSSL fails.
+bool hmac(const std::string &Secret, const wire::Token &Nonce, const std::string &Client,
+          wire::Token &Mac) {
   // The nonce, then the client's name: both fixed by the time the server
   // checks, so a proof cannot be moved to another connection or name.
   std::string Message(reinterpret_cast<const char *>(Nonce.data()), Nonce.size());
   Message += Client;
-  wire::Token Mac{};
   unsigned Length = 0;
-  HMAC(EVP_sha256(), Secret.data(), int(Secret.size()),
-       reinterpret_cast<const unsigned char *>(Message.data()), Message.size(), Mac.data(),
-       &Length);
+  return HMAC(EVP_sha256(), Secret.data(), int(Secret.size()),
+              reinterpret_cast<const unsigned char *>(Message.data()), Message.size(),
+              Mac.data(), &Length) != nullptr &&
+         Length == Mac.size();
+}
+
+} // namespace
+
+wire::Token proveSecret(const std::string &Secret, const wire::Token &Nonce,
+                        const std::string &Client) {
+  wire::Token Mac{};
+  if (!hmac(Secret, Nonce, Client, Mac))
+    Mac.fill(0); // no proof: the server's check fails
   return Mac;
 }
 
 bool secretProven(const std::string &Secret, const wire::Token &Nonce,
                   const std::string &Client, const wire::Token &Proof) {
-  wire::Token Expected = proveSecret(Secret, Nonce, Client);
-  return CRYPTO_memcmp(Expected.data(), Proof.data(), Expected.size()) == 0;
+  // A failed HMAC here proves nothing, whatever the client sent.
+  wire::Token Expected{};
+  return hmac(Secret, Nonce, Client, Expected) &&
+         CRYPTO_memcmp(Expected.data(), Proof.data(), Expected.size()) == 0;
 }
 
 Result<std::string> secretFromEnvironment() {
