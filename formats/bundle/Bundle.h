@@ -48,6 +48,8 @@ public:
   static Result<Bundle> fromFile(const std::string &Path);
 
   const BundleMetadata &metadata() const { return Meta; }
+  /// The whole file's bytes, as validated (what a remote device sends).
+  const std::vector<uint8_t> &bytes() const { return Bytes; }
   uint16_t formatMinor() const { return Minor; }
   const std::vector<BundleSection> &sections() const { return Sections; }
 

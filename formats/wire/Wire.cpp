@@ -21,6 +21,8 @@ void writeLe(uint8_t *P, uint64_t V, unsigned N) {
     P[I] = uint8_t(V >> (8 * I));
 }
 
+} // namespace
+
 Failure malformed(const std::string &Text) {
   return Failure(ErrorCode::InvalidArgument, "malformed message: " + Text);
 }
@@ -33,8 +35,6 @@ Result<Reader> payloadOf(const Message &M, Kind K) {
   return Reader(M.Payload.data(), M.Payload.size(), kindName(K));
 }
 
-} // namespace
-
 const char *kindName(Kind K) {
   switch (K) {
   case Kind::Hello:
@@ -45,6 +45,30 @@ const char *kindName(Kind K) {
     return "Error";
   case Kind::Challenge:
     return "Challenge";
+  case Kind::Done:
+    return "Done";
+  case Kind::LoadModule:
+    return "LoadModule";
+  case Kind::LoadKernel:
+    return "LoadKernel";
+  case Kind::Allocate:
+    return "Allocate";
+  case Kind::Release:
+    return "Release";
+  case Kind::Write:
+    return "Write";
+  case Kind::Read:
+    return "Read";
+  case Kind::ReadData:
+    return "ReadData";
+  case Kind::Run:
+    return "Run";
+  case Kind::Sync:
+    return "Sync";
+  case Kind::Heartbeat:
+    return "Heartbeat";
+  case Kind::Goodbye:
+    return "Goodbye";
   }
   return nullptr;
 }
@@ -235,8 +259,13 @@ Writer encode(const Welcome &M) {
   W.u32(uint32_t(M.Devices.size()));
   for (const DeviceOffer &D : M.Devices) {
     W.str(D.Name);
+    W.str(D.Description);
+    W.u8(D.Variant);
     W.u32(D.ComputeUnits);
+    W.u32(D.LanesPerUnit);
     W.u64(D.MemoryBytes);
+    W.u8(D.BuffersAreHandles);
+    W.f64(D.LinkGBps);
   }
   return W;
 }
@@ -277,13 +306,22 @@ Result<Welcome> decodeWelcome(const Message &M) {
     return R.error();
   Welcome W;
   W.Server = R->str("server");
-  // Each device: a name (4 bytes at least), compute units, memory.
-  uint32_t N = R->count("device count", 4 + 4 + 8, MaxDevices);
+  // Each device: a name and a description (4 bytes at least each), the
+  // variant, compute units, lanes, memory, handles, link.
+  uint32_t N = R->count("device count", 4 + 4 + 1 + 4 + 4 + 8 + 1 + 8, MaxDevices);
   for (uint32_t I = 0; I < N && R->ok(); ++I) {
     DeviceOffer D;
     D.Name = R->str("device name");
+    D.Description = R->str("device description");
+    D.Variant = R->u8("variant");
     D.ComputeUnits = R->u32("compute units");
+    D.LanesPerUnit = R->u32("lanes per unit");
     D.MemoryBytes = R->u64("memory bytes");
+    uint8_t Handles = R->u8("buffers are handles");
+    D.LinkGBps = R->f64("link GB/s");
+    if (R->ok() && Handles > 1)
+      return malformed("Welcome's buffers-are-handles flag is " + std::to_string(Handles));
+    D.BuffersAreHandles = Handles;
     W.Devices.push_back(std::move(D));
   }
   if (Status S = R->finish(); !S)

@@ -44,6 +44,9 @@ constexpr uint16_t Version = 1;
 constexpr size_t HeaderBytes = 32;
 /// The most a payload may hold: bulk data travels in chunks well below it.
 constexpr uint64_t MaxPayloadBytes = 64ull << 20;
+/// Data runs (runtime/devices/remote/Connection.h) travel in pieces of
+/// this size, and may be split only at its multiples.
+constexpr uint64_t DataChunkBytes = 4ull << 20;
 /// The most a string field may hold (names, error messages).
 constexpr uint32_t MaxStringBytes = 64u << 10;
 
@@ -57,6 +60,19 @@ enum class Kind : uint16_t {
   Error = 3,
   /// Server to client, first: a fresh nonce for the client's proof.
   Challenge = 4,
+  // The device requests and their replies (wire/Requests.h).
+  Done = 5,
+  LoadModule = 6,
+  LoadKernel = 7,
+  Allocate = 8,
+  Release = 9,
+  Write = 10,
+  Read = 11,
+  ReadData = 12,
+  Run = 13,
+  Sync = 14,
+  Heartbeat = 15,
+  Goodbye = 16,
 };
 
 /// The kind's name, for messages ("Hello"), or null for an unknown kind.
@@ -139,13 +155,26 @@ std::vector<uint8_t> frame(Kind K, uint64_t Request, const Writer &Payload);
 /// CRC checked.
 Result<Message> parse(const uint8_t *Data, size_t Size);
 
+/// An InvalidArgument failure "malformed message: <Text>".
+Failure malformed(const std::string &Text);
+/// A reader of \p M's payload, if \p M is of kind \p K.
+Result<Reader> payloadOf(const Message &M, Kind K);
+
 // The messages.
 
-/// One device a server offers.
+/// One device a server offers: what a client's device needs to know of it
+/// (runtime/devices/Device.h's DeviceInfo).
 struct DeviceOffer {
-  std::string Name; ///< as the server names it: cpu, gpu0, discrete1
+  std::string Name;        ///< as the server names it: cpu, gpu0, discrete1
+  std::string Description; ///< "NVIDIA H100 80GB HBM3"
+  uint8_t Variant = 0;     ///< the bundle variant it runs (TargetKind)
   uint32_t ComputeUnits = 0;
+  uint32_t LanesPerUnit = 1;
   uint64_t MemoryBytes = 0;
+  /// Its buffers are handles, not addresses (DeviceInfo::BuffersAreHandles).
+  bool BuffersAreHandles = false;
+  /// Its link to the server's host memory, GB/s (0: not measured).
+  double LinkGBps = 0;
 };
 
 /// Nonces and proofs: 32 bytes (HMAC-SHA256, runtime/devices/remote/Secret.h).

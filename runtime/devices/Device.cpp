@@ -54,6 +54,8 @@ std::string_view deviceKindName(DeviceKind Kind) {
     return "cuda";
   case DeviceKind::OpenCL:
     return "opencl";
+  case DeviceKind::Remote:
+    return "remote";
   }
   return "unknown";
 }

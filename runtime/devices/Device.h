@@ -27,7 +27,8 @@
 
 namespace skmd {
 
-enum class DeviceKind { Cpu, HostDiscrete, Cuda, OpenCL };
+/// Remote: a device of an skmd-server (devices/remote/RemoteDevice.h).
+enum class DeviceKind { Cpu, HostDiscrete, Cuda, OpenCL, Remote };
 std::string_view deviceKindName(DeviceKind Kind);
 
 struct DeviceInfo {

@@ -3,6 +3,8 @@
 #include "devices/cuda/CudaDevice.h"
 #include "devices/discrete/HostDiscreteDevice.h"
 #include "devices/opencl/OpenCLDevice.h"
+#include "devices/remote/RemoteDevice.h"
+#include "devices/remote/Secret.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -124,6 +126,55 @@ Status openOpenCL(const std::vector<std::string> &Items, bool Everything,
   return Status::success();
 }
 
+/// The servers of SKMD_SERVERS (comma-separated addresses), if set.
+std::vector<std::string> environmentServers() {
+  const char *Env = std::getenv("SKMD_SERVERS");
+  if (!Env || !*Env)
+    return {};
+  return splitList(Env);
+}
+
+Status openRemote(const std::vector<std::string> &Items, bool Everything, OpenedDevices &Out) {
+  std::vector<std::string> Addresses;
+  for (const std::string &Item : Items) {
+    if (Item != "remote") {
+      Addresses.push_back(Item.substr(7));
+      continue;
+    }
+    std::vector<std::string> Env = environmentServers();
+    if (Env.empty())
+      return Failure(ErrorCode::InvalidArgument,
+                     "device 'remote': set SKMD_SERVERS to the servers' addresses "
+                     "(unix:<path> or mpi:<name>, comma-separated), or name one: "
+                     "remote:<address>");
+    Addresses.insert(Addresses.end(), Env.begin(), Env.end());
+  }
+  // Servers a user configured join an unqualified list too.
+  if (Everything)
+    Addresses = environmentServers();
+  if (Addresses.empty())
+    return Status::success();
+  auto Secret = secretFromEnvironment();
+  if (!Secret)
+    return Failure(ErrorCode::InvalidArgument,
+                   "remote devices need the servers' secret: " + Secret.error().message());
+  LinkTimes Times = LinkTimes::fromEnvironment();
+  for (const std::string &Text : Addresses) {
+    auto Address = parseServerAddress(Text);
+    if (!Address)
+      return Address.error();
+    auto C = connectTo(*Address, Times.Silence);
+    if (!C)
+      return C.error();
+    auto Link = ServerLink::open(std::move(*C), *Secret, Times);
+    if (!Link)
+      return Link.error();
+    for (auto &D : RemoteDevice::offered(*Link))
+      Out.Devices.push_back(std::move(D));
+  }
+  return Status::success();
+}
+
 } // namespace
 
 const std::vector<DeviceOpener> &deviceOpeners() {
@@ -131,6 +182,7 @@ const std::vector<DeviceOpener> &deviceOpeners() {
       {"discrete", "discrete", openDiscrete},
       {"cuda", "cuda, cuda:N", openCuda},
       {"opencl", "opencl, opencl:N", openOpenCL},
+      {"remote", "remote, remote:<address>", openRemote},
   };
   return Kinds;
 }

@@ -9,7 +9,10 @@
 // it is opened even when the list leaves it out (plans may still leave it
 // idle). The other kinds follow in the registry's order.
 //
-// A new kind of device (remote, shared) is one more entry in deviceOpeners():
+// remote (every server of SKMD_SERVERS), remote:<address> (unix:<path>,
+// mpi:<name>): the devices of skmd-servers (devices/remote).
+//
+// A new kind of device (shared, ...) is one more entry in deviceOpeners():
 // its name, the item forms it takes, and how it opens its items.
 //
 //===----------------------------------------------------------------------===//

@@ -19,7 +19,8 @@ namespace {
 Welcome twoDevices() {
   Welcome W;
   W.Server = "node7:skmd-server";
-  W.Devices = {{"cpu", 16, 128ull << 30}, {"gpu0", 132, 80ull << 30}};
+  W.Devices = {{"cpu", "AMD EPYC (16 threads)", 0, 16, 1, 128ull << 30, false, 0},
+               {"gpu0", "NVIDIA H100 80GB HBM3", 1, 132, 32, 80ull << 30, false, 55.5}};
   return W;
 }
 
@@ -50,6 +51,10 @@ TEST(Wire, MessagesRoundTrip) {
   EXPECT_EQ(W->Devices[1].Name, "gpu0");
   EXPECT_EQ(W->Devices[1].ComputeUnits, 132u);
   EXPECT_EQ(W->Devices[1].MemoryBytes, 80ull << 30);
+  EXPECT_EQ(W->Devices[1].Description, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(W->Devices[1].Variant, 1u);
+  EXPECT_EQ(W->Devices[1].LanesPerUnit, 32u);
+  EXPECT_EQ(W->Devices[1].LinkGBps, 55.5);
 
   Hello Said{"host:1234", {}};
   for (size_t I = 0; I < TokenBytes; ++I)
@@ -154,7 +159,7 @@ TEST(Wire, HostileLengthsAreRefusedWithoutAllocating) {
   Few.u32(1);
   Few.u64(1);
   Why = refusal(frame(Kind::Welcome, 1, Few));
-  EXPECT_NE(Why.find("device count is 3 (at most 1 fit)"), std::string::npos) << Why;
+  EXPECT_NE(Why.find("device count is 3 (at most 0 fit)"), std::string::npos) << Why;
 
   // Bytes after the last field.
   Writer Extra = encode(Hello{"c", {}});

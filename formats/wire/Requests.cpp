@@ -1,0 +1,278 @@
+//===- Requests.cpp - What a client asks of a server's devices ------------===//
+#include "wire/Requests.h"
+
+namespace skmd::wire {
+
+namespace {
+
+template <typename T> Result<T> finished(Reader &R, T Value) {
+  if (Status S = R.finish(); !S)
+    return S.error();
+  return Value;
+}
+
+void putRegion(Writer &W, const Region &R) {
+  W.u64(R.Address);
+  W.u64(R.RowBytes);
+  W.u64(R.Pitch);
+  W.u64(R.Rows);
+}
+
+/// A region whose rows do not overlap and whose bytes and span fit in
+/// 64 bits; an error naming \p What otherwise.
+Status checkRegion(const Region &R, const char *What) {
+  if (R.Rows == 0 || R.RowBytes == 0)
+    return Status::success();
+  if (R.Rows > 1 && R.Pitch < R.RowBytes)
+    return malformed(std::string(What) + "'s rows overlap (pitch " + std::to_string(R.Pitch) +
+                     " < row bytes " + std::to_string(R.RowBytes) + ")");
+  if (!R.packedBytes() || !R.span())
+    return malformed(std::string(What) + "'s region does not fit in 64 bits");
+  return Status::success();
+}
+
+} // namespace
+
+uint64_t Region::packedBytes() const {
+  if (Rows && RowBytes > UINT64_MAX / Rows)
+    return 0;
+  return RowBytes * Rows;
+}
+
+uint64_t Region::span() const {
+  if (!Rows)
+    return 0;
+  if (Pitch && Rows - 1 > (UINT64_MAX - RowBytes) / Pitch)
+    return 0;
+  uint64_t End = (Rows - 1) * Pitch + RowBytes;
+  return Address > UINT64_MAX - End ? 0 : End;
+}
+
+Writer encode(const LoadModule &M) {
+  Writer W;
+  W.u32(M.Device);
+  W.raw(M.Hash.data(), TokenBytes);
+  W.u64(M.BundleBytes);
+  return W;
+}
+
+Writer encode(const LoadKernel &M) {
+  Writer W;
+  W.u32(M.Device);
+  W.u64(M.Module);
+  W.str(M.Kernel);
+  return W;
+}
+
+Writer encode(const Allocate &M) {
+  Writer W;
+  W.u32(M.Device);
+  W.u64(M.Bytes);
+  return W;
+}
+
+Writer encode(const Release &M) {
+  Writer W;
+  W.u32(M.Device);
+  W.u64(M.Address);
+  return W;
+}
+
+Writer encode(const Transfer &M) {
+  Writer W;
+  W.u32(M.Device);
+  putRegion(W, M.Where);
+  return W;
+}
+
+Writer encode(const Run &M) {
+  Writer W;
+  W.u32(M.Device);
+  W.u64(M.Kernel);
+  W.u32(uint32_t(M.Args.size()));
+  for (const Arg &A : M.Args) {
+    W.u8(A.K);
+    switch (A.K) {
+    case Arg::Buffer:
+      W.u64(A.Address);
+      break;
+    case Arg::Scalar:
+      W.u32(uint32_t(A.Bytes.size()));
+      W.raw(A.Bytes.data(), A.Bytes.size());
+      break;
+    case Arg::Local:
+      W.u64(A.LocalBytes);
+      break;
+    }
+  }
+  W.u32(M.WorkDim);
+  for (auto *Dims : {&M.GlobalOffset, &M.NumGroups, &M.LocalSize})
+    for (uint64_t V : *Dims)
+      W.u64(V);
+  W.u64(M.First);
+  W.u64(M.Count);
+  return W;
+}
+
+Writer encode(const Done &M) {
+  Writer W;
+  W.u64(M.Value);
+  W.u32(M.Flags);
+  return W;
+}
+
+Writer encode(const ReadData &M) {
+  Writer W;
+  W.u64(M.Bytes);
+  return W;
+}
+
+Writer empty() { return Writer(); }
+
+Result<LoadModule> decodeLoadModule(const Message &M) {
+  auto R = payloadOf(M, Kind::LoadModule);
+  if (!R)
+    return R.error();
+  LoadModule L;
+  L.Device = R->u32("device");
+  R->raw("hash", L.Hash.data(), TokenBytes);
+  L.BundleBytes = R->u64("bundle bytes");
+  return finished(*R, std::move(L));
+}
+
+Result<LoadKernel> decodeLoadKernel(const Message &M) {
+  auto R = payloadOf(M, Kind::LoadKernel);
+  if (!R)
+    return R.error();
+  LoadKernel L;
+  L.Device = R->u32("device");
+  L.Module = R->u64("module");
+  L.Kernel = R->str("kernel");
+  return finished(*R, std::move(L));
+}
+
+Result<Allocate> decodeAllocate(const Message &M) {
+  auto R = payloadOf(M, Kind::Allocate);
+  if (!R)
+    return R.error();
+  Allocate A;
+  A.Device = R->u32("device");
+  A.Bytes = R->u64("bytes");
+  return finished(*R, A);
+}
+
+Result<Release> decodeRelease(const Message &M) {
+  auto R = payloadOf(M, Kind::Release);
+  if (!R)
+    return R.error();
+  Release A;
+  A.Device = R->u32("device");
+  A.Address = R->u64("address");
+  return finished(*R, A);
+}
+
+Result<Transfer> decodeTransfer(const Message &M) {
+  if (M.H.What != Kind::Write && M.H.What != Kind::Read)
+    return payloadOf(M, Kind::Write).error();
+  Reader R(M.Payload.data(), M.Payload.size(), kindName(M.H.What));
+  Transfer T;
+  T.Device = R.u32("device");
+  T.Where.Address = R.u64("address");
+  T.Where.RowBytes = R.u64("row bytes");
+  T.Where.Pitch = R.u64("pitch");
+  T.Where.Rows = R.u64("rows");
+  auto Done = finished(R, T);
+  if (!Done)
+    return Done.error();
+  if (Status S = checkRegion(T.Where, kindName(M.H.What)); !S)
+    return S.error();
+  return T;
+}
+
+Result<Run> decodeRun(const Message &M) {
+  auto R = payloadOf(M, Kind::Run);
+  if (!R)
+    return R.error();
+  Run Ru;
+  Ru.Device = R->u32("device");
+  Ru.Kernel = R->u64("kernel");
+  // Each argument: its kind and at least 4 bytes.
+  uint32_t N = R->count("argument count", 1 + 4, MaxArgs);
+  for (uint32_t I = 0; I < N && R->ok(); ++I) {
+    Arg A;
+    uint8_t K = R->u8("argument kind");
+    if (R->ok() && K > Arg::Local)
+      return malformed("Run's argument " + std::to_string(I) + " has unknown kind " +
+                       std::to_string(K));
+    A.K = Arg::Kind(K);
+    switch (A.K) {
+    case Arg::Buffer:
+      A.Address = R->u64("buffer address");
+      break;
+    case Arg::Scalar: {
+      uint32_t Size = R->count("scalar bytes", 1, MaxScalarBytes);
+      A.Bytes.resize(Size);
+      R->raw("scalar", A.Bytes.data(), Size);
+      break;
+    }
+    case Arg::Local:
+      A.LocalBytes = R->u64("local bytes");
+      break;
+    }
+    Ru.Args.push_back(std::move(A));
+  }
+  Ru.WorkDim = R->u32("work dimensions");
+  for (auto *Dims : {&Ru.GlobalOffset, &Ru.NumGroups, &Ru.LocalSize})
+    for (uint64_t &V : *Dims)
+      V = R->u64("range");
+  Ru.First = R->u64("first group");
+  Ru.Count = R->u64("group count");
+  auto Done = finished(*R, std::move(Ru));
+  if (!Done)
+    return Done.error();
+  if (Done->WorkDim < 1 || Done->WorkDim > 3)
+    return malformed("Run's work dimensions are " + std::to_string(Done->WorkDim));
+  // The grid's group count and the range asked must fit in 64 bits.
+  uint64_t Total = 1;
+  for (unsigned D = 0; D < 3; ++D) {
+    uint64_t G = Done->NumGroups[D];
+    if (G == 0 || Done->LocalSize[D] == 0 || Total > UINT64_MAX / G)
+      return malformed("Run's grid is empty or does not fit in 64 bits");
+    Total *= G;
+  }
+  if (Done->First > Total || Done->Count > Total - Done->First)
+    return malformed("Run's groups [" + std::to_string(Done->First) + ", +" +
+                     std::to_string(Done->Count) + ") leave the grid of " +
+                     std::to_string(Total));
+  return Done;
+}
+
+Result<Done> decodeDone(const Message &M) {
+  auto R = payloadOf(M, Kind::Done);
+  if (!R)
+    return R.error();
+  Done D;
+  D.Value = R->u64("value");
+  D.Flags = R->u32("flags");
+  return finished(*R, D);
+}
+
+Result<ReadData> decodeReadData(const Message &M) {
+  auto R = payloadOf(M, Kind::ReadData);
+  if (!R)
+    return R.error();
+  ReadData D;
+  D.Bytes = R->u64("bytes");
+  return finished(*R, D);
+}
+
+Status decodeEmpty(const Message &M) {
+  if (M.H.What != Kind::Sync && M.H.What != Kind::Heartbeat && M.H.What != Kind::Goodbye)
+    return payloadOf(M, Kind::Sync).error();
+  if (!M.Payload.empty())
+    return malformed(std::string(kindName(M.H.What)) + " carries " +
+                     std::to_string(M.Payload.size()) + " bytes (it has none)");
+  return Status::success();
+}
+
+} // namespace skmd::wire

@@ -1,0 +1,81 @@
+//===- Connection.cpp - A client's line to skmd-server --------------------===//
+#include "devices/remote/Connection.h"
+#include "devices/remote/SocketConnection.h"
+#include "support/DynamicLibrary.h"
+
+namespace skmd {
+
+Status Connection::send(const std::vector<uint8_t> &Frame, const void *Data,
+                        uint64_t DataBytes) {
+  auto Lock = sending();
+  if (Status S = sendFrame(Frame); !S)
+    return S;
+  return DataBytes ? sendData(Data, DataBytes) : Status::success();
+}
+
+std::string ServerAddress::text() const {
+  return (Kind == Unix ? "unix:" : "mpi:") + Where;
+}
+
+Result<ServerAddress> parseServerAddress(const std::string &Text) {
+  ServerAddress A;
+  std::string Rest;
+  if (Text.rfind("unix:", 0) == 0) {
+    A.Kind = ServerAddress::Unix;
+    A.Where = Text.substr(5);
+  } else if (Text.rfind("mpi:", 0) == 0) {
+    A.Kind = ServerAddress::Mpi;
+    A.Where = Text.substr(4);
+  } else {
+    return Failure(ErrorCode::InvalidArgument,
+                   "server address '" + Text +
+                       "': expected unix:<socket path> (this node) or mpi:<published name> "
+                       "(Open MPI, through ompi-server)");
+  }
+  if (A.Where.empty())
+    return Failure(ErrorCode::InvalidArgument, "server address '" + Text + "' names nothing");
+  return A;
+}
+
+namespace {
+
+/// The MPI plugin, opened once; an error naming what is missing.
+Result<MpiTransport *> mpiTransport() {
+  static DynamicLibrary Library("libskmd-mpi.so", "Open MPI transport for remote devices",
+                                "a libskmd-mpi.so of another SKMD release");
+  static MpiTransport *(*Entry)() = nullptr;
+  static std::once_flag Once;
+  std::call_once(Once, [] { Library.get(Entry, "skmd_mpi_transport_v1"); });
+  if (!Library.ok())
+    return Failure(ErrorCode::NoDevice,
+                   Library.error() +
+                       ": remote devices over MPI need SKMD built with Open MPI "
+                       "(openmpi-bin libopenmpi-dev) and libskmd-mpi.so beside libskmd");
+  MpiTransport *T = Entry();
+  if (!T)
+    return Failure(ErrorCode::NoDevice, "libskmd-mpi.so could not start Open MPI");
+  return T;
+}
+
+} // namespace
+
+Result<std::unique_ptr<Connection>> connectTo(const ServerAddress &Address,
+                                              std::chrono::milliseconds Wait) {
+  if (Address.Kind == ServerAddress::Unix)
+    return connectUnix(Address.Where, Wait);
+  auto T = mpiTransport();
+  if (!T)
+    return T.error();
+  return (*T)->connect(Address.Where, Wait);
+}
+
+Result<std::unique_ptr<Listener>> listenAt(const ServerAddress &Address) {
+  if (Address.Kind == ServerAddress::Unix)
+    return listenUnix(Address.Where);
+  auto T = mpiTransport();
+  if (!T)
+    return T.error();
+  return (*T)->listen(Address.Where);
+}
+
+} // namespace skmd

@@ -1,0 +1,216 @@
+//===- RemoteDevice.cpp - A device of an skmd-server ----------------------===//
+#include "devices/remote/RemoteDevice.h"
+
+#include <openssl/evp.h>
+
+#include <cstring>
+
+namespace skmd {
+
+namespace {
+
+struct RemoteModule final : DeviceModule {
+  uint64_t Id = 0;
+};
+
+struct RemoteKernel final : DeviceKernel {
+  uint64_t Id = 0;
+  bool Merge = false;
+  bool hasMerge() const override { return Merge; }
+};
+
+DeviceInfo offerInfo(const ServerLink &Link, uint32_t Index) {
+  const wire::DeviceOffer &O = Link.welcome().Devices[Index];
+  DeviceInfo I;
+  I.Name = Link.welcome().Server + "." + O.Name;
+  I.Description = O.Description + " (on " + Link.name() + ")";
+  I.Kind = DeviceKind::Remote;
+  I.Variant = TargetKind(O.Variant);
+  I.MemoryBytes = O.MemoryBytes;
+  I.ComputeUnits = O.ComputeUnits;
+  I.LanesPerUnit = O.LanesPerUnit;
+  I.BuffersAreHandles = O.BuffersAreHandles;
+  // The server's host link bounds ours; skmd-prof --links measures ours.
+  I.LinkGBps = 0;
+  return I;
+}
+
+wire::Region contiguous(uint64_t Address, uint64_t Bytes) {
+  return wire::Region{Address, Bytes, Bytes, 1};
+}
+
+} // namespace
+
+wire::Token bundleHash(const std::vector<uint8_t> &Bytes) {
+  wire::Token T{};
+  unsigned Size = 0;
+  EVP_Digest(Bytes.data(), Bytes.size(), T.data(), &Size, EVP_sha256(), nullptr);
+  return T;
+}
+
+RemoteDevice::RemoteDevice(std::shared_ptr<ServerLink> L, uint32_t Index)
+    : Device(offerInfo(*L, Index)), Link(std::move(L)), Index(Index) {}
+
+std::vector<std::unique_ptr<Device>>
+RemoteDevice::offered(const std::shared_ptr<ServerLink> &Link) {
+  std::vector<std::unique_ptr<Device>> Out;
+  for (uint32_t I = 0; I < Link->welcome().Devices.size(); ++I) {
+    // A variant this release does not know: leave the device out.
+    if (Link->welcome().Devices[I].Variant > uint8_t(TargetKind::SPIRV))
+      continue;
+    Out.push_back(std::make_unique<RemoteDevice>(Link, I));
+  }
+  return Out;
+}
+
+Failure RemoteDevice::failed(const Failure &F) const {
+  return Failure(F.code(), Info.Name + ": " + F.message());
+}
+
+Result<std::shared_ptr<DeviceModule>> RemoteDevice::loadModule(const Bundle &B) {
+  wire::LoadModule L;
+  L.Device = Index;
+  L.Hash = bundleHash(B.bytes());
+  // Named by its hash first: the bytes cross only when the server lacks them.
+  auto R = Link->call(wire::Kind::LoadModule, wire::encode(L));
+  if (!R && R.error().code() == ErrorCode::NotFound) {
+    L.BundleBytes = B.bytes().size();
+    R = Link->call(wire::Kind::LoadModule, wire::encode(L), B.bytes().data(), L.BundleBytes);
+  }
+  if (!R)
+    return failed(R.error());
+  auto D = wire::decodeDone(*R);
+  if (!D)
+    return failed(D.error());
+  auto M = std::make_shared<RemoteModule>();
+  M->Id = D->Value;
+  return std::shared_ptr<DeviceModule>(std::move(M));
+}
+
+Result<std::unique_ptr<DeviceKernel>>
+RemoteDevice::loadKernel(const std::shared_ptr<DeviceModule> &Module, const KernelInfo &Kernel) {
+  wire::LoadKernel L;
+  L.Device = Index;
+  L.Module = static_cast<const RemoteModule &>(*Module).Id;
+  L.Kernel = Kernel.Name;
+  auto R = Link->call(wire::Kind::LoadKernel, wire::encode(L));
+  if (!R)
+    return failed(R.error());
+  auto D = wire::decodeDone(*R);
+  if (!D)
+    return failed(D.error());
+  auto K = std::make_unique<RemoteKernel>();
+  K->Id = D->Value;
+  K->Merge = D->Flags & 1;
+  return std::unique_ptr<DeviceKernel>(std::move(K));
+}
+
+Result<DeviceMemory> RemoteDevice::allocate(uint64_t Bytes) {
+  auto R = Link->call(wire::Kind::Allocate, wire::encode(wire::Allocate{Index, Bytes}));
+  if (!R)
+    return failed(R.error());
+  auto D = wire::decodeDone(*R);
+  if (!D)
+    return failed(D.error());
+  return DeviceMemory{D->Value, Bytes};
+}
+
+void RemoteDevice::release(DeviceMemory Memory) {
+  // A failure (the server gone) frees it anyway: the server frees a lost
+  // client's memory.
+  (void)Link->post(wire::Kind::Release, wire::encode(wire::Release{Index, Memory.Address}));
+}
+
+Status RemoteDevice::copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
+                            uint64_t Bytes) {
+  if (!Bytes)
+    return Status::success();
+  wire::Transfer T{Index, contiguous(Dst.Address + DstOffset, Bytes)};
+  if (Status S = Link->post(wire::Kind::Write, wire::encode(T), Src, Bytes); !S)
+    return failed(S.error());
+  return Status::success();
+}
+
+Status RemoteDevice::copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffset, uint64_t Bytes) {
+  if (!Bytes)
+    return Status::success();
+  wire::Transfer T{Index, contiguous(Src.Address + SrcOffset, Bytes)};
+  auto R = Link->call(wire::Kind::Read, wire::encode(T), nullptr, 0, Dst, Bytes);
+  if (!R)
+    return failed(R.error());
+  return Status::success();
+}
+
+Status RemoteDevice::copyInRect(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
+                                const Rect &R) {
+  if (R.Rows <= 1 || R.Pitch == R.RowBytes)
+    return copyIn(Dst, DstOffset + R.Offset, static_cast<const char *>(Src) + R.Offset,
+                  R.end() - R.Offset);
+  // The rows travel packed: one message, not one per row.
+  std::vector<char> Packed(R.RowBytes * R.Rows);
+  uint64_t I = 0;
+  (void)R.eachRow([&](uint64_t At) {
+    std::memcpy(Packed.data() + I++ * R.RowBytes, static_cast<const char *>(Src) + At,
+                R.RowBytes);
+    return Status::success();
+  });
+  wire::Transfer T{Index, {Dst.Address + DstOffset + R.Offset, R.RowBytes, R.Pitch, R.Rows}};
+  if (Status S = Link->post(wire::Kind::Write, wire::encode(T), Packed.data(), Packed.size());
+      !S)
+    return failed(S.error());
+  return Status::success();
+}
+
+Status RemoteDevice::copyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
+                                 const Rect &R) {
+  if (R.Rows <= 1 || R.Pitch == R.RowBytes)
+    return copyOut(static_cast<char *>(Dst) + R.Offset, Src, SrcOffset + R.Offset,
+                   R.end() - R.Offset);
+  std::vector<char> Packed(R.RowBytes * R.Rows);
+  wire::Transfer T{Index, {Src.Address + SrcOffset + R.Offset, R.RowBytes, R.Pitch, R.Rows}};
+  auto Reply =
+      Link->call(wire::Kind::Read, wire::encode(T), nullptr, 0, Packed.data(), Packed.size());
+  if (!Reply)
+    return failed(Reply.error());
+  uint64_t I = 0;
+  return R.eachRow([&](uint64_t At) {
+    std::memcpy(static_cast<char *>(Dst) + At, Packed.data() + I++ * R.RowBytes, R.RowBytes);
+    return Status::success();
+  });
+}
+
+Status RemoteDevice::finishCopies() {
+  auto R = Link->call(wire::Kind::Sync, wire::empty());
+  if (!R)
+    return failed(R.error());
+  return Status::success();
+}
+
+Status RemoteDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
+                         const NDRange &Range, uint64_t First, uint64_t Count) {
+  wire::Run Ru;
+  Ru.Device = Index;
+  Ru.Kernel = static_cast<RemoteKernel &>(Kernel).Id;
+  for (const DeviceArg &A : Args) {
+    wire::Arg W;
+    W.K = A.K == DeviceArg::Buffer ? wire::Arg::Buffer
+          : A.K == DeviceArg::Local ? wire::Arg::Local
+                                    : wire::Arg::Scalar;
+    W.Address = A.Address;
+    W.Bytes = A.Bytes;
+    W.LocalBytes = A.LocalBytes;
+    Ru.Args.push_back(std::move(W));
+  }
+  Ru.WorkDim = Range.WorkDim;
+  Ru.GlobalOffset = Range.GlobalOffset;
+  Ru.NumGroups = Range.NumGroups;
+  Ru.LocalSize = Range.LocalSize;
+  Ru.First = First;
+  Ru.Count = Count;
+  auto R = Link->call(wire::Kind::Run, wire::encode(Ru));
+  if (!R)
+    return failed(R.error());
+  return Status::success();
+}
+
+} // namespace skmd

@@ -1,0 +1,59 @@
+//===- RemoteDevice.h - A device of an skmd-server ---------------*- C++ -*-===//
+//
+// One device a server offers (its CPU, a GPU, a HostDiscrete device),
+// behind the same interface as a local one: each call is a request over
+// the server's ServerLink. Its memory is the server's: allocations are the
+// server device's addresses, which the launcher offsets and hands back in
+// kernel arguments as it does a GPU's. Writes and releases do not wait for
+// a reply; their failures come back with the next call (finishCopies,
+// run, a copy out), so nothing the launcher trusts was written by a failed
+// request.
+//
+// A bundle crosses once per server: loadModule names it by its SHA-256,
+// and sends the bytes only when the server does not have them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SKMD_DEVICES_REMOTE_REMOTEDEVICE_H
+#define SKMD_DEVICES_REMOTE_REMOTEDEVICE_H
+
+#include "devices/Device.h"
+#include "devices/remote/ServerLink.h"
+
+namespace skmd {
+
+class RemoteDevice : public Device {
+public:
+  /// The server's device \p Index, over \p Link: named
+  /// "<server>.<device>".
+  RemoteDevice(std::shared_ptr<ServerLink> Link, uint32_t Index);
+
+  Result<std::shared_ptr<DeviceModule>> loadModule(const Bundle &B) override;
+  Result<std::unique_ptr<DeviceKernel>> loadKernel(const std::shared_ptr<DeviceModule> &Module,
+                                                   const KernelInfo &Kernel) override;
+  Result<DeviceMemory> allocate(uint64_t Bytes) override;
+  void release(DeviceMemory Memory) override;
+  Status copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src, uint64_t Bytes) override;
+  Status copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffset, uint64_t Bytes) override;
+  Status copyInRect(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
+                    const Rect &R) override;
+  Status copyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset, const Rect &R) override;
+  Status finishCopies() override;
+  Status run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args, const NDRange &Range,
+             uint64_t First, uint64_t Count) override;
+
+  /// Every device \p Link's server offers.
+  static std::vector<std::unique_ptr<Device>> offered(const std::shared_ptr<ServerLink> &Link);
+
+private:
+  /// Where an error of this device's names it.
+  Failure failed(const Failure &F) const;
+  std::shared_ptr<ServerLink> Link;
+  uint32_t Index;
+};
+
+/// SHA-256 of \p Bytes: how a server knows a bundle.
+wire::Token bundleHash(const std::vector<uint8_t> &Bytes);
+
+} // namespace skmd
+
+#endif // SKMD_DEVICES_REMOTE_REMOTEDEVICE_H

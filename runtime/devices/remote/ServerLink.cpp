@@ -1,0 +1,250 @@
+//===- ServerLink.cpp - A client's session with one skmd-server -----------===//
+#include "devices/remote/ServerLink.h"
+#include "devices/remote/Secret.h"
+
+#include <cstdlib>
+#include <unistd.h>
+
+namespace skmd {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::chrono::milliseconds envMs(const char *Name, std::chrono::milliseconds Default) {
+  if (const char *Env = std::getenv(Name)) {
+    long V = std::atol(Env);
+    if (V > 0)
+      return std::chrono::milliseconds(V);
+  }
+  return Default;
+}
+
+std::string clientName() {
+  char Host[256] = "?";
+  gethostname(Host, sizeof(Host) - 1);
+  return std::string(Host) + ":" + std::to_string(getpid());
+}
+
+/// \p M as the error it carries, if it is an Error.
+std::optional<Failure> carriedError(const wire::Message &M) {
+  if (M.H.What != wire::Kind::Error)
+    return std::nullopt;
+  auto E = wire::decodeError(M);
+  if (!E)
+    return E.error();
+  return Failure(E->Code, E->Text);
+}
+
+} // namespace
+
+LinkTimes LinkTimes::fromEnvironment() {
+  LinkTimes T;
+  T.Heartbeat = envMs("SKMD_REMOTE_HEARTBEAT_MS", T.Heartbeat);
+  T.Silence = envMs("SKMD_REMOTE_TIMEOUT_MS", T.Silence);
+  return T;
+}
+
+Result<std::shared_ptr<ServerLink>> ServerLink::open(std::unique_ptr<Connection> C,
+                                                     const std::string &Secret,
+                                                     LinkTimes Times) {
+  std::string Peer = C->peer();
+  auto Fail = [&](const Failure &F) {
+    return Failure(F.code() == ErrorCode::InvalidArgument ? ErrorCode::NoDevice : F.code(),
+                   Peer + ": " + F.message());
+  };
+  // The server speaks first.
+  auto First = C->receive(Times.Silence);
+  if (!First)
+    return Fail(First.error());
+  if (!*First)
+    return Fail(Failure(ErrorCode::NoDevice, "no Challenge within " +
+                                                 std::to_string(Times.Silence.count()) +
+                                                 " ms: is it an skmd-server?"));
+  if (auto E = carriedError(**First))
+    return Fail(*E);
+  auto Ch = wire::decodeChallenge(**First);
+  if (!Ch)
+    return Fail(Ch.error());
+  wire::Hello H;
+  H.Client = clientName();
+  H.Proof = proveSecret(Secret, Ch->Nonce, H.Client);
+  if (Status S = C->send(wire::frame(wire::Kind::Hello, 0, wire::encode(H))); !S)
+    return Fail(S.error());
+  auto Second = C->receive(Times.Silence);
+  if (!Second)
+    return Fail(Second.error());
+  if (!*Second)
+    return Fail(Failure(ErrorCode::NoDevice, "no Welcome within " +
+                                                 std::to_string(Times.Silence.count()) + " ms"));
+  if (auto E = carriedError(**Second))
+    return Fail(*E);
+  auto W = wire::decodeWelcome(**Second);
+  if (!W)
+    return Fail(W.error());
+
+  std::shared_ptr<ServerLink> L(new ServerLink(std::move(C), Times));
+  L->Hi = std::move(*W);
+  L->Name = "skmd-server " + L->Hi.Server + ", " + Peer;
+  L->Receiver = std::thread([P = L.get()] { P->receiveLoop(); });
+  L->Heartbeats = std::thread([P = L.get()] { P->heartbeatLoop(); });
+  return L;
+}
+
+ServerLink::~ServerLink() {
+  if (alive())
+    (void)Line->send(wire::frame(wire::Kind::Goodbye, 0, wire::empty()));
+  {
+    std::lock_guard<std::mutex> G(Lock);
+    Stopping = true;
+  }
+  Changed.notify_all();
+  Line->close();
+  if (Receiver.joinable())
+    Receiver.join();
+  if (Heartbeats.joinable())
+    Heartbeats.join();
+}
+
+Status ServerLink::alive() const {
+  std::lock_guard<std::mutex> G(Lock);
+  if (LostWhy.empty())
+    return Status::success();
+  return Failure(ErrorCode::DeviceFailed, Name + " is lost: " + LostWhy);
+}
+
+void ServerLink::lose(const std::string &Why) {
+  {
+    std::lock_guard<std::mutex> G(Lock);
+    if (!LostWhy.empty())
+      return;
+    LostWhy = Why;
+  }
+  Line->close();
+  Changed.notify_all();
+}
+
+Status ServerLink::post(wire::Kind K, const wire::Writer &Payload, const void *Data,
+                        uint64_t DataBytes) {
+  if (Status S = alive(); !S)
+    return S;
+  Status S = Line->send(wire::frame(K, NextRequest++, Payload), Data, DataBytes);
+  if (!S) {
+    lose(S.error().message());
+    return alive();
+  }
+  return S;
+}
+
+Result<wire::Message> ServerLink::call(wire::Kind K, const wire::Writer &Payload,
+                                       const void *Data, uint64_t DataBytes, void *ReadInto,
+                                       uint64_t ReadBytes) {
+  Pending P;
+  P.ReadInto = ReadInto;
+  P.ReadBytes = ReadBytes;
+  uint64_t Id = NextRequest++;
+  {
+    std::lock_guard<std::mutex> G(Lock);
+    if (!LostWhy.empty())
+      return Failure(ErrorCode::DeviceFailed, Name + " is lost: " + LostWhy);
+    Waiting[Id] = &P;
+  }
+  Status Sent = Line->send(wire::frame(K, Id, Payload), Data, DataBytes);
+  if (!Sent)
+    lose(Sent.error().message());
+  std::unique_lock<std::mutex> G(Lock);
+  Changed.wait(G, [&] { return (P.Answered || !LostWhy.empty() || Stopping) && !P.Filling; });
+  Waiting.erase(Id);
+  if (!P.Answered)
+    return Failure(ErrorCode::DeviceFailed,
+                   Name + " is lost: " + (LostWhy.empty() ? "the client closed" : LostWhy));
+  if (!P.Reply)
+    return P.Reply;
+  if (auto E = carriedError(*P.Reply))
+    return *E;
+  return P.Reply;
+}
+
+void ServerLink::answer(wire::Message M) {
+  std::unique_lock<std::mutex> G(Lock);
+  auto It = Waiting.find(M.H.Request);
+  if (It == Waiting.end()) {
+    G.unlock();
+    // An Error for no request in particular: the server gives up on us.
+    if (auto E = carriedError(M))
+      return lose("it said: " + E->message());
+    return lose(std::string("a ") + wire::kindName(M.H.What) + " for request " +
+                std::to_string(M.H.Request) + ", which is not waiting");
+  }
+  Pending &P = *It->second;
+  if (M.H.What == wire::Kind::ReadData) {
+    auto D = wire::decodeReadData(M);
+    if (!D || D->Bytes != P.ReadBytes) {
+      G.unlock();
+      return lose(D ? "ReadData of " + std::to_string(D->Bytes) + " bytes where " +
+                          std::to_string(P.ReadBytes) + " were asked for"
+                    : D.error().message());
+    }
+    // The caller waits until Filling ends, so its memory stays while the
+    // bytes land, without the lock.
+    P.Filling = true;
+    G.unlock();
+    Status S = Line->receiveData(P.ReadInto, P.ReadBytes, Times.Silence);
+    G.lock();
+    P.Filling = false;
+    if (!S) {
+      G.unlock();
+      Changed.notify_all();
+      return lose(S.error().message());
+    }
+  }
+  P.Reply = std::move(M);
+  P.Answered = true;
+  G.unlock();
+  Changed.notify_all();
+}
+
+void ServerLink::receiveLoop() {
+  auto Heard = Clock::now();
+  for (;;) {
+    {
+      std::lock_guard<std::mutex> G(Lock);
+      if (Stopping || !LostWhy.empty())
+        return;
+    }
+    auto M = Line->receive(std::chrono::milliseconds(100));
+    if (!M) {
+      lose(M.error().message());
+      return;
+    }
+    if (!*M) {
+      if (Clock::now() - Heard > Times.Silence) {
+        lose("no word from it for " + std::to_string(Times.Silence.count()) + " ms");
+        return;
+      }
+      continue;
+    }
+    Heard = Clock::now();
+    if ((*M)->H.What == wire::Kind::Heartbeat)
+      continue;
+    answer(std::move(**M));
+  }
+}
+
+void ServerLink::heartbeatLoop() {
+  std::unique_lock<std::mutex> G(Lock);
+  while (!Stopping && LostWhy.empty()) {
+    if (Changed.wait_for(G, Times.Heartbeat, [&] { return Stopping || !LostWhy.empty(); }))
+      return;
+    G.unlock();
+    Status S = Line->send(wire::frame(wire::Kind::Heartbeat, 0, wire::empty()));
+    G.lock();
+    if (!S) {
+      G.unlock();
+      lose(S.error().message());
+      return;
+    }
+  }
+}
+
+} // namespace skmd

@@ -1,0 +1,663 @@
+//===- Server.cpp - skmd-server: a node's devices for other processes -----===//
+#include "Server.h"
+#include "devices/remote/RemoteDevice.h"
+#include "devices/remote/Secret.h"
+#include "wire/Requests.h"
+
+#include <condition_variable>
+#include <cstring>
+
+namespace skmd {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// The largest bundle a client may send.
+constexpr uint64_t MaxBundleBytes = 1ull << 30;
+
+wire::DeviceOffer offer(const DeviceInfo &I) {
+  wire::DeviceOffer O;
+  O.Name = I.Name;
+  O.Description = I.Description;
+  O.Variant = uint8_t(I.Variant);
+  O.ComputeUnits = I.ComputeUnits;
+  O.LanesPerUnit = I.LanesPerUnit;
+  O.MemoryBytes = I.MemoryBytes;
+  O.BuffersAreHandles = I.BuffersAreHandles;
+  O.LinkGBps = I.LinkGBps;
+  return O;
+}
+
+/// Page-locked staging for one device where it has such memory (so a
+/// GPU's copies run at its DMA speed), ordinary memory otherwise.
+class Staging {
+public:
+  Staging(Device &D, uint64_t Bytes) : D(D) {
+    P = D.allocPinnedHost(Bytes);
+    Pinned = P != nullptr;
+    if (!P) {
+      Plain.resize(Bytes);
+      P = Plain.data();
+    }
+  }
+  Staging(const Staging &) = delete;
+  Staging &operator=(const Staging &) = delete;
+  ~Staging() {
+    if (Pinned)
+      D.freePinnedHost(P);
+  }
+  char *data() { return static_cast<char *>(P); }
+
+private:
+  Device &D;
+  void *P = nullptr;
+  bool Pinned = false;
+  std::vector<char> Plain;
+};
+
+} // namespace
+
+/// One client: its handshake, its requests in order, what it holds.
+class ClientSession {
+public:
+  ClientSession(Server &S, Connection &C) : S(S), C(C) {}
+  ~ClientSession() { freeAll(); }
+
+  Status run();
+
+private:
+  struct Held {
+    std::shared_ptr<DeviceModule> Module;
+    std::shared_ptr<const Bundle> Source;
+    uint32_t Device;
+  };
+  struct HeldKernel {
+    std::unique_ptr<DeviceKernel> K;
+    uint32_t Device;
+  };
+
+  Status handshake();
+  /// Runs one request; an error ends the connection (the stream is lost).
+  Status handle(const wire::Message &M);
+  /// Answers request \p Id with \p R: Done, or the Error it carries.
+  Status reply(uint64_t Id, const Result<wire::Done> &R);
+  /// A posted request's failure, kept for the next call's reply.
+  void defer(const Failure &F) {
+    if (!Deferred)
+      Deferred = F;
+  }
+
+  Result<wire::Done> loadModule(const wire::Message &M, bool &StreamLost);
+  Result<wire::Done> loadKernel(const wire::LoadKernel &L);
+  Result<wire::Done> allocate(const wire::Allocate &A);
+  Status release(const wire::Release &R);
+  /// Receives a Write's data (always all of it, to stay in step) into
+  /// the region if the region is the client's.
+  Status write(const wire::Transfer &T, bool &StreamLost);
+  /// Sends ReadData and the region's bytes, or an Error.
+  Status read(uint64_t Id, const wire::Transfer &T);
+  Result<wire::Done> runKernel(const wire::Run &R);
+
+  /// The device \p Index, or an error naming it.
+  Result<Server::Slot *> slot(uint32_t Index);
+  /// The allocation of \p Device that holds \p Bytes at \p Address.
+  Result<DeviceMemory> allocationFor(uint32_t Device, uint64_t Address, uint64_t Bytes);
+  /// Skips \p Bytes of data.
+  Status discard(uint64_t Bytes);
+  void freeAll();
+
+  Server &S;
+  Connection &C;
+  std::string Client = "a client";
+  std::optional<Failure> Deferred;
+  std::vector<Held> Modules;
+  std::vector<HeldKernel> Kernels;
+  /// Per device: address -> bytes.
+  std::map<uint32_t, std::map<uint64_t, uint64_t>> Allocations;
+};
+
+Server::Server(std::vector<std::unique_ptr<Device>> Ds, ServerOptions O) : Options(std::move(O)) {
+  Hi.Server = Options.Name;
+  for (auto &D : Ds) {
+    Hi.Devices.push_back(offer(D->info()));
+    auto Sl = std::make_unique<Slot>();
+    Sl->D = std::move(D);
+    Devices.push_back(std::move(Sl));
+  }
+}
+
+Server::~Server() { stop(); }
+
+void Server::log(const std::string &Line) const {
+  if (Options.Log)
+    Options.Log(Line);
+}
+
+size_t Server::clients() const {
+  std::lock_guard<std::mutex> G(ClientsLock);
+  return Open.size();
+}
+
+std::shared_ptr<const Bundle> Server::bundle(const wire::Token &Hash) {
+  std::lock_guard<std::mutex> G(BundlesLock);
+  auto It = Bundles.find(Hash);
+  return It == Bundles.end() ? nullptr : It->second;
+}
+
+void Server::keepBundle(const wire::Token &Hash, std::shared_ptr<const Bundle> B) {
+  std::lock_guard<std::mutex> G(BundlesLock);
+  Bundles.emplace(Hash, std::move(B));
+}
+
+Status Server::serve(std::unique_ptr<Connection> C) {
+  std::list<Connection *>::iterator Me;
+  {
+    std::lock_guard<std::mutex> G(ClientsLock);
+    Me = Open.insert(Open.end(), C.get());
+  }
+  // Heartbeats while the client's requests run, however long a kernel is.
+  std::mutex BeatLock;
+  std::condition_variable Beat;
+  bool Done = false;
+  std::thread Heart([&] {
+    std::unique_lock<std::mutex> G(BeatLock);
+    while (!Beat.wait_for(G, Options.Times.Heartbeat, [&] { return Done; }))
+      if (!C->send(wire::frame(wire::Kind::Heartbeat, 0, wire::empty())))
+        return;
+  });
+  Status Result = ClientSession(*this, *C).run();
+  {
+    std::lock_guard<std::mutex> G(BeatLock);
+    Done = true;
+  }
+  Beat.notify_all();
+  C->close();
+  Heart.join();
+  std::lock_guard<std::mutex> G(ClientsLock);
+  Open.erase(Me);
+  return Result;
+}
+
+Status Server::listen(Listener &L) {
+  std::list<std::thread> Threads;
+  log(Options.Name + ": listening at " + L.address());
+  while (!Stopping) {
+    auto C = L.accept(std::chrono::milliseconds(200));
+    if (!C) {
+      log(Options.Name + ": " + C.error().message());
+      continue;
+    }
+    if (!*C)
+      continue;
+    Threads.emplace_back([this, Conn = std::move(*C)]() mutable {
+      std::string Peer = Conn->peer();
+      Status S = serve(std::move(Conn));
+      log(Options.Name + ": " + Peer + (S ? " left" : " dropped: " + S.error().message()));
+    });
+  }
+  L.stop();
+  {
+    std::lock_guard<std::mutex> G(ClientsLock);
+    for (Connection *C : Open)
+      C->close();
+  }
+  for (std::thread &T : Threads)
+    T.join();
+  return Status::success();
+}
+
+Status ClientSession::handshake() {
+  auto Nonce = freshNonce();
+  if (!Nonce)
+    return Nonce.error();
+  if (Status St = C.send(wire::frame(wire::Kind::Challenge, 0, wire::encode(wire::Challenge{*Nonce})));
+      !St)
+    return St;
+  auto M = C.receive(S.Options.Times.Silence);
+  if (!M)
+    return M.error();
+  if (!*M)
+    return Failure(ErrorCode::InvalidArgument, "no Hello within " +
+                                                   std::to_string(S.Options.Times.Silence.count()) +
+                                                   " ms");
+  auto H = wire::decodeHello(**M);
+  if (!H) {
+    (void)C.send(wire::frame(wire::Kind::Error, 0,
+                             wire::encode(wire::ErrorReply{ErrorCode::InvalidArgument,
+                                                           H.error().message()})));
+    return H.error();
+  }
+  if (!secretProven(S.Options.Secret, *Nonce, H->Client, H->Proof)) {
+    (void)C.send(wire::frame(
+        wire::Kind::Error, 0,
+        wire::encode(wire::ErrorReply{ErrorCode::InvalidArgument,
+                                      "wrong secret: " + S.Options.Name +
+                                          " serves only clients that hold its secret "
+                                          "(SKMD_SERVER_SECRET or SKMD_SERVER_SECRET_FILE)"})));
+    return Failure(ErrorCode::InvalidArgument, H->Client + ": wrong secret");
+  }
+  Client = H->Client;
+  S.log(S.Options.Name + ": " + Client + " arrived on " + C.peer());
+  return C.send(wire::frame(wire::Kind::Welcome, 0, wire::encode(S.Hi)));
+}
+
+Status ClientSession::run() {
+  if (Status St = handshake(); !St)
+    return St;
+  auto Heard = Clock::now();
+  while (!S.Stopping) {
+    auto M = C.receive(std::chrono::milliseconds(100));
+    if (!M) {
+      if (M.error().code() != ErrorCode::InvalidArgument)
+        return M.error();
+      // A damaged payload: its length was right, the stream is in step.
+      S.log(S.Options.Name + ": " + Client + ": " + M.error().message());
+      if (Status St = C.send(wire::frame(
+              wire::Kind::Error, 0,
+              wire::encode(wire::ErrorReply{ErrorCode::InvalidArgument, M.error().message()})));
+          !St)
+        return St;
+      continue;
+    }
+    if (!*M) {
+      if (Clock::now() - Heard > S.Options.Times.Silence)
+        return Failure(ErrorCode::DeviceFailed,
+                       Client + ": no word for " +
+                           std::to_string(S.Options.Times.Silence.count()) + " ms");
+      continue;
+    }
+    Heard = Clock::now();
+    if ((*M)->H.What == wire::Kind::Goodbye)
+      return Status::success();
+    if (Status St = handle(**M); !St)
+      return St;
+    Heard = Clock::now();
+  }
+  return Failure(ErrorCode::DeviceFailed, "the server is stopping");
+}
+
+Status ClientSession::reply(uint64_t Id, const Result<wire::Done> &R) {
+  if (!R)
+    return C.send(wire::frame(wire::Kind::Error, Id,
+                              wire::encode(wire::ErrorReply{R.error().code(),
+                                                            R.error().message()})));
+  return C.send(wire::frame(wire::Kind::Done, Id, wire::encode(*R)));
+}
+
+Status ClientSession::handle(const wire::Message &M) {
+  uint64_t Id = M.H.Request;
+  auto Malformed = [&](const Failure &F) {
+    return reply(Id, F);
+  };
+  // A call answers a failure deferred from earlier posts instead of
+  // running: nothing after a failed write may look good.
+  auto Call = [&](auto &&Do) -> Status {
+    if (Deferred) {
+      Failure F = *Deferred;
+      Deferred.reset();
+      return reply(Id, F);
+    }
+    return reply(Id, Do());
+  };
+  switch (M.H.What) {
+  case wire::Kind::Heartbeat:
+    return Status::success();
+  case wire::Kind::Sync:
+    if (Status St = wire::decodeEmpty(M); !St)
+      return Malformed(St.error());
+    return Call([] { return Result<wire::Done>(wire::Done{}); });
+  case wire::Kind::LoadModule: {
+    bool Lost = false;
+    auto R = loadModule(M, Lost);
+    if (Lost) {
+      (void)reply(Id, R);
+      return R ? Failure(ErrorCode::InvalidArgument, "LoadModule lost the stream") : R.error();
+    }
+    return Call([&] { return R; });
+  }
+  case wire::Kind::LoadKernel: {
+    auto L = wire::decodeLoadKernel(M);
+    if (!L)
+      return Malformed(L.error());
+    return Call([&] { return loadKernel(*L); });
+  }
+  case wire::Kind::Allocate: {
+    auto A = wire::decodeAllocate(M);
+    if (!A)
+      return Malformed(A.error());
+    return Call([&] { return allocate(*A); });
+  }
+  case wire::Kind::Release: {
+    auto R = wire::decodeRelease(M);
+    if (!R)
+      defer(R.error());
+    else if (Status St = release(*R); !St)
+      defer(St.error());
+    return Status::success();
+  }
+  case wire::Kind::Write: {
+    auto T = wire::decodeTransfer(M);
+    if (!T) {
+      // Its data's length is unknown: the stream cannot be followed.
+      (void)reply(Id, T.error());
+      return T.error();
+    }
+    bool Lost = false;
+    Status St = write(*T, Lost);
+    if (Lost)
+      return St;
+    if (!St)
+      defer(St.error());
+    return Status::success();
+  }
+  case wire::Kind::Read: {
+    auto T = wire::decodeTransfer(M);
+    if (!T)
+      return Malformed(T.error());
+    if (Deferred)
+      return Call([] { return Result<wire::Done>(wire::Done{}); });
+    return read(Id, *T);
+  }
+  case wire::Kind::Run: {
+    auto R = wire::decodeRun(M);
+    if (!R)
+      return Malformed(R.error());
+    return Call([&] { return runKernel(*R); });
+  }
+  default:
+    return Malformed(Failure(ErrorCode::InvalidArgument,
+                             std::string("a client does not send ") +
+                                 wire::kindName(M.H.What)));
+  }
+}
+
+Result<Server::Slot *> ClientSession::slot(uint32_t Index) {
+  if (Index >= S.Devices.size())
+    return Failure(ErrorCode::InvalidArgument,
+                   "no device " + std::to_string(Index) + " (the server has " +
+                       std::to_string(S.Devices.size()) + ")");
+  return S.Devices[Index].get();
+}
+
+Result<DeviceMemory> ClientSession::allocationFor(uint32_t Device, uint64_t Address,
+                                                  uint64_t Bytes) {
+  auto &Mine = Allocations[Device];
+  auto It = Mine.upper_bound(Address);
+  if (It != Mine.begin()) {
+    --It;
+    if (Address - It->first <= It->second && Bytes <= It->second - (Address - It->first))
+      return DeviceMemory{It->first, It->second};
+  }
+  return Failure(ErrorCode::InvalidArgument,
+                 "bytes [" + std::to_string(Address) + ", +" + std::to_string(Bytes) +
+                     ") of device " + std::to_string(Device) +
+                     " are not in one of this client's allocations");
+}
+
+Status ClientSession::discard(uint64_t Bytes) {
+  std::vector<char> Sink(std::min<uint64_t>(Bytes, wire::DataChunkBytes));
+  while (Bytes) {
+    uint64_t N = std::min<uint64_t>(Bytes, wire::DataChunkBytes);
+    if (Status St = C.receiveData(Sink.data(), N, S.Options.Times.Silence); !St)
+      return St;
+    Bytes -= N;
+  }
+  return Status::success();
+}
+
+Result<wire::Done> ClientSession::loadModule(const wire::Message &M, bool &StreamLost) {
+  auto L = wire::decodeLoadModule(M);
+  if (!L) {
+    StreamLost = true; // its bundle's length is unknown
+    return L.error();
+  }
+  std::shared_ptr<const Bundle> B = S.bundle(L->Hash);
+  if (L->BundleBytes) {
+    if (L->BundleBytes > MaxBundleBytes) {
+      StreamLost = true;
+      return Failure(ErrorCode::InvalidArgument,
+                     "a bundle of " + std::to_string(L->BundleBytes) + " bytes (at most " +
+                         std::to_string(MaxBundleBytes) + ")");
+    }
+    std::vector<uint8_t> Bytes(L->BundleBytes);
+    for (uint64_t At = 0; At < Bytes.size(); At += wire::DataChunkBytes)
+      if (Status St = C.receiveData(Bytes.data() + At,
+                                    std::min<uint64_t>(Bytes.size() - At, wire::DataChunkBytes),
+                                    S.Options.Times.Silence);
+          !St) {
+        StreamLost = true;
+        return St.error();
+      }
+    if (bundleHash(Bytes) != L->Hash)
+      return Failure(ErrorCode::CorruptBundle, "the bundle's bytes do not match its hash");
+    if (!B) {
+      auto Read = Bundle::fromBytes(std::move(Bytes));
+      if (!Read)
+        return Read.error();
+      B = std::make_shared<const Bundle>(std::move(*Read));
+      S.keepBundle(L->Hash, B);
+    }
+  }
+  if (!B)
+    return Failure(ErrorCode::NotFound, "the server does not have this bundle: send it");
+  auto Sl = slot(L->Device);
+  if (!Sl)
+    return Sl.error();
+  std::lock_guard<std::mutex> G((*Sl)->Lock);
+  std::shared_ptr<DeviceModule> &Loaded = (*Sl)->Modules[L->Hash];
+  if (!Loaded) {
+    auto R = (*Sl)->D->loadModule(*B);
+    if (!R) {
+      (*Sl)->Modules.erase(L->Hash);
+      return R.error();
+    }
+    Loaded = *R;
+  }
+  Modules.push_back({Loaded, B, L->Device});
+  return wire::Done{Modules.size() - 1, 0};
+}
+
+Result<wire::Done> ClientSession::loadKernel(const wire::LoadKernel &L) {
+  if (L.Module >= Modules.size() || Modules[L.Module].Device != L.Device)
+    return Failure(ErrorCode::InvalidArgument,
+                   "no module " + std::to_string(L.Module) + " on device " +
+                       std::to_string(L.Device));
+  Held &H = Modules[L.Module];
+  const KernelInfo *Info = H.Source->metadata().findKernel(L.Kernel);
+  if (!Info)
+    return Failure(ErrorCode::NotFound, "the bundle has no kernel '" + L.Kernel + "'");
+  auto Sl = slot(L.Device);
+  if (!Sl)
+    return Sl.error();
+  std::lock_guard<std::mutex> G((*Sl)->Lock);
+  auto K = (*Sl)->D->loadKernel(H.Module, *Info);
+  if (!K)
+    return K.error();
+  bool Merge = (*K)->hasMerge();
+  Kernels.push_back({std::move(*K), L.Device});
+  return wire::Done{Kernels.size() - 1, Merge ? 1u : 0u};
+}
+
+Result<wire::Done> ClientSession::allocate(const wire::Allocate &A) {
+  auto Sl = slot(A.Device);
+  if (!Sl)
+    return Sl.error();
+  if (A.Bytes == 0 || A.Bytes > (*Sl)->D->info().MemoryBytes)
+    return Failure(ErrorCode::OutOfMemory, "cannot allocate " + std::to_string(A.Bytes) +
+                                               " bytes on " + (*Sl)->D->info().Name);
+  std::lock_guard<std::mutex> G((*Sl)->Lock);
+  auto M = (*Sl)->D->allocate(A.Bytes);
+  if (!M)
+    return M.error();
+  Allocations[A.Device][M->Address] = A.Bytes;
+  return wire::Done{M->Address, 0};
+}
+
+Status ClientSession::release(const wire::Release &R) {
+  auto Sl = slot(R.Device);
+  if (!Sl)
+    return Sl.error();
+  auto &Mine = Allocations[R.Device];
+  auto It = Mine.find(R.Address);
+  if (It == Mine.end())
+    return Failure(ErrorCode::InvalidArgument,
+                   "release of " + std::to_string(R.Address) +
+                       ", which is not one of this client's allocations");
+  std::lock_guard<std::mutex> G((*Sl)->Lock);
+  (*Sl)->D->release(DeviceMemory{It->first, It->second});
+  Mine.erase(It);
+  return Status::success();
+}
+
+Status ClientSession::write(const wire::Transfer &T, bool &StreamLost) {
+  uint64_t Total = T.Where.packedBytes();
+  if (!Total)
+    return Status::success();
+  auto Refuse = [&](const Failure &F) -> Status {
+    if (Status St = discard(Total); !St) {
+      StreamLost = true;
+      return St;
+    }
+    return F;
+  };
+  auto Sl = slot(T.Device);
+  if (!Sl)
+    return Refuse(Sl.error());
+  auto Mem = allocationFor(T.Device, T.Where.Address, T.Where.span());
+  if (!Mem)
+    return Refuse(Mem.error());
+  Device &D = *(*Sl)->D;
+  // Two staging blocks: a block arrives while the one before it is copied
+  // in (a GPU's copy from page-locked memory returns before it is done).
+  uint64_t Block = std::min<uint64_t>(Total, wire::DataChunkBytes);
+  Staging Buffers[2] = {Staging(D, Block), Staging(D, Block)};
+  uint64_t Base = T.Where.Address - Mem->Address;
+  Status Failed;
+  for (uint64_t At = 0, N = 0; At < Total; At += Block, ++N) {
+    uint64_t Bytes = std::min(Block, Total - At);
+    char *Into = Buffers[N % 2].data();
+    if (Status St = C.receiveData(Into, Bytes, S.Options.Times.Silence); !St) {
+      StreamLost = true;
+      return St;
+    }
+    if (!Failed)
+      continue; // Still read the rest, to stay in step.
+    std::lock_guard<std::mutex> G((*Sl)->Lock);
+    // The block before this one has landed: its buffer is free next time.
+    if (Status St = D.finishCopies(); !St) {
+      Failed = St;
+      continue;
+    }
+    // The packed bytes [At, At + Bytes) as pieces of rows.
+    for (uint64_t Done = 0; Done < Bytes && Failed;) {
+      uint64_t Row = (At + Done) / T.Where.RowBytes, InRow = (At + Done) % T.Where.RowBytes;
+      uint64_t Piece = std::min(Bytes - Done, T.Where.RowBytes - InRow);
+      if (Status St = D.copyIn(*Mem, Base + Row * T.Where.Pitch + InRow, Into + Done, Piece);
+          !St)
+        Failed = St;
+      Done += Piece;
+    }
+  }
+  std::lock_guard<std::mutex> G((*Sl)->Lock);
+  if (Failed)
+    if (Status St = D.finishCopies(); !St)
+      Failed = St;
+  return Failed;
+}
+
+Status ClientSession::read(uint64_t Id, const wire::Transfer &T) {
+  uint64_t Total = T.Where.packedBytes();
+  if (!Total)
+    return reply(Id, Failure(ErrorCode::InvalidArgument, "a Read of no bytes"));
+  auto Sl = slot(T.Device);
+  if (!Sl)
+    return reply(Id, Sl.error());
+  auto Mem = allocationFor(T.Device, T.Where.Address, T.Where.span());
+  if (!Mem)
+    return reply(Id, Mem.error());
+  Device &D = *(*Sl)->D;
+  uint64_t Block = std::min<uint64_t>(Total, wire::DataChunkBytes);
+  Staging Buffer(D, Block);
+  uint64_t Base = T.Where.Address - Mem->Address;
+  auto Fill = [&](uint64_t At, uint64_t Bytes) -> Status {
+    std::lock_guard<std::mutex> G((*Sl)->Lock);
+    for (uint64_t Done = 0; Done < Bytes;) {
+      uint64_t Row = (At + Done) / T.Where.RowBytes, InRow = (At + Done) % T.Where.RowBytes;
+      uint64_t Piece = std::min(Bytes - Done, T.Where.RowBytes - InRow);
+      if (Status St = D.copyOut(Buffer.data() + Done, *Mem, Base + Row * T.Where.Pitch + InRow,
+                                Piece);
+          !St)
+        return St;
+      Done += Piece;
+    }
+    return Status::success();
+  };
+  // The first block is read before ReadData goes out, so that a failing
+  // device still gets an Error reply; a later failure breaks the stream.
+  if (Status St = Fill(0, Block); !St)
+    return reply(Id, St.error());
+  auto Lock = C.sending();
+  if (Status St = C.sendFrame(wire::frame(wire::Kind::ReadData, Id,
+                                          wire::encode(wire::ReadData{Total})));
+      !St)
+    return St;
+  for (uint64_t At = 0; At < Total; At += Block) {
+    uint64_t Bytes = std::min(Block, Total - At);
+    if (At)
+      if (Status St = Fill(At, Bytes); !St)
+        return St;
+    if (Status St = C.sendData(Buffer.data(), Bytes); !St)
+      return St;
+  }
+  return Status::success();
+}
+
+Result<wire::Done> ClientSession::runKernel(const wire::Run &R) {
+  if (R.Kernel >= Kernels.size() || Kernels[R.Kernel].Device != R.Device)
+    return Failure(ErrorCode::InvalidArgument, "no kernel " + std::to_string(R.Kernel) +
+                                                   " on device " + std::to_string(R.Device));
+  auto Sl = slot(R.Device);
+  if (!Sl)
+    return Sl.error();
+  std::vector<DeviceArg> Args;
+  for (const wire::Arg &A : R.Args) {
+    DeviceArg D;
+    D.K = A.K == wire::Arg::Buffer  ? DeviceArg::Buffer
+          : A.K == wire::Arg::Local ? DeviceArg::Local
+                                    : DeviceArg::Scalar;
+    D.Address = A.Address;
+    D.Bytes = A.Bytes;
+    D.LocalBytes = A.LocalBytes;
+    Args.push_back(std::move(D));
+  }
+  NDRange Range;
+  Range.WorkDim = R.WorkDim;
+  Range.GlobalOffset = R.GlobalOffset;
+  Range.NumGroups = R.NumGroups;
+  Range.LocalSize = R.LocalSize;
+  std::lock_guard<std::mutex> G((*Sl)->Lock);
+  if (Status St = (*Sl)->D->finishCopies(); !St)
+    return St.error();
+  if (Status St = (*Sl)->D->run(*Kernels[R.Kernel].K, Args, Range, R.First, R.Count); !St)
+    return St.error();
+  return wire::Done{};
+}
+
+void ClientSession::freeAll() {
+  for (auto &[Device, Mine] : Allocations) {
+    Server::Slot &Sl = *S.Devices[Device];
+    std::lock_guard<std::mutex> G(Sl.Lock);
+    for (auto [Address, Bytes] : Mine)
+      Sl.D->release(DeviceMemory{Address, Bytes});
+  }
+  Allocations.clear();
+  for (HeldKernel &K : Kernels) {
+    std::lock_guard<std::mutex> G(S.Devices[K.Device]->Lock);
+    K.K.reset();
+  }
+  Kernels.clear();
+  Modules.clear();
+}
+
+} // namespace skmd

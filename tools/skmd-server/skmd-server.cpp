@@ -1,0 +1,182 @@
+//===- skmd-server.cpp - A node's devices for other SKMD processes --------===//
+//
+//   SKMD_SERVER_SECRET=... skmd-server --listen=mpi:node7 --devices=cuda
+//
+// Serves the devices it opens to SKMD clients that hold the same secret
+// (SKMD_DEVICES=cpu,remote:mpi:node7 on the client's side) until SIGINT or
+// SIGTERM, then closes every client's connection and frees what they held.
+//
+//===----------------------------------------------------------------------===//
+#include "Server.h"
+#include "devices/remote/Secret.h"
+#include "session/Devices.h"
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <pthread.h>
+#include <unistd.h>
+
+using namespace skmd;
+
+namespace {
+
+const char *Usage = R"(usage: skmd-server [options]
+
+Serves this node's devices to SKMD processes elsewhere (remote devices) or
+on this node: a client with SKMD_DEVICES=cpu,remote:<address> runs its
+launches' pieces here too. Runs until SIGINT or SIGTERM.
+
+options:
+  --listen=ADDRESS   where clients connect (default unix:$XDG_RUNTIME_DIR/
+                     skmd-server.sock, or /tmp/skmd-server-<uid>.sock):
+                       unix:PATH  a Unix socket, this node only (mode 0600)
+                       mpi:NAME   an Open MPI port published as NAME through
+                                  ompi-server (set OMPI_MCA_pmix_server_uri
+                                  here and in every client)
+  --devices=LIST     the devices to serve, as SKMD_DEVICES takes them
+                     (default: SKMD_DEVICES, else every device found); the
+                     CPU is served only where the list names it or is empty
+  --name=NAME        how clients name this server: its devices are
+                     NAME.gpu0, ... (default: the host's name)
+  --quiet            no line per client
+  --help             this text
+
+environment:
+  SKMD_SERVER_SECRET, SKMD_SERVER_SECRET_FILE
+                     the shared secret clients must prove (required; at least
+                     16 bytes; the file must not be readable by others)
+  SKMD_REMOTE_HEARTBEAT_MS, SKMD_REMOTE_TIMEOUT_MS
+                     heartbeat period (500) and the silence after which a
+                     client is dropped and its memory freed (10000)
+)";
+
+[[noreturn]] void die(const std::string &Message) {
+  std::cerr << "skmd-server: " << Message << "\n";
+  std::exit(1);
+}
+
+const char *value(const std::string &Arg, const char *Name) {
+  size_t N = std::strlen(Name);
+  if (Arg.compare(0, N, Name) == 0 && Arg.size() > N && Arg[N] == '=')
+    return Arg.c_str() + N + 1;
+  return nullptr;
+}
+
+std::string defaultAddress() {
+  const char *Dir = std::getenv("XDG_RUNTIME_DIR");
+  if (Dir && *Dir)
+    return std::string("unix:") + Dir + "/skmd-server.sock";
+  return "unix:/tmp/skmd-server-" + std::to_string(getuid()) + ".sock";
+}
+
+bool namesCpu(const std::string &Spec) {
+  if (Spec.empty() || Spec == "all")
+    return true;
+  size_t Pos = 0;
+  while (Pos <= Spec.size()) {
+    size_t Comma = Spec.find(',', Pos);
+    std::string Item = Spec.substr(Pos, Comma == std::string::npos ? std::string::npos
+                                                                   : Comma - Pos);
+    Item.erase(0, Item.find_first_not_of(' '));
+    Item.erase(Item.find_last_not_of(' ') + 1);
+    if (Item == "cpu")
+      return true;
+    if (Comma == std::string::npos)
+      break;
+    Pos = Comma + 1;
+  }
+  return false;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  std::string Listen = defaultAddress(), Name, Spec;
+  bool SpecGiven = false, Quiet = false;
+  for (int I = 1; I < Argc; ++I) {
+    std::string A = Argv[I];
+    if (A == "--help" || A == "-h") {
+      std::cout << Usage;
+      return 0;
+    }
+    if (const char *V = value(A, "--listen"))
+      Listen = V;
+    else if (const char *V = value(A, "--devices")) {
+      Spec = V;
+      SpecGiven = true;
+    } else if (const char *V = value(A, "--name"))
+      Name = V;
+    else if (A == "--quiet")
+      Quiet = true;
+    else
+      die("unknown argument '" + A + "' (see --help)");
+  }
+  if (!SpecGiven)
+    if (const char *Env = std::getenv("SKMD_DEVICES"))
+      Spec = Env;
+  if (Name.empty()) {
+    char Host[256] = "server";
+    gethostname(Host, sizeof(Host) - 1);
+    Name = Host;
+  }
+  if (Name.find_first_of(",=@: ") != std::string::npos)
+    die("--name=" + Name + ": a name may not hold , = @ : or spaces (plans name its devices)");
+  auto Address = parseServerAddress(Listen);
+  if (!Address)
+    die(Address.error().message());
+  auto Secret = secretFromEnvironment();
+  if (!Secret)
+    die(Secret.error().message());
+  // Never serve our own devices to ourselves.
+  if (Spec.find("remote") != std::string::npos)
+    die("--devices=" + Spec + ": a server serves its own devices, not remote ones");
+
+  // SIGINT and SIGTERM go to one thread that stops the server.
+  sigset_t Signals;
+  sigemptyset(&Signals);
+  sigaddset(&Signals, SIGINT);
+  sigaddset(&Signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &Signals, nullptr);
+
+  auto Opened = openDevices(Spec);
+  if (!Opened)
+    die(Opened.error().message());
+  std::vector<std::unique_ptr<Device>> Devices;
+  bool Cpu = namesCpu(Spec);
+  for (auto &D : Opened->Devices)
+    if (Cpu || D.get() != Opened->Cpu)
+      Devices.push_back(std::move(D));
+  if (Devices.empty())
+    die("no devices to serve (--devices=" + Spec + ")");
+
+  ServerOptions O;
+  O.Name = Name;
+  O.Secret = *Secret;
+  O.Times = LinkTimes::fromEnvironment();
+  if (!Quiet)
+    O.Log = [](const std::string &Line) { std::cerr << "skmd-server: " << Line << "\n"; };
+  std::string Listing;
+  for (auto &D : Devices)
+    Listing += (Listing.empty() ? "" : ", ") + Name + "." + D->info().Name;
+  Server S(std::move(Devices), O);
+
+  auto L = listenAt(*Address);
+  if (!L)
+    die(L.error().message());
+  std::cerr << "skmd-server: serving " << Listing << " at " << (*L)->address() << "\n";
+
+  std::thread Waiter([&] {
+    int Signal = 0;
+    sigwait(&Signals, &Signal);
+    std::cerr << "skmd-server: " << strsignal(Signal) << ": stopping\n";
+    S.stop();
+  });
+  Waiter.detach();
+  if (Status St = S.listen(**L); !St)
+    die(St.error().message());
+  std::cerr << "skmd-server: stopped\n";
+  return 0;
+}
