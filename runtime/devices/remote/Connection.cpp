@@ -3,6 +3,8 @@
 #include "devices/remote/SocketConnection.h"
 #include "support/DynamicLibrary.h"
 
+#include <dlfcn.h>
+
 namespace skmd {
 
 Status Connection::send(const std::vector<uint8_t> &Frame, const void *Data,
@@ -39,11 +41,25 @@ Result<ServerAddress> parseServerAddress(const std::string &Text) {
 
 namespace {
 
+/// libskmd-mpi.so beside libskmd itself (the build's lib/, the installed
+/// libdir), so that no library path must name it.
+std::string pluginPath() {
+  Dl_info Info;
+  if (dladdr(reinterpret_cast<void *>(&pluginPath), &Info) && Info.dli_fname) {
+    std::string Self = Info.dli_fname;
+    size_t Slash = Self.rfind('/');
+    if (Slash != std::string::npos)
+      return Self.substr(0, Slash + 1) + "libskmd-mpi.so";
+  }
+  return "libskmd-mpi.so";
+}
+
 /// The MPI plugin, opened once; an error naming what is missing.
 Result<MpiTransport *> mpiTransport() {
-  static DynamicLibrary Library("libskmd-mpi.so", "Open MPI transport for remote devices",
+  static const std::string Path = pluginPath();
+  static DynamicLibrary Library(Path.c_str(), "Open MPI transport for remote devices",
                                 "a libskmd-mpi.so of another SKMD release");
-  static MpiTransport *(*Entry)() = nullptr;
+  static MpiTransport *(*Entry)(std::string *) = nullptr;
   static std::once_flag Once;
   std::call_once(Once, [] { Library.get(Entry, "skmd_mpi_transport_v1"); });
   if (!Library.ok())
@@ -51,9 +67,10 @@ Result<MpiTransport *> mpiTransport() {
                    Library.error() +
                        ": remote devices over MPI need SKMD built with Open MPI "
                        "(openmpi-bin libopenmpi-dev) and libskmd-mpi.so beside libskmd");
-  MpiTransport *T = Entry();
+  std::string Why;
+  MpiTransport *T = Entry(&Why);
   if (!T)
-    return Failure(ErrorCode::NoDevice, "libskmd-mpi.so could not start Open MPI");
+    return Failure(ErrorCode::NoDevice, "libskmd-mpi.so could not start Open MPI: " + Why);
   return T;
 }
 

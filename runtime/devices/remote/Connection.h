@@ -107,7 +107,7 @@ struct MpiTransport {
 
 } // namespace skmd
 
-/// The plugin's one entry point.
-extern "C" skmd::MpiTransport *skmd_mpi_transport_v1();
+/// The plugin's one entry point: the transport, or null and why not.
+extern "C" skmd::MpiTransport *skmd_mpi_transport_v1(std::string *Why);
 
 #endif // SKMD_DEVICES_REMOTE_CONNECTION_H
