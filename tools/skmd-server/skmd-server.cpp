@@ -177,6 +177,12 @@ int main(int Argc, char **Argv) {
   Waiter.detach();
   if (Status St = S.listen(**L); !St)
     die(St.error().message());
+  // Every client's connection is closed and what it held freed (listen
+  // waited for them); the devices close with the process.
+  L->reset();
   std::cerr << "skmd-server: stopped\n";
-  return 0;
+  // An MPI listener's accept cannot be interrupted: end here, without
+  // static destructors (MPI_Finalize would wait for it).
+  std::fflush(nullptr);
+  std::_Exit(0);
 }

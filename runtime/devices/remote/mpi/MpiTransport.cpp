@@ -227,9 +227,12 @@ public:
   MpiListener(std::string Name, std::string Port) : Name(std::move(Name)), Port(std::move(Port)) {
     Acceptor = std::thread([this] { acceptLoop(); });
   }
+  /// MPI_Comm_accept cannot be interrupted (connecting to one's own port
+  /// to end it deadlocks in Open MPI 4): the thread waiting in it is left
+  /// to the process's end, and skmd-server ends without MPI_Finalize.
   ~MpiListener() override {
     stop();
-    Acceptor.join();
+    Acceptor.detach();
   }
   std::string address() const override { return "mpi:" + Name; }
 
@@ -252,11 +255,8 @@ public:
       Stopped = true;
     }
     Arrived.notify_all();
+    // New clients no longer find it.
     MPI_Unpublish_name(Name.c_str(), MPI_INFO_NULL, Port.c_str());
-    // MPI_Comm_accept cannot be interrupted: connect to it, so it returns.
-    MPI_Comm Self;
-    if (MPI_Comm_connect(Port.c_str(), MPI_INFO_NULL, 0, MPI_COMM_SELF, &Self) == MPI_SUCCESS)
-      MPI_Comm_disconnect(&Self);
   }
 
 private:
@@ -265,12 +265,8 @@ private:
       MPI_Comm Inter;
       int E = MPI_Comm_accept(Port.c_str(), MPI_INFO_NULL, 0, MPI_COMM_SELF, &Inter);
       std::lock_guard<std::mutex> G(Lock);
-      if (Stopped) {
-        if (E == MPI_SUCCESS)
-          MPI_Comm_disconnect(&Inter);
-        MPI_Close_port(Port.c_str());
-        return;
-      }
+      if (Stopped)
+        return; // A client that came at the end finds no one.
       if (E == MPI_SUCCESS) {
         Ready.push_back(Inter);
         Arrived.notify_all();
