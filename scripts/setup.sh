@@ -10,6 +10,7 @@ PACKAGES=(
   libeigen3-dev libsqlite3-dev nlohmann-json3-dev libclang-rt-22-dev
   libhwloc-dev  # the machine's topology (runtime/batch/Topology.h)
   libssl-dev  # skmd-server's shared secret, HMAC-SHA256 (runtime/devices/remote/Secret.h)
+  openmpi-bin libopenmpi-dev  # remote devices over MPI (runtime/devices/remote/mpi)
   pkgconf dpkg-dev  # ctest install-package (pkg-config); cpack -G DEB (dpkg-shlibdeps)
 )
 

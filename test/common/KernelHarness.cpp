@@ -386,6 +386,10 @@ void CpuKernelTest::check(const KernelRun &R) {
     LaunchReport Report;
     Status S = Devices.Run->run(Loaded, Host, L, Plan, Report);
     ASSERT_TRUE(S.ok()) << S.error().message();
+    // A device that failed had its groups re-run on the CPU: right bytes,
+    // but not the device under test.
+    for (const PieceReport &P : Report.Pieces)
+      ASSERT_TRUE(P.Failure.empty()) << P.Device << " failed: " << P.Failure;
     std::string How;
     for (const PieceReport &P : Report.Pieces)
       How += (How.empty() ? "" : ", ") + P.Device + " [" + std::to_string(P.First) +
