@@ -511,6 +511,7 @@ Result<wire::Done> ClientSession::allocate(const wire::Allocate &A) {
   if (!M)
     return M.error();
   Allocations[A.Device][M->Address] = A.Bytes;
+  ++S.Held;
   return wire::Done{M->Address, 0};
 }
 
@@ -527,6 +528,7 @@ Status ClientSession::release(const wire::Release &R) {
   std::lock_guard<std::mutex> G((*Sl)->Lock);
   (*Sl)->D->release(DeviceMemory{It->first, It->second});
   Mine.erase(It);
+  --S.Held;
   return Status::success();
 }
 
@@ -671,8 +673,10 @@ void ClientSession::freeAll() {
   for (auto &[Device, Mine] : Allocations) {
     Server::Slot &Sl = *S.Devices[Device];
     std::lock_guard<std::mutex> G(Sl.Lock);
-    for (auto [Address, Bytes] : Mine)
+    for (auto [Address, Bytes] : Mine) {
       Sl.D->release(DeviceMemory{Address, Bytes});
+      --S.Held;
+    }
   }
   Allocations.clear();
   for (HeldKernel &K : Kernels) {

@@ -63,6 +63,8 @@ public:
 
   /// Clients being served now.
   size_t clients() const;
+  /// Allocations clients hold now, on all devices.
+  size_t allocations() const { return Held; }
 
 private:
   friend class ClientSession;
@@ -84,6 +86,7 @@ private:
   std::mutex BundlesLock;
   std::map<wire::Token, std::shared_ptr<const Bundle>> Bundles;
   std::atomic<bool> Stopping{false};
+  std::atomic<size_t> Held{0};
 
   mutable std::mutex ClientsLock;
   /// The connections being served, to close at stop().
