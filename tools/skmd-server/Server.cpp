@@ -162,6 +162,7 @@ void Server::keepBundle(const wire::Token &Hash, std::shared_ptr<const Bundle> B
 }
 
 Status Server::serve(std::unique_ptr<Connection> C) {
+  C->setPatience(Options.Times.Silence);
   std::list<Connection *>::iterator Me;
   {
     std::lock_guard<std::mutex> G(ClientsLock);

@@ -23,6 +23,7 @@
 #include "support/Result.h"
 #include "wire/Wire.h"
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -65,8 +66,14 @@ public:
   /// Ends every wait, now and later; the peer sees the connection close.
   virtual void close() = 0;
 
+  /// How long a send may go without progress before the peer counts as
+  /// lost (the link's silence limit, LinkTimes::Silence).
+  void setPatience(std::chrono::milliseconds P) { PatienceMs = P.count(); }
+  std::chrono::milliseconds patience() const { return std::chrono::milliseconds(PatienceMs); }
+
 private:
   std::mutex SendLock;
+  std::atomic<std::chrono::milliseconds::rep> PatienceMs{60000};
 };
 
 /// Where a server is reached, parsed: "unix:/path", "mpi:name".

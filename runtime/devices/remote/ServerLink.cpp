@@ -49,6 +49,7 @@ Result<std::shared_ptr<ServerLink>> ServerLink::open(std::unique_ptr<Connection>
                                                      const std::string &Secret,
                                                      LinkTimes Times) {
   std::string Peer = C->peer();
+  C->setPatience(Times.Silence);
   auto Fail = [&](const Failure &F) {
     return Failure(F.code() == ErrorCode::InvalidArgument ? ErrorCode::NoDevice : F.code(),
                    Peer + ": " + F.message());

@@ -108,12 +108,12 @@ private:
       if (N < 0 && errno == EINTR)
         continue;
       if (N < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-        auto Ready = waitFor(POLLOUT, std::chrono::milliseconds(SendWaitMs));
+        auto Ready = waitFor(POLLOUT, patience());
         if (!Ready)
           return Ready.error();
         if (!*Ready)
-          return breakWith("the peer took no byte for " + std::to_string(SendWaitMs / 1000) +
-                           " s");
+          return breakWith("the peer took no byte for " + std::to_string(patience().count()) +
+                           " ms");
         continue;
       }
       if (N <= 0)
@@ -148,8 +148,6 @@ private:
     return Status::success();
   }
 
-  /// How long a send waits for a peer that reads nothing.
-  static constexpr int SendWaitMs = 60000;
   int Fd;
   std::string Peer;
   std::atomic<bool> Closed{false};

@@ -76,7 +76,7 @@ public:
     int E = MPI_Isend(Frame.data(), int(Frame.size()), MPI_BYTE, 0, 0, Control, &R);
     if (E != MPI_SUCCESS)
       return breakWith("MPI_Isend: " + mpiError(E));
-    return complete(&R, 1, SendWait, "a message");
+    return complete(&R, 1, patience(), "a message");
   }
 
   Status sendData(const void *Bytes, uint64_t Size) override {
@@ -91,7 +91,7 @@ public:
       if (E != MPI_SUCCESS)
         return breakWith("MPI_Isend: " + mpiError(E));
     }
-    return complete(Rs.data(), int(Rs.size()), SendWait, "data");
+    return complete(Rs.data(), int(Rs.size()), patience(), "data");
   }
 
   Result<std::optional<wire::Message>> receive(std::chrono::milliseconds Wait) override {
@@ -196,7 +196,6 @@ private:
     return Scratch.data();
   }
 
-  static constexpr std::chrono::milliseconds SendWait{60000};
   MPI_Comm Control, Data;
   std::string Peer;
   std::atomic<bool> Closed{false};

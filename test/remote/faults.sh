@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# faults.sh [--mpi] SKMD_SERVER SKMD_RUN BUNDLE
+#
+# Remote devices when things go wrong, with real processes on a Unix
+# socket, or with --mpi over Open MPI through an ompi-server of its own
+# (loopback only; exits 77 where SKMD is built without MPI). Bounded:
+# every step has a timeout.
+#  - the server killed (SIGKILL) during a launch: the launch completes,
+#    correct, with the lost server named and its groups re-run on the CPU;
+#  - a client killed during a transfer: the server frees it and serves the
+#    next client;
+#  - a wrong secret, no secret, no server: a clear error, nothing run.
+# BUNDLE is the corpus's matmul_tiled.skmd.
+set -uo pipefail
+mpi=0
+if [ "${1:-}" = --mpi ]; then mpi=1; shift; fi
+server=$1 run=$2 bundle=$3
+dir=$(mktemp -d /tmp/skmd-faults.XXXXXX)
+trap 'pkill -9 -P $$ 2>/dev/null; rm -rf "$dir"' EXIT
+address() { if [ $mpi = 1 ]; then echo "mpi:skmd-faults-$$-$1"; else echo "unix:$dir/$1.sock"; fi; }
+if [ $mpi = 1 ]; then
+  command -v ompi-server >/dev/null || { echo "faults: no ompi-server: skipped"; exit 77; }
+  [ -e "$(dirname "$server")/../lib/libskmd-mpi.so" ] ||
+    { echo "faults: SKMD built without Open MPI: skipped"; exit 77; }
+  export OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_btl_tcp_if_include=lo
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  ompi-server --no-daemonize --report-uri "$dir/uri" >"$dir/ompi-server.txt" 2>&1 &
+  for _ in $(seq 100); do [ -s "$dir/uri" ] && break; sleep 0.1; done
+  export OMPI_MCA_pmix_server_uri=file:$dir/uri
+fi
+export SKMD_SERVER_SECRET=faults-test-secret-$$ SKMD_REMOTE_TIMEOUT_MS=3000
+export SKMD_PROFILE_DB=$dir/profiles.sqlite
+fail() { echo "FAIL: $*"; for f in "$dir"/*.log; do echo "== $f"; cat "$f"; done; exit 1; }
+matmul=("$bundle" matmul_tiled --global=512,512 --local=16,16 --arg=512*512
+        --arg=512*512 --arg=512*512:zero --arg=512)
+
+start_server() { # name, extra environment
+  local name=$1; shift
+  env "$@" "$server" --listen=$(address $name) --devices=discrete --name=$name \
+    >"$dir/$name.log" 2>&1 &
+  for _ in $(seq 200); do grep -q serving "$dir/$name.log" && return; sleep 0.05; done
+  fail "server $name did not start"
+}
+
+echo "== a server killed during a launch"
+# A slowed link (0.5 MB/s): the 2 MB of inputs take 4 s, the kill comes at 1.5 s.
+start_server a SKMD_DISCRETE_GBPS=0.0005
+spid=$!
+(for _ in $(seq 200); do grep -q "arrived" "$dir/a.log" && break; sleep 0.05; done
+ sleep 1.5; kill -9 $spid) &
+timeout 60 "$run" "${matmul[@]}" --devices=cpu,remote:$(address a) \
+  --plan=manual:cpu=0.1,a.discrete0=0.9 --check >"$dir/run-a.log" 2>&1
+rc=$?
+# 2: the launch completed and says a device failed (SKMD_ERROR_DEVICE_FAILED).
+[ $rc = 2 ] || fail "skmd-run exited $rc, not 2"
+grep -q "check: ok" "$dir/run-a.log" || fail "no correct result"
+grep -q "skmd-server a, $(address a) is lost" "$dir/run-a.log" || fail "the lost server is not named"
+grep -q "FAILED, re-run on the CPU" "$dir/run-a.log" || fail "the groups were not re-run"
+
+echo "== a client killed during a transfer; the server serves the next one"
+start_server b SKMD_DISCRETE_GBPS=0.0005
+"$run" "${matmul[@]}" --devices=cpu,remote:$(address b) \
+  --plan=b.discrete0 >"$dir/run-b1.log" 2>&1 &
+cpid=$!  # skmd-run itself (killed below), so no timeout in between
+for _ in $(seq 200); do grep -q "arrived" "$dir/b.log" && break; sleep 0.05; done
+sleep 1.5
+kill -9 $cpid
+wait $cpid 2>/dev/null
+for _ in $(seq 100); do grep -q "dropped" "$dir/b.log" && break; sleep 0.1; done
+grep -q "dropped" "$dir/b.log" || fail "the server did not drop the killed client"
+SKMD_DISCRETE_GBPS= timeout 60 "$run" "${matmul[@]}" --devices=cpu,remote:$(address b) \
+  --plan=even --check >"$dir/run-b2.log" 2>&1 || fail "the next client failed"
+grep -q "check: ok" "$dir/run-b2.log" || fail "the next client got no correct result"
+grep -q "FAILED" "$dir/run-b2.log" && fail "the next client's remote device failed"
+
+if [ $mpi = 1 ]; then echo "faults: ok"; exit 0; fi
+
+echo "== a wrong secret, no secret, no server"
+out=$(SKMD_SERVER_SECRET=another-secret-entirely timeout 30 "$run" "${matmul[@]}" \
+      --devices=cpu,remote:$(address b) 2>&1) && fail "ran with a wrong secret"
+grep -q "wrong secret" <<<"$out" || fail "no 'wrong secret' in: $out"
+out=$(env -u SKMD_SERVER_SECRET timeout 30 "$run" "${matmul[@]}" \
+      --devices=cpu,remote:$(address b) 2>&1) && fail "ran without a secret"
+grep -q "secret" <<<"$out" || fail "no word of the secret in: $out"
+out=$(SKMD_REMOTE_TIMEOUT_MS=200 timeout 30 "$run" "${matmul[@]}" \
+      --devices=cpu,remote:unix:$dir/none.sock 2>&1) && fail "ran without a server"
+grep -q "no skmd-server at unix:$dir/none.sock" <<<"$out" || fail "no clear error in: $out"
+echo "faults: ok"
