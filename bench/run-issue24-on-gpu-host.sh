@@ -1,0 +1,36 @@
+#!/bin/bash
+# The remote-devices issue's measurements on a GPU host (after
+# bench/package-for-gpu-host.sh): a client and an skmd-server as separate
+# processes on the one host, over a Unix socket (the GPU hosts have no
+# Open MPI). Results go to $OUT.
+#   bash gpu-run/bench/run-issue24.sh bandwidth   copies of 256 MiB each way
+#        and a round trip, the GPU opened here against the same GPU through
+#        the server, three rounds interleaved (remote-overhead)
+#   bash gpu-run/bench/run-issue24.sh apps   the compute-bound applications
+#        (matmul, n-body) on the GPU opened here and on the same GPU through
+#        the server, interleaved by skmd-bench
+cd "$(dirname "$0")"
+export SKMD_PROFILE_DB=$PWD/profiles.sqlite
+export SKMD_SERVER_SECRET=gpu-host-benchmark-secret-$$
+sock=/tmp/skmd-bench-$$.sock
+bin/skmd-server --listen=unix:$sock --devices=cuda --name=s >"$OUT/server.log" 2>&1 &
+server=$!
+for _ in $(seq 200); do grep -q serving "$OUT/server.log" && break; sleep 0.1; done
+cat "$OUT/server.log"
+part=${1:-bandwidth}
+case "$part" in
+bandwidth)
+  for round in 1 2 3; do
+    echo "== round $round"
+    bin/remote-overhead --devices=cuda:0,remote:unix:$sock --mb=256 --runs=5 --calls=2000
+  done 2>&1 | tee "$OUT/bandwidth.txt" ;;
+apps)
+  bin/skmd-bench --only=matmul,nbody --kernels-dir=kernels --bundles-dir=kernels \
+    --db=profiles.sqlite --devices=cuda:0,remote:unix:$sock --plans=gpu0,s.gpu0 \
+    --runs=5 --opencl=none 2>&1 | tee "$OUT/apps.txt" | tail -n 20 ;;
+*)
+  echo "unknown part '$part'"; kill $server; exit 2 ;;
+esac
+kill -TERM $server
+wait $server
+tail -n 5 "$OUT/server.log"
