@@ -114,6 +114,10 @@ private:
   Result<DeviceMemory> allocationFor(uint32_t Device, uint64_t Address, uint64_t Bytes);
   /// Skips \p Bytes of data.
   Status discard(uint64_t Bytes);
+  /// Staging block \p Which (0 or 1) of \p Device, wire::DataChunkBytes,
+  /// allocated on first use and kept while the client stays: page-locked
+  /// memory costs milliseconds to allocate.
+  char *staging(uint32_t Device, unsigned Which);
   void freeAll();
 
   Server &S;
@@ -126,6 +130,7 @@ private:
   std::map<uint32_t, std::map<uint64_t, uint64_t>> Allocations;
   uint64_t Requests = 0, Runs = 0;
   double BytesIn = 0, BytesOut = 0;
+  std::map<std::pair<uint32_t, unsigned>, std::unique_ptr<Staging>> Stagings;
 };
 
 Server::Server(std::vector<std::unique_ptr<Device>> Ds, ServerOptions O) : Options(std::move(O)) {
@@ -427,6 +432,13 @@ Status ClientSession::discard(uint64_t Bytes) {
   return Status::success();
 }
 
+char *ClientSession::staging(uint32_t Device, unsigned Which) {
+  std::unique_ptr<Staging> &B = Stagings[{Device, Which}];
+  if (!B)
+    B = std::make_unique<Staging>(*S.Devices[Device]->D, wire::DataChunkBytes);
+  return B->data();
+}
+
 Result<wire::Done> ClientSession::loadModule(const wire::Message &M, bool &StreamLost) {
   auto L = wire::decodeLoadModule(M);
   if (!L) {
@@ -554,13 +566,12 @@ Status ClientSession::write(const wire::Transfer &T, bool &StreamLost) {
   // Two staging blocks: a block arrives while the one before it is copied
   // in (a GPU's copy from page-locked memory returns before it is done).
   uint64_t Block = std::min<uint64_t>(Total, wire::DataChunkBytes);
-  Staging Buffers[2] = {Staging(D, Block), Staging(D, Block)};
   uint64_t Base = T.Where.Address - Mem->Address;
   BytesIn += double(Total);
   Status Failed;
   for (uint64_t At = 0, N = 0; At < Total; At += Block, ++N) {
     uint64_t Bytes = std::min(Block, Total - At);
-    char *Into = Buffers[N % 2].data();
+    char *Into = staging(T.Device, unsigned(N % 2));
     if (Status St = C.receiveData(Into, Bytes, S.Options.Times.Silence); !St) {
       StreamLost = true;
       return St;
@@ -602,15 +613,14 @@ Status ClientSession::read(uint64_t Id, const wire::Transfer &T) {
     return reply(Id, Mem.error());
   Device &D = *(*Sl)->D;
   uint64_t Block = std::min<uint64_t>(Total, wire::DataChunkBytes);
-  Staging Buffer(D, Block);
+  char *Buffer = staging(T.Device, 0);
   uint64_t Base = T.Where.Address - Mem->Address;
   auto Fill = [&](uint64_t At, uint64_t Bytes) -> Status {
     std::lock_guard<std::mutex> G((*Sl)->Lock);
     for (uint64_t Done = 0; Done < Bytes;) {
       uint64_t Row = (At + Done) / T.Where.RowBytes, InRow = (At + Done) % T.Where.RowBytes;
       uint64_t Piece = std::min(Bytes - Done, T.Where.RowBytes - InRow);
-      if (Status St = D.copyOut(Buffer.data() + Done, *Mem, Base + Row * T.Where.Pitch + InRow,
-                                Piece);
+      if (Status St = D.copyOut(Buffer + Done, *Mem, Base + Row * T.Where.Pitch + InRow, Piece);
           !St)
         return St;
       Done += Piece;
@@ -632,7 +642,7 @@ Status ClientSession::read(uint64_t Id, const wire::Transfer &T) {
     if (At)
       if (Status St = Fill(At, Bytes); !St)
         return St;
-    if (Status St = C.sendData(Buffer.data(), Bytes); !St)
+    if (Status St = C.sendData(Buffer, Bytes); !St)
       return St;
   }
   return Status::success();
@@ -671,6 +681,11 @@ Result<wire::Done> ClientSession::runKernel(const wire::Run &R) {
 }
 
 void ClientSession::freeAll() {
+  for (auto &[Key, B] : Stagings) {
+    std::lock_guard<std::mutex> G(S.Devices[Key.first]->Lock);
+    B.reset();
+  }
+  Stagings.clear();
   for (auto &[Device, Mine] : Allocations) {
     Server::Slot &Sl = *S.Devices[Device];
     std::lock_guard<std::mutex> G(Sl.Lock);
