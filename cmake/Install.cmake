@@ -27,12 +27,18 @@ install(FILES ${PROJECT_SOURCE_DIR}/include/skmd/skmd.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/skmd)
 
 # The user-facing tools (bench/ and test/ binaries are not installed).
-set(skmd_tools skmd-info skmd-run skmd-prof)
+set(skmd_tools skmd-info skmd-run skmd-prof skmd-server)
 if(SKMD_BUILD_COMPILER)
   list(PREPEND skmd_tools skmd-cc)
 endif()
 install(TARGETS ${skmd_tools} EXPORT SKMDTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+# Remote devices over Open MPI: libskmd loads it from its own folder.
+if(TARGET skmd-mpi)
+  set_target_properties(skmd-mpi PROPERTIES INSTALL_RPATH "$ORIGIN")
+  install(TARGETS skmd-mpi LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 
 # The OpenCL platform, found by the ICD loader through skmd.icd below.
 install(TARGETS SKMD_OpenCL LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})

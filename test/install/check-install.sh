@@ -38,7 +38,7 @@ cmake --install "$build" --prefix "$prefix" > "$tmp/install.log" ||
 # of the build (lib, or lib/<triple> for the prefix /usr).
 libdir=$(sed -n 's/^CMAKE_INSTALL_LIBDIR:[A-Z]*=//p' "$build/CMakeCache.txt")
 libdir=${libdir:-lib}
-for f in bin/skmd-cc bin/skmd-info bin/skmd-run bin/skmd-prof \
+for f in bin/skmd-cc bin/skmd-info bin/skmd-run bin/skmd-prof bin/skmd-server \
          "$libdir/libskmd.so" "$libdir/libSKMD_OpenCL.so" \
          "$libdir/libSKMD_OpenCL_Compiler.so" "$libdir/skmd/SKMDPasses.so" \
          "$libdir/skmd/skmd-builtins-x86.bc" \
@@ -53,9 +53,12 @@ echo "installed: $(cd "$prefix" && find . -type f | wc -l) files"
 
 # The binaries find libskmd in the prefix: RUNPATH $ORIGIN/..., and ldd
 # resolves it there (not to the build tree).
-for f in bin/skmd-cc bin/skmd-info bin/skmd-run bin/skmd-prof \
+mpi=
+[ -e "$build/lib/libskmd-mpi.so" ] && mpi="$libdir/libskmd-mpi.so"
+[ -z "$mpi" ] || [ -e "$prefix/$mpi" ] || fail "not installed: $mpi"
+for f in bin/skmd-cc bin/skmd-info bin/skmd-run bin/skmd-prof bin/skmd-server \
          "$libdir/libskmd.so" "$libdir/libSKMD_OpenCL.so" \
-         "$libdir/libSKMD_OpenCL_Compiler.so"; do
+         "$libdir/libSKMD_OpenCL_Compiler.so" $mpi; do
   rp=$(readelf -d "$prefix/$f" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')
   # shellcheck disable=SC2016 # a literal $ORIGIN
   case "$rp" in *'$ORIGIN'*) ;; *) fail "$f: RUNPATH '$rp' has no \$ORIGIN" ;; esac
