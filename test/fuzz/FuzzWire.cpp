@@ -8,6 +8,7 @@
 //   build-fuzz/bin/fuzz-wire test/fuzz/corpus/wire -max_total_time=60
 //
 //===----------------------------------------------------------------------===//
+#include "wire/Requests.h"
 #include "wire/Wire.h"
 
 #include <cstdint>
@@ -17,6 +18,12 @@
 using namespace skmd::wire;
 
 namespace {
+
+void roundTrip(const Message &M, const Writer &Payload, const uint8_t *Data, size_t Size) {
+  std::vector<uint8_t> Again = frame(M.H.What, M.H.Request, Payload);
+  if (Again != std::vector<uint8_t>(Data, Data + Size))
+    std::abort(); // What was accepted must encode to the same bytes.
+}
 
 template <typename T> void roundTrip(const Message &M, const T &Decoded, const uint8_t *Data,
                                      size_t Size) {
@@ -47,6 +54,45 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   case Kind::Challenge:
     if (auto C = decodeChallenge(*M))
       roundTrip(*M, *C, Data, Size);
+    break;
+  case Kind::Done:
+    if (auto D = decodeDone(*M))
+      roundTrip(*M, *D, Data, Size);
+    break;
+  case Kind::LoadModule:
+    if (auto L = decodeLoadModule(*M))
+      roundTrip(*M, *L, Data, Size);
+    break;
+  case Kind::LoadKernel:
+    if (auto L = decodeLoadKernel(*M))
+      roundTrip(*M, *L, Data, Size);
+    break;
+  case Kind::Allocate:
+    if (auto A = decodeAllocate(*M))
+      roundTrip(*M, *A, Data, Size);
+    break;
+  case Kind::Release:
+    if (auto R = decodeRelease(*M))
+      roundTrip(*M, *R, Data, Size);
+    break;
+  case Kind::Write:
+  case Kind::Read:
+    if (auto T = decodeTransfer(*M))
+      roundTrip(*M, *T, Data, Size);
+    break;
+  case Kind::ReadData:
+    if (auto R = decodeReadData(*M))
+      roundTrip(*M, *R, Data, Size);
+    break;
+  case Kind::Run:
+    if (auto R = decodeRun(*M))
+      roundTrip(*M, *R, Data, Size);
+    break;
+  case Kind::Sync:
+  case Kind::Heartbeat:
+  case Kind::Goodbye:
+    if (decodeEmpty(*M))
+      roundTrip(*M, empty(), Data, Size);
     break;
   }
   return 0;

@@ -5,6 +5,7 @@
 // crash, never an allocation of what a length field claims.
 //
 //===----------------------------------------------------------------------===//
+#include "wire/Requests.h"
 #include "wire/Wire.h"
 
 #include <gtest/gtest.h>
@@ -214,3 +215,116 @@ TEST(Wire, RandomBytesNeverCrash) {
 }
 
 } // namespace
+
+TEST(Wire, RequestsRoundTrip) {
+  auto Again = [](Kind K, const Writer &P) { return mustParse(frame(K, 77, P)); };
+  LoadModule L;
+  L.Device = 2;
+  L.Hash.fill(0x3c);
+  L.BundleBytes = 123456;
+  auto LM = decodeLoadModule(Again(Kind::LoadModule, encode(L)));
+  ASSERT_TRUE(LM.ok()) << LM.error().message();
+  EXPECT_EQ(LM->Device, 2u);
+  EXPECT_EQ(LM->Hash, L.Hash);
+  EXPECT_EQ(LM->BundleBytes, 123456u);
+
+  auto LK = decodeLoadKernel(Again(Kind::LoadKernel, encode(LoadKernel{1, 9, "matmul"})));
+  ASSERT_TRUE(LK.ok());
+  EXPECT_EQ(LK->Module, 9u);
+  EXPECT_EQ(LK->Kernel, "matmul");
+
+  auto T = decodeTransfer(Again(Kind::Read, encode(Transfer{3, {4096, 100, 256, 7}})));
+  ASSERT_TRUE(T.ok()) << T.error().message();
+  EXPECT_EQ(T->Where.Pitch, 256u);
+  EXPECT_EQ(T->Where.packedBytes(), 700u);
+  EXPECT_EQ(T->Where.span(), 6u * 256 + 100);
+
+  wire::Run R;
+  R.Device = 1;
+  R.Kernel = 4;
+  R.Args.resize(3);
+  R.Args[0].K = Arg::Buffer;
+  R.Args[0].Address = 0xdeadbeef000;
+  R.Args[1].K = Arg::Scalar;
+  R.Args[1].Bytes = {1, 2, 3, 4};
+  R.Args[2].K = Arg::Local;
+  R.Args[2].LocalBytes = 1024;
+  R.WorkDim = 2;
+  R.NumGroups = {64, 32, 1};
+  R.LocalSize = {16, 16, 1};
+  R.First = 100;
+  R.Count = 200;
+  auto Ru = decodeRun(Again(Kind::Run, encode(R)));
+  ASSERT_TRUE(Ru.ok()) << Ru.error().message();
+  EXPECT_EQ(Ru->Args[0].Address, 0xdeadbeef000u);
+  EXPECT_EQ(Ru->Args[1].Bytes, R.Args[1].Bytes);
+  EXPECT_EQ(Ru->Args[2].LocalBytes, 1024u);
+  EXPECT_EQ(Ru->NumGroups, R.NumGroups);
+  EXPECT_EQ(Ru->Count, 200u);
+
+  auto D = decodeDone(Again(Kind::Done, encode(Done{42, 1})));
+  ASSERT_TRUE(D.ok());
+  EXPECT_EQ(D->Value, 42u);
+  EXPECT_EQ(D->Flags, 1u);
+  EXPECT_TRUE(decodeEmpty(Again(Kind::Sync, empty())).ok());
+}
+
+TEST(Wire, RequestsRefuseWhatCannotBe) {
+  auto Why = [](Kind K, const Writer &P) -> std::string {
+    Message M = mustParse(frame(K, 1, P));
+    switch (K) {
+    case Kind::Run: {
+      auto R = decodeRun(M);
+      return R ? "" : R.error().message();
+    }
+    case Kind::Write:
+    case Kind::Read: {
+      auto T = decodeTransfer(M);
+      return T ? "" : T.error().message();
+    }
+    default: {
+      Status S = decodeEmpty(M);
+      return S ? "" : S.error().message();
+    }
+    }
+  };
+  // Overlapping rows; rows whose bytes overflow 64 bits.
+  EXPECT_NE(Why(Kind::Write, encode(Transfer{0, {0, 100, 50, 3}})).find("rows overlap"),
+            std::string::npos);
+  EXPECT_NE(Why(Kind::Write, encode(Transfer{0, {1, ~0ull, ~0ull, 2}})).find("64 bits"),
+            std::string::npos);
+  EXPECT_NE(Why(Kind::Read, encode(Transfer{0, {~0ull - 10, 100, 100, 1}})).find("64 bits"),
+            std::string::npos);
+  // Groups outside the grid; a grid that overflows; four dimensions.
+  wire::Run R;
+  R.NumGroups = {10, 1, 1};
+  R.First = 5;
+  R.Count = 6;
+  EXPECT_NE(Why(Kind::Run, encode(R)).find("leave the grid of 10"), std::string::npos);
+  R.NumGroups = {1ull << 40, 1ull << 40, 1};
+  R.First = 0;
+  R.Count = 1;
+  EXPECT_NE(Why(Kind::Run, encode(R)).find("does not fit"), std::string::npos);
+  R.NumGroups = {1, 1, 1};
+  R.WorkDim = 4;
+  EXPECT_NE(Why(Kind::Run, encode(R)).find("work dimensions are 4"), std::string::npos);
+  // An argument of an unknown kind; a scalar longer than the message.
+  Writer W;
+  W.u32(0);
+  W.u64(0);
+  W.u32(1);
+  W.u8(9);
+  W.u64(0);
+  EXPECT_NE(Why(Kind::Run, W).find("unknown kind 9"), std::string::npos);
+  Writer Long;
+  Long.u32(0);
+  Long.u64(0);
+  Long.u32(1);
+  Long.u8(Arg::Scalar);
+  Long.u32(60000);
+  EXPECT_NE(Why(Kind::Run, Long).find("scalar bytes is 60000"), std::string::npos);
+  // A Sync with a payload.
+  Writer One;
+  One.u8(0);
+  EXPECT_NE(Why(Kind::Sync, One).find("carries 1 bytes"), std::string::npos);
+}
