@@ -179,10 +179,12 @@ std::string Reader::str(const char *Field) {
 
 void Reader::raw(const char *Field, uint8_t *Out, size_t N) {
   if (!take(Field, N)) {
-    std::memset(Out, 0, N);
+    if (N)
+      std::memset(Out, 0, N);
     return;
   }
-  std::memcpy(Out, At, N);
+  if (N) // Out may be an empty vector's null data()
+    std::memcpy(Out, At, N);
   At += N;
   Left -= N;
 }

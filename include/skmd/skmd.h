@@ -80,6 +80,7 @@ typedef enum skmd_device_kind {
   SKMD_DEVICE_HOST_DISCRETE = 1,
   SKMD_DEVICE_CUDA = 2,
   SKMD_DEVICE_OPENCL = 3,
+  SKMD_DEVICE_REMOTE = 4, /* a device of an skmd-server (docs/remote.md) */
 } skmd_device_kind;
 
 typedef struct skmd_device_info {

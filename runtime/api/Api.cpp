@@ -305,6 +305,8 @@ skmd_status skmd_get_device_info(skmd_context Ctx, size_t Index,
   std::memset(Out, 0, sizeof *Out);
   copyName(Out->name, sizeof Out->name, I.Name);
   copyName(Out->description, sizeof Out->description, I.Description);
+  static_assert(int(DeviceKind::Remote) == SKMD_DEVICE_REMOTE,
+                "skmd_device_kind follows DeviceKind");
   Out->kind = skmd_device_kind(I.Kind);
   Out->memory_bytes = I.MemoryBytes;
   Out->compute_units = I.ComputeUnits;

@@ -66,7 +66,7 @@ for _ in $(seq 200); do grep -q "arrived" "$dir/b.log" && break; sleep 0.05; don
 sleep 1.5
 kill -9 $cpid
 wait $cpid 2>/dev/null
-for _ in $(seq 100); do grep -q "dropped" "$dir/b.log" && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q "dropped" "$dir/b.log" && break; sleep 0.1; done
 grep -q "dropped" "$dir/b.log" || fail "the server did not drop the killed client"
 SKMD_DISCRETE_GBPS= timeout 60 "$run" "${matmul[@]}" --devices=cpu,remote:$(address b) \
   --plan=even --check >"$dir/run-b2.log" 2>&1 || fail "the next client failed"

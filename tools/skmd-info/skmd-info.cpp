@@ -166,7 +166,7 @@ int listDevices(const char *Spec) {
   }
   std::printf("%-10s %-14s %10s %6s  %-22s %s\n", "device", "kind", "memory", "units",
               "link GB/s (in / out)", "description");
-  static const char *Kinds[] = {"cpu", "host-discrete", "cuda", "opencl"};
+  static const char *Kinds[] = {"cpu", "host-discrete", "cuda", "opencl", "remote"};
   int Exit = 0;
   for (size_t I = 0; I < skmd_device_count(Ctx); ++I) {
     skmd_device_info D;
