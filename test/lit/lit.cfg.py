@@ -4,6 +4,7 @@
 #   %skmd-cc     the compiler          %skmd-info  the bundle reader
 #   %skmd-run    runs a kernel of a bundle
 #   %skmd-prof   profiles a kernel for the model partitioner
+#   %skmd-server a node's devices for other processes
 #   %skmd-bench  the benchmark suite
 #   %partitioner-time  Algorithm 1's cost (bench/PartitionerTime.cpp)
 #   %batch-latency  random batches predicted and run (bench/BatchLatency.cpp)
@@ -40,6 +41,7 @@ config.substitutions.append(("%skmd-cc", os.path.join(config.skmd_tools_dir, "sk
 config.substitutions.append(("%skmd-info", os.path.join(config.skmd_tools_dir, "skmd-info")))
 config.substitutions.append(("%skmd-run", os.path.join(config.skmd_tools_dir, "skmd-run")))
 config.substitutions.append(("%skmd-prof", os.path.join(config.skmd_tools_dir, "skmd-prof")))
+config.substitutions.append(("%skmd-server", os.path.join(config.skmd_tools_dir, "skmd-server")))
 config.substitutions.append(("%skmd-bench", os.path.join(config.skmd_tools_dir, "skmd-bench")))
 config.substitutions.append(
     ("%partitioner-time", os.path.join(config.skmd_tools_dir, "partitioner-time")))

@@ -18,16 +18,9 @@ server=$1 run=$2 bundle=$3
 dir=$(mktemp -d /tmp/skmd-faults.XXXXXX)
 trap 'pkill -9 -P $$ 2>/dev/null; rm -rf "$dir"' EXIT
 address() { if [ $mpi = 1 ]; then echo "mpi:skmd-faults-$$-$1"; else echo "unix:$dir/$1.sock"; fi; }
-if [ $mpi = 1 ]; then
-  command -v ompi-server >/dev/null || { echo "faults: no ompi-server: skipped"; exit 77; }
-  [ -e "$(dirname "$server")/../lib/libskmd-mpi.so" ] ||
-    { echo "faults: SKMD built without Open MPI: skipped"; exit 77; }
-  export OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_btl_tcp_if_include=lo
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  ompi-server --no-daemonize --report-uri "$dir/uri" >"$dir/ompi-server.txt" 2>&1 &
-  for _ in $(seq 100); do [ -s "$dir/uri" ] && break; sleep 0.1; done
-  export OMPI_MCA_pmix_server_uri=file:$dir/uri
-fi
+# shellcheck source=ompi-server.sh
+. "$(dirname "$0")/ompi-server.sh"
+[ $mpi = 1 ] && start_ompi_server faults "$server" "$dir"
 export SKMD_SERVER_SECRET=faults-test-secret-$$ SKMD_REMOTE_TIMEOUT_MS=3000
 export SKMD_PROFILE_DB=$dir/profiles.sqlite
 fail() { echo "FAIL: $*"; for f in "$dir"/*.log; do echo "== $f"; cat "$f"; done; exit 1; }

@@ -25,17 +25,11 @@ trap cleanup EXIT
 
 export SKMD_SERVER_SECRET=with-servers-test-secret-$$
 export SKMD_DISCRETE_THREADS=1
+# shellcheck source=ompi-server.sh
+. "$(dirname "$0")/ompi-server.sh"
 if [ $mpi = 1 ]; then
-  command -v ompi-server >/dev/null || { echo "with-servers: no ompi-server: skipped"; exit 77; }
-  [ -e "$(dirname "$server")/../lib/libskmd-mpi.so" ] ||
-    { echo "with-servers: SKMD built without Open MPI: skipped"; exit 77; }
-  export OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_btl_tcp_if_include=lo
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  ompi-server --no-daemonize --report-uri "$dir/uri" >"$dir/ompi-server.log" 2>&1 &
-  pids+=($!)
-  for _ in $(seq 100); do [ -s "$dir/uri" ] && break; sleep 0.1; done
-  [ -s "$dir/uri" ] || { echo "with-servers: ompi-server did not start"; cat "$dir/ompi-server.log"; exit 1; }
-  export OMPI_MCA_pmix_server_uri=file:$dir/uri
+  start_ompi_server with-servers "$server" "$dir"
+  pids+=("$ompi_server_pid")
 fi
 
 devices=cpu

@@ -15,6 +15,24 @@ Status Connection::send(const std::vector<uint8_t> &Frame, const void *Data,
   return DataBytes ? sendData(Data, DataBytes) : Status::success();
 }
 
+Status Connection::broken() const {
+  if (!Closed)
+    return Status::success();
+  std::lock_guard<std::mutex> G(WhyLock);
+  return Failure(ErrorCode::DeviceFailed,
+                 peer() + ": connection closed" + (Why.empty() ? "" : " (" + Why + ")"));
+}
+
+Failure Connection::breakWith(const std::string &Text) {
+  {
+    std::lock_guard<std::mutex> G(WhyLock);
+    if (Why.empty())
+      Why = Text;
+  }
+  close();
+  return Failure(ErrorCode::DeviceFailed, peer() + ": " + Text);
+}
+
 std::string ServerAddress::text() const {
   return (Kind == Unix ? "unix:" : "mpi:") + Where;
 }

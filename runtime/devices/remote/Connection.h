@@ -71,7 +71,17 @@ public:
   void setPatience(std::chrono::milliseconds P) { PatienceMs = P.count(); }
   std::chrono::milliseconds patience() const { return std::chrono::milliseconds(PatienceMs); }
 
+protected:
+  /// Success while open; once closed, DeviceFailed naming the peer and why.
+  Status broken() const;
+  /// Closes for \p Why (the first reason is kept) and returns the failure.
+  Failure breakWith(const std::string &Why);
+  /// Set by close(): every call fails from then on.
+  std::atomic<bool> Closed{false};
+
 private:
+  mutable std::mutex WhyLock;
+  std::string Why;
   std::mutex SendLock;
   std::atomic<std::chrono::milliseconds::rep> PatienceMs{60000};
 };

@@ -71,19 +71,6 @@ public:
   }
 
 private:
-  Status broken() const {
-    if (!Closed)
-      return Status::success();
-    return Failure(ErrorCode::DeviceFailed,
-                   Peer + ": connection closed" + (Why.empty() ? "" : " (" + Why + ")"));
-  }
-
-  Failure breakWith(const std::string &Text) {
-    Why = Text;
-    close();
-    return Failure(ErrorCode::DeviceFailed, Peer + ": " + Text);
-  }
-
   /// Whether \p Events came within \p Wait.
   Result<bool> waitFor(short Events, std::chrono::milliseconds Wait) {
     pollfd P{Fd, Events, 0};
@@ -150,8 +137,6 @@ private:
 
   int Fd;
   std::string Peer;
-  std::atomic<bool> Closed{false};
-  std::string Why;
 };
 
 Status nonBlocking(int Fd) {

@@ -150,20 +150,6 @@ public:
   void close() override { Closed = true; }
 
 private:
-  Status broken() const {
-    if (!Closed)
-      return Status::success();
-    return Failure(ErrorCode::DeviceFailed,
-                   Peer + ": connection closed" + (Why.empty() ? "" : " (" + Why + ")"));
-  }
-
-  Failure breakWith(const std::string &Text) {
-    if (Why.empty())
-      Why = Text;
-    Closed = true;
-    return Failure(ErrorCode::DeviceFailed, Peer + ": " + Text);
-  }
-
   /// Waits for \p Rs while each wait makes progress within \p Wait; a
   /// peer that takes or sends nothing for that long breaks the connection
   /// (the requests are abandoned: MPI cannot take them back from a dead
@@ -198,8 +184,6 @@ private:
 
   MPI_Comm Control, Data;
   std::string Peer;
-  std::atomic<bool> Closed{false};
-  std::string Why;
   std::vector<int> Scratch;
 };
 
