@@ -189,6 +189,12 @@ Result<Topology> discoverTopology(const std::vector<Device *> &Devices,
   // Bridges and PCI devices are I/O objects, which hwloc leaves out unless
   // asked; every one is kept (a GPU's class is not always "important").
   hwloc_topology_set_io_types_filter(H.T, HWLOC_TYPE_FILTER_KEEP_ALL);
+  // hwloc's plugins for GPU and OpenCL libraries (Debian's libhwloc-plugins,
+  // which Open MPI brings) would load the OpenCL ICDs, SKMD's own platform
+  // among them, and the vendors' libraries inside this process, for
+  // nothing: PCI gives the tree, and the devices say where they sit.
+  for (const char *Plugin : {"opencl", "cuda", "nvml", "rsmi", "levelzero", "gl"})
+    hwloc_topology_set_components(H.T, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, Plugin);
   std::string Xml = XmlPath;
   if (Xml.empty())
     if (const char *Env = std::getenv("SKMD_TOPOLOGY_XML"))
