@@ -23,23 +23,6 @@ unsigned discreteThreads() {
   return 1;
 }
 
-std::vector<std::string> splitList(const std::string &Spec) {
-  std::vector<std::string> Items;
-  size_t Pos = 0;
-  while (Pos <= Spec.size()) {
-    size_t Comma = Spec.find(',', Pos);
-    std::string Item = Spec.substr(Pos, Comma == std::string::npos ? std::string::npos
-                                                                   : Comma - Pos);
-    // Spaces around items are allowed ("cpu, discrete").
-    size_t B = Item.find_first_not_of(' '), E = Item.find_last_not_of(' ');
-    Items.push_back(B == std::string::npos ? "" : Item.substr(B, E - B + 1));
-    if (Comma == std::string::npos)
-      break;
-    Pos = Comma + 1;
-  }
-  return Items;
-}
-
 /// N of an item "<Kind>:N" (e.g. cuda:1); an error naming \p What when N
 /// is not a number.
 Result<unsigned> itemIndex(const std::string &Item, const std::string &Kind, const char *What) {
@@ -131,7 +114,7 @@ std::vector<std::string> environmentServers() {
   const char *Env = std::getenv("SKMD_SERVERS");
   if (!Env || !*Env)
     return {};
-  return splitList(Env);
+  return deviceListItems(Env);
 }
 
 Status openRemote(const std::vector<std::string> &Items, bool Everything, OpenedDevices &Out) {
@@ -177,6 +160,23 @@ Status openRemote(const std::vector<std::string> &Items, bool Everything, Opened
 
 } // namespace
 
+std::vector<std::string> deviceListItems(const std::string &Spec) {
+  std::vector<std::string> Items;
+  size_t Pos = 0;
+  while (Pos <= Spec.size()) {
+    size_t Comma = Spec.find(',', Pos);
+    std::string Item = Spec.substr(Pos, Comma == std::string::npos ? std::string::npos
+                                                                   : Comma - Pos);
+    // Spaces around items are allowed ("cpu, discrete").
+    size_t B = Item.find_first_not_of(' '), E = Item.find_last_not_of(' ');
+    Items.push_back(B == std::string::npos ? "" : Item.substr(B, E - B + 1));
+    if (Comma == std::string::npos)
+      break;
+    Pos = Comma + 1;
+  }
+  return Items;
+}
+
 const std::vector<DeviceOpener> &deviceOpeners() {
   static const std::vector<DeviceOpener> Kinds = {
       {"discrete", "discrete", openDiscrete},
@@ -197,7 +197,7 @@ Result<OpenedDevices> openDevices(const std::string &Spec) {
   // Each kind's items, in the list's order.
   std::vector<std::vector<std::string>> Items(Kinds.size());
   if (!Everything)
-    for (const std::string &Item : splitList(Spec)) {
+    for (const std::string &Item : deviceListItems(Spec)) {
       if (Item == "cpu")
         continue;
       std::string Kind = Item.substr(0, Item.find(':'));

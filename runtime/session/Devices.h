@@ -48,6 +48,9 @@ struct DeviceOpener {
       Open;
 };
 
+/// The items of device list \p Spec, spaces around each trimmed.
+std::vector<std::string> deviceListItems(const std::string &Spec);
+
 /// The kinds, in the order their devices come after the CPU.
 const std::vector<DeviceOpener> &deviceOpeners();
 

@@ -18,8 +18,8 @@ server=$1 run=$2 bundle=$3
 dir=$(mktemp -d /tmp/skmd-faults.XXXXXX)
 trap 'pkill -9 -P $$ 2>/dev/null; rm -rf "$dir"' EXIT
 address() { if [ $mpi = 1 ]; then echo "mpi:skmd-faults-$$-$1"; else echo "unix:$dir/$1.sock"; fi; }
-# shellcheck source=ompi-server.sh
-. "$(dirname "$0")/ompi-server.sh"
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
 [ $mpi = 1 ] && start_ompi_server faults "$server" "$dir"
 export SKMD_SERVER_SECRET=faults-test-secret-$$ SKMD_REMOTE_TIMEOUT_MS=3000
 export SKMD_PROFILE_DB=$dir/profiles.sqlite
@@ -31,16 +31,14 @@ start_server() { # name, extra environment
   local name=$1; shift
   env "$@" "$server" --listen=$(address $name) --devices=discrete --name=$name \
     >"$dir/$name.log" 2>&1 &
-  for _ in $(seq 200); do grep -q serving "$dir/$name.log" && return; sleep 0.05; done
-  fail "server $name did not start"
+  wait_for serving "$dir/$name.log" 10 || fail "server $name did not start"
 }
 
 echo "== a server killed during a launch"
 # A slowed link (0.5 MB/s): the 2 MB of inputs take 4 s, the kill comes at 1.5 s.
 start_server a SKMD_DISCRETE_GBPS=0.0005
 spid=$!
-(for _ in $(seq 200); do grep -q "arrived" "$dir/a.log" && break; sleep 0.05; done
- sleep 1.5; kill -9 $spid) &
+(wait_for arrived "$dir/a.log" 10; sleep 1.5; kill -9 $spid) &
 timeout 60 "$run" "${matmul[@]}" --devices=cpu,remote:$(address a) \
   --plan=manual:cpu=0.1,a.discrete0=0.9 --check >"$dir/run-a.log" 2>&1
 rc=$?
@@ -55,12 +53,11 @@ start_server b SKMD_DISCRETE_GBPS=0.0005
 "$run" "${matmul[@]}" --devices=cpu,remote:$(address b) \
   --plan=b.discrete0 >"$dir/run-b1.log" 2>&1 &
 cpid=$!  # skmd-run itself (killed below), so no timeout in between
-for _ in $(seq 200); do grep -q "arrived" "$dir/b.log" && break; sleep 0.05; done
+wait_for arrived "$dir/b.log" 10
 sleep 1.5
 kill -9 $cpid
 wait $cpid 2>/dev/null
-for _ in $(seq 300); do grep -q "dropped" "$dir/b.log" && break; sleep 0.1; done
-grep -q "dropped" "$dir/b.log" || fail "the server did not drop the killed client"
+wait_for dropped "$dir/b.log" 30 || fail "the server did not drop the killed client"
 SKMD_DISCRETE_GBPS= timeout 60 "$run" "${matmul[@]}" --devices=cpu,remote:$(address b) \
   --plan=even --check >"$dir/run-b2.log" 2>&1 || fail "the next client failed"
 grep -q "check: ok" "$dir/run-b2.log" || fail "the next client got no correct result"

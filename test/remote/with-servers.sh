@@ -25,8 +25,8 @@ trap cleanup EXIT
 
 export SKMD_SERVER_SECRET=with-servers-test-secret-$$
 export SKMD_DISCRETE_THREADS=1
-# shellcheck source=ompi-server.sh
-. "$(dirname "$0")/ompi-server.sh"
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
 if [ $mpi = 1 ]; then
   start_ompi_server with-servers "$server" "$dir"
   pids+=("$ompi_server_pid")
@@ -41,8 +41,7 @@ for i in $(seq "$n"); do
   pids+=($!)
   devices+=",remote:$address"
   # The server says where it serves once it listens.
-  for _ in $(seq 200); do grep -q "serving" "$dir/s$i.log" && break; sleep 0.05; done
-  grep -q "serving" "$dir/s$i.log" || { echo "with-servers: server $i did not start"; cat "$dir/s$i.log"; exit 1; }
+  wait_for serving "$dir/s$i.log" 10 || { echo "with-servers: server $i did not start"; cat "$dir/s$i.log"; exit 1; }
 done
 
 export SKMD_TEST_DEVICES=$devices

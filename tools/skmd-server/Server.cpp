@@ -4,6 +4,7 @@
 #include "devices/remote/Secret.h"
 #include "wire/Requests.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
@@ -56,6 +57,23 @@ private:
   bool Pinned = false;
   std::vector<char> Plain;
 };
+
+/// Calls \p Piece(Offset, Done, Bytes) for each piece of a row that the
+/// packed bytes [At, At + Bytes) of \p R fill: Offset in the allocation
+/// (whose byte \p Base is the region's first), Done from At. Stops at the
+/// first failure.
+template <typename Fn>
+Status eachRowPiece(const wire::Region &R, uint64_t Base, uint64_t At, uint64_t Bytes,
+                    Fn &&Piece) {
+  for (uint64_t Done = 0; Done < Bytes;) {
+    uint64_t Row = (At + Done) / R.RowBytes, InRow = (At + Done) % R.RowBytes;
+    uint64_t N = std::min(Bytes - Done, R.RowBytes - InRow);
+    if (Status St = Piece(Base + Row * R.Pitch + InRow, Done, N); !St)
+      return St;
+    Done += N;
+  }
+  return Status::success();
+}
 
 } // namespace
 
@@ -247,18 +265,14 @@ Status ClientSession::handshake() {
                                                    " ms");
   auto H = wire::decodeHello(**M);
   if (!H) {
-    (void)C.send(wire::frame(wire::Kind::Error, 0,
-                             wire::encode(wire::ErrorReply{ErrorCode::InvalidArgument,
-                                                           H.error().message()})));
+    (void)reply(0, H.error());
     return H.error();
   }
   if (!secretProven(S.Options.Secret, *Nonce, H->Client, H->Proof)) {
-    (void)C.send(wire::frame(
-        wire::Kind::Error, 0,
-        wire::encode(wire::ErrorReply{ErrorCode::InvalidArgument,
-                                      "wrong secret: " + S.Options.Name +
-                                          " serves only clients that hold its secret "
-                                          "(SKMD_SERVER_SECRET or SKMD_SERVER_SECRET_FILE)"})));
+    (void)reply(0, Failure(ErrorCode::InvalidArgument,
+                           "wrong secret: " + S.Options.Name +
+                               " serves only clients that hold its secret "
+                               "(SKMD_SERVER_SECRET or SKMD_SERVER_SECRET_FILE)"));
     return Failure(ErrorCode::InvalidArgument, H->Client + ": wrong secret");
   }
   Client = H->Client;
@@ -277,10 +291,7 @@ Status ClientSession::run() {
         return M.error();
       // A damaged payload: its length was right, the stream is in step.
       S.log(S.Options.Name + ": " + Client + ": " + M.error().message());
-      if (Status St = C.send(wire::frame(
-              wire::Kind::Error, 0,
-              wire::encode(wire::ErrorReply{ErrorCode::InvalidArgument, M.error().message()})));
-          !St)
+      if (Status St = reply(0, M.error()); !St)
         return St;
       continue;
     }
@@ -584,15 +595,10 @@ Status ClientSession::write(const wire::Transfer &T, bool &StreamLost) {
       Failed = St;
       continue;
     }
-    // The packed bytes [At, At + Bytes) as pieces of rows.
-    for (uint64_t Done = 0; Done < Bytes && Failed;) {
-      uint64_t Row = (At + Done) / T.Where.RowBytes, InRow = (At + Done) % T.Where.RowBytes;
-      uint64_t Piece = std::min(Bytes - Done, T.Where.RowBytes - InRow);
-      if (Status St = D.copyIn(*Mem, Base + Row * T.Where.Pitch + InRow, Into + Done, Piece);
-          !St)
-        Failed = St;
-      Done += Piece;
-    }
+    Failed = eachRowPiece(T.Where, Base, At, Bytes,
+                          [&](uint64_t Offset, uint64_t Done, uint64_t N) {
+                            return D.copyIn(*Mem, Offset, Into + Done, N);
+                          });
   }
   std::lock_guard<std::mutex> G((*Sl)->Lock);
   if (Failed)
@@ -617,15 +623,10 @@ Status ClientSession::read(uint64_t Id, const wire::Transfer &T) {
   uint64_t Base = T.Where.Address - Mem->Address;
   auto Fill = [&](uint64_t At, uint64_t Bytes) -> Status {
     std::lock_guard<std::mutex> G((*Sl)->Lock);
-    for (uint64_t Done = 0; Done < Bytes;) {
-      uint64_t Row = (At + Done) / T.Where.RowBytes, InRow = (At + Done) % T.Where.RowBytes;
-      uint64_t Piece = std::min(Bytes - Done, T.Where.RowBytes - InRow);
-      if (Status St = D.copyOut(Buffer + Done, *Mem, Base + Row * T.Where.Pitch + InRow, Piece);
-          !St)
-        return St;
-      Done += Piece;
-    }
-    return Status::success();
+    return eachRowPiece(T.Where, Base, At, Bytes,
+                        [&](uint64_t Offset, uint64_t Done, uint64_t N) {
+                          return D.copyOut(Buffer + Done, *Mem, Offset, N);
+                        });
   };
   // The first block is read before ReadData goes out, so that a failing
   // device still gets an Error reply; a later failure breaks the stream.

@@ -72,22 +72,12 @@ std::string defaultAddress() {
   return "unix:/tmp/skmd-server-" + std::to_string(getuid()) + ".sock";
 }
 
-bool namesCpu(const std::string &Spec) {
-  if (Spec.empty() || Spec == "all")
-    return true;
-  size_t Pos = 0;
-  while (Pos <= Spec.size()) {
-    size_t Comma = Spec.find(',', Pos);
-    std::string Item = Spec.substr(Pos, Comma == std::string::npos ? std::string::npos
-                                                                   : Comma - Pos);
-    Item.erase(0, Item.find_first_not_of(' '));
-    Item.erase(Item.find_last_not_of(' ') + 1);
-    if (Item == "cpu")
+/// Whether the device list \p Spec has an item of kind \p Kind ("cpu",
+/// "remote:unix:/x" of "remote").
+bool namesKind(const std::string &Spec, const std::string &Kind) {
+  for (const std::string &Item : deviceListItems(Spec))
+    if (Item.substr(0, Item.find(':')) == Kind)
       return true;
-    if (Comma == std::string::npos)
-      break;
-    Pos = Comma + 1;
-  }
   return false;
 }
 
@@ -131,7 +121,7 @@ int main(int Argc, char **Argv) {
   if (!Secret)
     die(Secret.error().message());
   // Never serve our own devices to ourselves.
-  if (Spec.find("remote") != std::string::npos)
+  if (namesKind(Spec, "remote"))
     die("--devices=" + Spec + ": a server serves its own devices, not remote ones");
 
   // SIGINT and SIGTERM go to one thread that stops the server.
@@ -145,7 +135,7 @@ int main(int Argc, char **Argv) {
   if (!Opened)
     die(Opened.error().message());
   std::vector<std::unique_ptr<Device>> Devices;
-  bool Cpu = namesCpu(Spec);
+  bool Cpu = Spec.empty() || Spec == "all" || namesKind(Spec, "cpu");
   for (auto &D : Opened->Devices)
     if (Cpu || D.get() != Opened->Cpu)
       Devices.push_back(std::move(D));

@@ -67,21 +67,29 @@ Failure RemoteDevice::failed(const Failure &F) const {
   return Failure(F.code(), Info.Name + ": " + F.message());
 }
 
-Result<std::shared_ptr<DeviceModule>> RemoteDevice::loadModule(const Bundle &B) {
-  wire::LoadModule L;
-  L.Device = Index;
-  L.Hash = bundleHash(B.bytes());
-  // Named by its hash first: the bytes cross only when the server lacks them.
-  auto R = Link->call(wire::Kind::LoadModule, wire::encode(L));
-  if (!R && R.error().code() == ErrorCode::NotFound) {
-    L.BundleBytes = B.bytes().size();
-    R = Link->call(wire::Kind::LoadModule, wire::encode(L), B.bytes().data(), L.BundleBytes);
-  }
+Result<wire::Done> RemoteDevice::request(wire::Kind K, const wire::Writer &Payload,
+                                         const void *Data, uint64_t DataBytes) {
+  auto R = Link->call(K, Payload, Data, DataBytes);
   if (!R)
     return failed(R.error());
   auto D = wire::decodeDone(*R);
   if (!D)
     return failed(D.error());
+  return D;
+}
+
+Result<std::shared_ptr<DeviceModule>> RemoteDevice::loadModule(const Bundle &B) {
+  wire::LoadModule L;
+  L.Device = Index;
+  L.Hash = bundleHash(B.bytes());
+  // Named by its hash first: the bytes cross only when the server lacks them.
+  auto D = request(wire::Kind::LoadModule, wire::encode(L));
+  if (!D && D.error().code() == ErrorCode::NotFound) {
+    L.BundleBytes = B.bytes().size();
+    D = request(wire::Kind::LoadModule, wire::encode(L), B.bytes().data(), L.BundleBytes);
+  }
+  if (!D)
+    return D.error();
   auto M = std::make_shared<RemoteModule>();
   M->Id = D->Value;
   return std::shared_ptr<DeviceModule>(std::move(M));
@@ -93,12 +101,9 @@ RemoteDevice::loadKernel(const std::shared_ptr<DeviceModule> &Module, const Kern
   L.Device = Index;
   L.Module = static_cast<const RemoteModule &>(*Module).Id;
   L.Kernel = Kernel.Name;
-  auto R = Link->call(wire::Kind::LoadKernel, wire::encode(L));
-  if (!R)
-    return failed(R.error());
-  auto D = wire::decodeDone(*R);
+  auto D = request(wire::Kind::LoadKernel, wire::encode(L));
   if (!D)
-    return failed(D.error());
+    return D.error();
   auto K = std::make_unique<RemoteKernel>();
   K->Id = D->Value;
   K->Merge = D->Flags & 1;
@@ -106,12 +111,9 @@ RemoteDevice::loadKernel(const std::shared_ptr<DeviceModule> &Module, const Kern
 }
 
 Result<DeviceMemory> RemoteDevice::allocate(uint64_t Bytes) {
-  auto R = Link->call(wire::Kind::Allocate, wire::encode(wire::Allocate{Index, Bytes}));
-  if (!R)
-    return failed(R.error());
-  auto D = wire::decodeDone(*R);
+  auto D = request(wire::Kind::Allocate, wire::encode(wire::Allocate{Index, Bytes}));
   if (!D)
-    return failed(D.error());
+    return D.error();
   return DeviceMemory{D->Value, Bytes};
 }
 
@@ -180,10 +182,8 @@ Status RemoteDevice::copyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset
 }
 
 Status RemoteDevice::finishCopies() {
-  auto R = Link->call(wire::Kind::Sync, wire::empty());
-  if (!R)
-    return failed(R.error());
-  return Status::success();
+  auto D = request(wire::Kind::Sync, wire::empty());
+  return D ? Status::success() : Status(D.error());
 }
 
 Status RemoteDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
@@ -207,10 +207,8 @@ Status RemoteDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Arg
   Ru.LocalSize = Range.LocalSize;
   Ru.First = First;
   Ru.Count = Count;
-  auto R = Link->call(wire::Kind::Run, wire::encode(Ru));
-  if (!R)
-    return failed(R.error());
-  return Status::success();
+  auto D = request(wire::Kind::Run, wire::encode(Ru));
+  return D ? Status::success() : Status(D.error());
 }
 
 } // namespace skmd

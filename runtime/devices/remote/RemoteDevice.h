@@ -47,6 +47,10 @@ public:
 private:
   /// Where an error of this device's names it.
   Failure failed(const Failure &F) const;
+  /// Sends request \p K (and \p DataBytes of data) and waits for its Done;
+  /// any other reply, or an Error, fails naming this device.
+  Result<wire::Done> request(wire::Kind K, const wire::Writer &Payload,
+                             const void *Data = nullptr, uint64_t DataBytes = 0);
   std::shared_ptr<ServerLink> Link;
   uint32_t Index;
 };

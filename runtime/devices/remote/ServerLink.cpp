@@ -54,17 +54,24 @@ Result<std::shared_ptr<ServerLink>> ServerLink::open(std::unique_ptr<Connection>
     return Failure(F.code() == ErrorCode::InvalidArgument ? ErrorCode::NoDevice : F.code(),
                    Peer + ": " + F.message());
   };
+  // The server's next message of the handshake (\p What), or why not.
+  auto Next = [&](const char *What, const char *Hint) -> Result<wire::Message> {
+    auto M = C->receive(Times.Silence);
+    if (!M)
+      return Fail(M.error());
+    if (!*M)
+      return Fail(Failure(ErrorCode::NoDevice, std::string("no ") + What + " within " +
+                                                   std::to_string(Times.Silence.count()) +
+                                                   " ms" + Hint));
+    if (auto E = carriedError(**M))
+      return Fail(*E);
+    return std::move(**M);
+  };
   // The server speaks first.
-  auto First = C->receive(Times.Silence);
+  auto First = Next("Challenge", ": is it an skmd-server?");
   if (!First)
-    return Fail(First.error());
-  if (!*First)
-    return Fail(Failure(ErrorCode::NoDevice, "no Challenge within " +
-                                                 std::to_string(Times.Silence.count()) +
-                                                 " ms: is it an skmd-server?"));
-  if (auto E = carriedError(**First))
-    return Fail(*E);
-  auto Ch = wire::decodeChallenge(**First);
+    return First.error();
+  auto Ch = wire::decodeChallenge(*First);
   if (!Ch)
     return Fail(Ch.error());
   wire::Hello H;
@@ -72,15 +79,10 @@ Result<std::shared_ptr<ServerLink>> ServerLink::open(std::unique_ptr<Connection>
   H.Proof = proveSecret(Secret, Ch->Nonce, H.Client);
   if (Status S = C->send(wire::frame(wire::Kind::Hello, 0, wire::encode(H))); !S)
     return Fail(S.error());
-  auto Second = C->receive(Times.Silence);
+  auto Second = Next("Welcome", "");
   if (!Second)
-    return Fail(Second.error());
-  if (!*Second)
-    return Fail(Failure(ErrorCode::NoDevice, "no Welcome within " +
-                                                 std::to_string(Times.Silence.count()) + " ms"));
-  if (auto E = carriedError(**Second))
-    return Fail(*E);
-  auto W = wire::decodeWelcome(**Second);
+    return Second.error();
+  auto W = wire::decodeWelcome(*Second);
   if (!W)
     return Fail(W.error());
 
