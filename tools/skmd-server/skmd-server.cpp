@@ -124,6 +124,11 @@ int main(int Argc, char **Argv) {
   if (namesKind(Spec, "remote"))
     die("--devices=" + Spec + ": a server serves its own devices, not remote ones");
 
+  // A client that dies mid-write must cost that client only: Open MPI's
+  // TCP transport writes to its closed socket without MSG_NOSIGNAL, and the
+  // default SIGPIPE ended the whole server (exit 141).
+  std::signal(SIGPIPE, SIG_IGN);
+
   // SIGINT and SIGTERM go to one thread that stops the server.
   sigset_t Signals;
   sigemptyset(&Signals);

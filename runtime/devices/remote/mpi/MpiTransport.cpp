@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <csignal>
 #include <cstdlib>
 #include <deque>
 #include <future>
@@ -274,6 +275,12 @@ public:
     if (Already) {
       MPI_Query_thread(&Provided);
     } else {
+      // Open MPI's TCP transport writes to a dead peer's socket without
+      // MSG_NOSIGNAL: a lost server must fail its devices, not end the
+      // client by SIGPIPE. Only where the program left SIGPIPE as it was.
+      struct sigaction Old;
+      if (sigaction(SIGPIPE, nullptr, &Old) == 0 && Old.sa_handler == SIG_DFL)
+        std::signal(SIGPIPE, SIG_IGN);
       if (int E = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &Provided);
           E != MPI_SUCCESS)
         return Failure(ErrorCode::NoDevice, "MPI_Init_thread: " + mpiError(E));
