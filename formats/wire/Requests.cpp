@@ -78,6 +78,12 @@ Writer encode(const Release &M) {
   return W;
 }
 
+uint64_t SharedTransfer::hostEnd() const {
+  Region Host{Offset, Where.RowBytes, Where.Rows > 1 ? HostPitch : 0, Where.Rows};
+  uint64_t Span = Host.span(); // checks that Offset + Span fits
+  return Span ? Offset + Span : 0;
+}
+
 Writer encode(const Transfer &M) {
   Writer W;
   W.u32(M.Device);
@@ -124,6 +130,30 @@ Writer encode(const Done &M) {
 Writer encode(const ReadData &M) {
   Writer W;
   W.u64(M.Bytes);
+  return W;
+}
+
+Writer encode(const Share &M) {
+  Writer W;
+  W.u64(M.Segment);
+  W.u64(M.Bytes);
+  return W;
+}
+
+Writer encode(const Unshare &M) {
+  Writer W;
+  W.u64(M.Segment);
+  return W;
+}
+
+Writer encode(const SharedTransfer &M) {
+  Writer W;
+  W.u32(M.Device);
+  putRegion(W, M.Where);
+  W.u64(M.Segment);
+  W.u64(M.Offset);
+  W.u64(M.HostPitch);
+  W.u32(M.Flags);
   return W;
 }
 
@@ -264,6 +294,61 @@ Result<ReadData> decodeReadData(const Message &M) {
   ReadData D;
   D.Bytes = R->u64("bytes");
   return finished(*R, D);
+}
+
+Result<Share> decodeShare(const Message &M) {
+  auto R = payloadOf(M, Kind::Share);
+  if (!R)
+    return R.error();
+  Share S;
+  S.Segment = R->u64("segment");
+  S.Bytes = R->u64("bytes");
+  auto Done = finished(*R, S);
+  if (Done && !Done->Bytes)
+    return malformed("Share of an empty segment");
+  return Done;
+}
+
+Result<Unshare> decodeUnshare(const Message &M) {
+  auto R = payloadOf(M, Kind::Unshare);
+  if (!R)
+    return R.error();
+  Unshare U;
+  U.Segment = R->u64("segment");
+  return finished(*R, U);
+}
+
+Result<SharedTransfer> decodeSharedTransfer(const Message &M) {
+  if (M.H.What != Kind::WriteShared && M.H.What != Kind::ReadShared)
+    return payloadOf(M, Kind::WriteShared).error();
+  const char *What = kindName(M.H.What);
+  Reader R(M.Payload.data(), M.Payload.size(), What);
+  SharedTransfer T;
+  T.Device = R.u32("device");
+  T.Where.Address = R.u64("address");
+  T.Where.RowBytes = R.u64("row bytes");
+  T.Where.Pitch = R.u64("pitch");
+  T.Where.Rows = R.u64("rows");
+  T.Segment = R.u64("segment");
+  T.Offset = R.u64("offset");
+  T.HostPitch = R.u64("host pitch");
+  T.Flags = R.u32("flags");
+  auto Done = finished(R, T);
+  if (!Done)
+    return Done.error();
+  if (Status S = checkRegion(T.Where, What); !S)
+    return S.error();
+  if (T.Flags & ~SharedTransfer::AnswerWhenLanded)
+    return malformed(std::string(What) + " has unknown flags " + std::to_string(T.Flags));
+  if (!T.Where.packedBytes())
+    return malformed(std::string(What) + " of no bytes");
+  if (T.Where.Rows > 1 && T.HostPitch < T.Where.RowBytes)
+    return malformed(std::string(What) + "'s rows overlap in the segment (host pitch " +
+                     std::to_string(T.HostPitch) + " < row bytes " +
+                     std::to_string(T.Where.RowBytes) + ")");
+  if (!T.hostEnd())
+    return malformed(std::string(What) + "'s rows in the segment do not fit in 64 bits");
+  return T;
 }
 
 Status decodeEmpty(const Message &M) {

@@ -14,6 +14,15 @@
 //   Heartbeat   either way, no reply: the peer is alive
 //   Goodbye     the client leaves; the server frees what it held
 //
+// On one node (a Unix socket) a client may share memory with the server:
+//
+//   Share       -> Done   a segment of the client's memory; its descriptor
+//                         follows on the data channel (SCM_RIGHTS)
+//   Unshare               no reply: the server lets the segment go
+//   WriteShared -> Done   only when asked (AnswerWhenLanded); otherwise
+//                         posted, a failure deferred like a Write's
+//   ReadShared  -> Done   once the bytes are in the segment
+//
 // Bulk bytes (a bundle, a Write's rows, a ReadData's) are not in the
 // payload: they follow their message on the connection's data channel
 // (runtime/devices/remote/Connection.h), as many as the message says.
@@ -72,6 +81,34 @@ struct Transfer {
   Region Where;
 };
 
+/// A segment of the client's memory (a sealed memfd) that the server maps:
+/// copies name it by Segment, the client's number for it.
+struct Share {
+  uint64_t Segment = 0;
+  uint64_t Bytes = 0;
+};
+
+struct Unshare {
+  uint64_t Segment = 0;
+};
+
+/// A copy between a device's region and rows of a shared segment: row i
+/// of Where is at Offset + i * HostPitch in the segment.
+struct SharedTransfer {
+  uint32_t Device = 0;
+  Region Where;
+  uint64_t Segment = 0;
+  uint64_t Offset = 0;
+  uint64_t HostPitch = 0;
+  /// WriteShared: reply Done once the bytes have landed on the device (a
+  /// client reusing its staging waits for that).
+  static constexpr uint32_t AnswerWhenLanded = 1;
+  uint32_t Flags = 0;
+  /// One past the segment's last byte the rows touch, 0 where that
+  /// overflows.
+  uint64_t hostEnd() const;
+};
+
 /// A kernel argument as the device takes it (DeviceArg).
 struct Arg {
   enum Kind : uint8_t { Buffer = 0, Scalar = 1, Local = 2 } K = Scalar;
@@ -115,6 +152,9 @@ Writer encode(const Transfer &M);
 Writer encode(const Run &M);
 Writer encode(const Done &M);
 Writer encode(const ReadData &M);
+Writer encode(const Share &M);
+Writer encode(const Unshare &M);
+Writer encode(const SharedTransfer &M);
 /// The payload of Sync, Heartbeat and Goodbye.
 Writer empty();
 
@@ -127,6 +167,10 @@ Result<Transfer> decodeTransfer(const Message &M);
 Result<Run> decodeRun(const Message &M);
 Result<Done> decodeDone(const Message &M);
 Result<ReadData> decodeReadData(const Message &M);
+Result<Share> decodeShare(const Message &M);
+Result<Unshare> decodeUnshare(const Message &M);
+/// A WriteShared or a ReadShared.
+Result<SharedTransfer> decodeSharedTransfer(const Message &M);
 /// Sync, Heartbeat, Goodbye: checks that the payload is empty.
 Status decodeEmpty(const Message &M);
 

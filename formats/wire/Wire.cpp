@@ -69,6 +69,14 @@ const char *kindName(Kind K) {
     return "Heartbeat";
   case Kind::Goodbye:
     return "Goodbye";
+  case Kind::Share:
+    return "Share";
+  case Kind::Unshare:
+    return "Unshare";
+  case Kind::WriteShared:
+    return "WriteShared";
+  case Kind::ReadShared:
+    return "ReadShared";
   }
   return nullptr;
 }

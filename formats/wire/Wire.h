@@ -40,7 +40,7 @@
 namespace skmd::wire {
 
 constexpr uint32_t Magic = 0x574d4b53; // "SKMW" in memory order
-constexpr uint16_t Version = 1;
+constexpr uint16_t Version = 2;
 constexpr size_t HeaderBytes = 32;
 /// The most a payload may hold: bulk data travels in chunks well below it.
 constexpr uint64_t MaxPayloadBytes = 64ull << 20;
@@ -73,6 +73,12 @@ enum class Kind : uint16_t {
   Sync = 14,
   Heartbeat = 15,
   Goodbye = 16,
+  // Memory shared between a client and a server on one node (a Unix
+  // socket's connection): no byte of a copy crosses the socket.
+  Share = 17,
+  Unshare = 18,
+  WriteShared = 19,
+  ReadShared = 20,
 };
 
 /// The kind's name, for messages ("Hello"), or null for an unknown kind.

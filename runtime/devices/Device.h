@@ -215,6 +215,12 @@ public:
   /// Whether host bytes [Host, Host + Bytes) are such memory: the
   /// transfer model then uses the pinned link's speed.
   virtual bool isPinnedHost(const void *Host, uint64_t Bytes) const { return false; }
+  /// Page-locks host memory that this device did not allocate (another
+  /// device's, memory shared with another process) for this device's
+  /// copies; false where it has no such kind. Undone by unregisterHost,
+  /// once per successful call.
+  virtual bool registerHost(void *Host, uint64_t Bytes) { return false; }
+  virtual void unregisterHost(void *Host) {}
 
   /// Waits until every copy issued so far has arrived (copies to a device
   /// may run behind the call that issued them).

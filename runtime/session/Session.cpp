@@ -74,8 +74,11 @@ Session::~Session() {
     freeHost(Owned);
   }
   Objects.clear();
-  for (auto &[Ptr, Owner] : Pinned)
-    Owner->freePinnedHost(Ptr);
+  for (PinnedBlock &B : Pinned) {
+    for (Device *D : B.Registered)
+      D->unregisterHost(B.P);
+    B.Owner->freePinnedHost(B.P);
+  }
 }
 
 std::vector<const DeviceInfo *> Session::deviceInfos() const {
@@ -370,10 +373,25 @@ Result<std::pair<double, double>> Session::measureLink(unsigned Index, uint64_t 
 }
 
 void *Session::allocHost(size_t Bytes) {
+  // Memory shared with a server on this node first: the other devices can
+  // page-lock it too, where a GPU's own page-locked memory cannot be
+  // shared (devices/remote/SharedMemory.h).
+  std::vector<Device *> Order;
   for (auto &D : Devices)
-    if (void *P = D->allocPinnedHost(Bytes)) {
+    if (D->info().Kind == DeviceKind::Remote)
+      Order.push_back(D.get());
+  for (auto &D : Devices)
+    if (D->info().Kind != DeviceKind::Remote)
+      Order.push_back(D.get());
+  for (Device *Owner : Order)
+    if (void *P = Owner->allocPinnedHost(Bytes)) {
+      PinnedBlock B{P, Owner, {}};
+      for (auto &D : Devices)
+        if (D.get() != Owner && !D->info().SharesHostMemory && !D->isPinnedHost(P, Bytes) &&
+            D->registerHost(P, Bytes))
+          B.Registered.push_back(D.get());
       std::lock_guard<std::mutex> Hold(HostLock);
-      Pinned.push_back({P, D.get()});
+      Pinned.push_back(std::move(B));
       return P;
     }
   // No device that page-locks: page-aligned memory does as well.
@@ -387,11 +405,13 @@ void Session::freeHost(void *Ptr) {
   {
     std::lock_guard<std::mutex> Hold(HostLock);
     auto It = std::find_if(Pinned.begin(), Pinned.end(),
-                           [&](const auto &P) { return P.first == Ptr; });
+                           [&](const PinnedBlock &B) { return B.P == Ptr; });
     if (It != Pinned.end()) {
-      Device *Owner = It->second;
+      PinnedBlock B = std::move(*It);
       Pinned.erase(It);
-      Owner->freePinnedHost(Ptr);
+      for (Device *D : B.Registered)
+        D->unregisterHost(Ptr);
+      B.Owner->freePinnedHost(Ptr);
       return;
     }
   }

@@ -234,9 +234,15 @@ private:
   /// The worker's id once it runs: jobs may release buffers in place.
   std::atomic<std::thread::id> WorkerId{};
 
-  /// Page-locked blocks from allocHost and the device that owns each.
+  /// Page-locked blocks from allocHost: the device that owns each, and
+  /// the others that page-locked it too.
+  struct PinnedBlock {
+    void *P = nullptr;
+    Device *Owner = nullptr;
+    std::vector<Device *> Registered;
+  };
   std::mutex HostLock;
-  std::vector<std::pair<void *, Device *>> Pinned;
+  std::vector<PinnedBlock> Pinned;
 };
 
 } // namespace skmd

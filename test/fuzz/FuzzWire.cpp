@@ -88,6 +88,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     if (auto R = decodeRun(*M))
       roundTrip(*M, *R, Data, Size);
     break;
+  case Kind::Share:
+    if (auto S = decodeShare(*M))
+      roundTrip(*M, *S, Data, Size);
+    break;
+  case Kind::Unshare:
+    if (auto U = decodeUnshare(*M))
+      roundTrip(*M, *U, Data, Size);
+    break;
+  case Kind::WriteShared:
+  case Kind::ReadShared:
+    if (auto T = decodeSharedTransfer(*M))
+      roundTrip(*M, *T, Data, Size);
+    break;
   case Kind::Sync:
   case Kind::Heartbeat:
   case Kind::Goodbye:

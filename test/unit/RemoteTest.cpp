@@ -11,13 +11,18 @@
 #include "devices/discrete/HostDiscreteDevice.h"
 #include "devices/remote/RemoteDevice.h"
 #include "devices/remote/Secret.h"
+#include "devices/remote/SharedMemory.h"
 #include "devices/remote/SocketConnection.h"
 #include "wire/Requests.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fcntl.h>
 #include <future>
 #include <numeric>
+#include <sys/mman.h>
+#include <unistd.h>
 
 using namespace skmd;
 using namespace std::chrono_literals;
@@ -66,6 +71,10 @@ protected:
     }
     Status receiveData(void *I, uint64_t B, std::chrono::milliseconds W) override {
       return C->receiveData(I, B, W);
+    }
+    bool passesDescriptors() const override { return C->passesDescriptors(); }
+    Result<int> receiveDescriptor(std::chrono::milliseconds W) override {
+      return C->receiveDescriptor(W);
     }
     void close() override { C->close(); }
     std::shared_ptr<Connection> C;
@@ -128,43 +137,99 @@ TEST_F(Remote, AWrongSecretIsRefusedAndTheConnectionEnds) {
   EXPECT_NE(S.error().message().find("wrong secret"), std::string::npos);
 }
 
-TEST_F(Remote, ARemoteDeviceAllocatesCopiesAndFrees) {
+/// Copies to \p D and back, contiguous and strided, larger than a data
+/// chunk and a staging slot, from and to \p Host's memory (N bytes).
+void expectCopiesRoundTrip(Device &D, uint8_t *In, uint8_t *Out, uint64_t N) {
+  auto M = D.allocate(N);
+  ASSERT_TRUE(M.ok()) << M.error().message();
+  std::iota(In, In + N, uint8_t(3));
+  std::fill(Out, Out + N, 0);
+  ASSERT_TRUE(D.copyIn(*M, 0, In, N).ok());
+  ASSERT_TRUE(D.finishCopies().ok());
+  ASSERT_TRUE(D.copyOut(Out, *M, 0, N).ok());
+  ASSERT_TRUE(std::equal(In, In + N, Out));
+
+  // 700 rows of 1000 bytes every 4096 (packed, under a MiB), then 3 rows
+  // of 1.5 MiB every 2 MiB (each longer than a 1 MiB slot).
+  for (Rect R : {Rect{100, 1000, 4096, 700}, Rect{100, 3u << 19, 2u << 20, 3}}) {
+    std::fill(Out, Out + N, 0);
+    ASSERT_TRUE(D.copyOutRect(Out, *M, 0, R).ok());
+    for (uint64_t Row = 0; Row < R.Rows; ++Row)
+      for (uint64_t B : {uint64_t(0), R.RowBytes / 2, R.RowBytes - 1})
+        ASSERT_EQ(Out[R.Offset + Row * R.Pitch + B], In[R.Offset + Row * R.Pitch + B]);
+    EXPECT_EQ(Out[R.Offset + R.RowBytes], 0); // between rows: not copied
+    std::vector<uint8_t> Zero(N, 0);
+    ASSERT_TRUE(D.copyInRect(*M, 0, Zero.data(), R).ok());
+    ASSERT_TRUE(D.copyOut(Out, *M, 0, N).ok());
+    EXPECT_EQ(Out[R.Offset], 0);
+    EXPECT_EQ(Out[R.Offset + (R.Rows - 1) * R.Pitch + R.RowBytes - 1], 0);
+    EXPECT_EQ(Out[R.Offset + R.RowBytes], In[R.Offset + R.RowBytes]); // between rows
+    ASSERT_TRUE(D.copyIn(*M, 0, In, N).ok()); // as before, for the next
+  }
+  D.release(*M);
+  ASSERT_TRUE(D.finishCopies().ok());
+}
+
+/// Sets an environment variable for one test.
+struct ScopedEnv {
+  ScopedEnv(const char *Name, const char *Value) : Name(Name) { setenv(Name, Value, 1); }
+  ~ScopedEnv() { unsetenv(Name); }
+  const char *Name;
+};
+
+TEST_F(Remote, ARemoteDeviceAllocatesCopiesAndFreesThroughTheSocket) {
+  ScopedEnv NoSharing("SKMD_REMOTE_SHARE", "0");
   auto Link = ServerLink::open(std::move(Client), Secret, quick());
   ASSERT_TRUE(Link.ok()) << Link.error().message();
+  EXPECT_FALSE((*Link)->sharesMemory());
   auto Devices = RemoteDevice::offered(*Link);
   ASSERT_EQ(Devices.size(), 2u);
   EXPECT_EQ(Devices[1]->info().Name, "t.discrete1");
   EXPECT_EQ(Devices[1]->info().Kind, DeviceKind::Remote);
   EXPECT_FALSE(Devices[1]->info().SharesHostMemory);
-  Device &D = *Devices[1];
+  EXPECT_EQ(Devices[1]->allocPinnedHost(4096), nullptr);
 
-  // Contiguous and strided copies both ways, larger than a data chunk.
   uint64_t N = wire::DataChunkBytes * 2 + 12345;
-  auto M = D.allocate(N);
-  ASSERT_TRUE(M.ok()) << M.error().message();
-  EXPECT_EQ(Srv->allocations(), 1u);
-  std::vector<uint8_t> In(N), Out(N, 0);
-  std::iota(In.begin(), In.end(), uint8_t(3));
-  ASSERT_TRUE(D.copyIn(*M, 0, In.data(), N).ok());
-  ASSERT_TRUE(D.finishCopies().ok());
-  ASSERT_TRUE(D.copyOut(Out.data(), *M, 0, N).ok());
-  EXPECT_EQ(In, Out);
-
-  Rect R{100, 1000, 4096, 700}; // 700 rows of 1000 bytes every 4096
-  std::vector<uint8_t> Back(N, 0);
-  ASSERT_TRUE(D.copyOutRect(Back.data(), *M, 0, R).ok());
-  for (uint64_t Row = 0; Row < R.Rows; ++Row)
-    for (uint64_t B : {uint64_t(0), R.RowBytes - 1})
-      ASSERT_EQ(Back[R.Offset + Row * R.Pitch + B], In[R.Offset + Row * R.Pitch + B]);
-  std::vector<uint8_t> Zero(N, 0);
-  ASSERT_TRUE(D.copyInRect(*M, 0, Zero.data(), R).ok());
-  ASSERT_TRUE(D.copyOut(Out.data(), *M, 0, N).ok());
-  EXPECT_EQ(Out[R.Offset], 0);
-  EXPECT_EQ(Out[R.Offset + R.RowBytes], In[R.Offset + R.RowBytes]); // between rows
-
-  D.release(*M);
-  ASSERT_TRUE(D.finishCopies().ok());
+  std::vector<uint8_t> In(N), Out(N);
+  expectCopiesRoundTrip(*Devices[1], In.data(), Out.data(), N);
   EXPECT_EQ(Srv->allocations(), 0u);
+  EXPECT_EQ(Srv->sharedSegments(), 0u);
+}
+
+TEST_F(Remote, OrdinaryMemoryGoesThroughTheStagingRing) {
+  ScopedEnv Slot("SKMD_REMOTE_SLOT_MB", "1");
+  ScopedEnv Slots("SKMD_REMOTE_SLOTS", "3");
+  auto Link = ServerLink::open(std::move(Client), Secret, quick());
+  ASSERT_TRUE(Link.ok()) << Link.error().message();
+  ASSERT_TRUE((*Link)->sharesMemory());
+  auto Devices = RemoteDevice::offered(*Link);
+  uint64_t N = wire::DataChunkBytes * 2 + 12345;
+  std::vector<uint8_t> In(N), Out(N);
+  expectCopiesRoundTrip(*Devices[1], In.data(), Out.data(), N);
+  EXPECT_EQ(Srv->sharedSegments(), 1u); // the ring
+  EXPECT_EQ(Srv->allocations(), 0u);
+}
+
+TEST_F(Remote, PageLockedMemoryIsSharedWithTheServer) {
+  auto Link = ServerLink::open(std::move(Client), Secret, quick());
+  ASSERT_TRUE(Link.ok()) << Link.error().message();
+  auto Devices = RemoteDevice::offered(*Link);
+  Device &D = *Devices[0];
+  uint64_t N = wire::DataChunkBytes * 2 + 12345;
+  auto *In = static_cast<uint8_t *>(D.allocPinnedHost(N));
+  auto *Out = static_cast<uint8_t *>(Devices[1]->allocPinnedHost(N));
+  ASSERT_NE(In, nullptr);
+  ASSERT_NE(Out, nullptr);
+  EXPECT_TRUE(D.isPinnedHost(In + 10, N - 10));
+  EXPECT_FALSE(D.isPinnedHost(In + 10, N + 8192)); // past its end
+  EXPECT_EQ(Srv->sharedSegments(), 2u);
+  expectCopiesRoundTrip(D, In, Out, N);
+  // And the staging ring, which the zeros in ordinary memory took.
+  EXPECT_EQ(Srv->sharedSegments(), 3u);
+  D.freePinnedHost(In);
+  Devices[1]->freePinnedHost(Out);
+  ASSERT_TRUE(D.finishCopies().ok()); // the Unshares were served before
+  EXPECT_EQ(Srv->sharedSegments(), 1u);
 }
 
 TEST_F(Remote, AFailedWriteIsReportedByTheNextCall) {
@@ -242,6 +307,69 @@ TEST_F(Remote, MalformedMessagesGetAnErrorAndTheServerGoesOn) {
   ASSERT_TRUE(Client->send(Junk).ok());
   Status S = served();
   EXPECT_FALSE(S.ok());
+  EXPECT_EQ(Srv->allocations(), 0u);
+}
+
+TEST_F(Remote, HostileSharesGetAnErrorAndTheServerGoesOn) {
+  ASSERT_EQ(hello(Secret).H.What, wire::Kind::Welcome);
+  uint64_t A = allocate(1, 1 << 20);
+  auto Share = [&](uint64_t Id, uint64_t Segment, uint64_t Bytes, int Fd) {
+    auto F = wire::frame(wire::Kind::Share, Id, wire::encode(wire::Share{Segment, Bytes}));
+    if (Fd >= 0)
+      EXPECT_TRUE(Client->sendWithDescriptor(F, Fd).ok());
+    else { // the byte, without a descriptor
+      uint8_t Byte = 0;
+      EXPECT_TRUE(Client->send(F, &Byte, 1).ok());
+    }
+    return next();
+  };
+  auto Expect = [&](const wire::Message &R, const char *Says) {
+    EXPECT_NE(errorText(R).find(Says), std::string::npos) << errorText(R);
+  };
+  Expect(Share(2, 1, 4096, -1), "without its descriptor");
+  // A file that is not a sealed memfd: it could shrink under the mapping.
+  int Plain = ::memfd_create("plain", MFD_CLOEXEC);
+  ASSERT_GE(Plain, 0);
+  ASSERT_EQ(::ftruncate(Plain, 1 << 20), 0);
+  Expect(Share(3, 1, 4096, Plain), "sealed against shrinking");
+  ::close(Plain);
+  auto Seg = SharedSegment::create(1 << 16);
+  ASSERT_TRUE(Seg.ok());
+  Expect(Share(4, 1, 1 << 20, (*Seg)->descriptor()), "were announced");
+  ASSERT_EQ(Share(5, 1, 1 << 16, (*Seg)->descriptor()).H.What, wire::Kind::Done);
+  Expect(Share(6, 1, 1 << 16, (*Seg)->descriptor()), "shared already");
+  EXPECT_EQ(Srv->sharedSegments(), 1u);
+
+  auto Copy = [&](wire::Kind K, uint64_t Segment, uint64_t Offset, wire::Region Where,
+                  const char *Says) {
+    wire::SharedTransfer T;
+    T.Where = Where;
+    T.Segment = Segment;
+    T.Offset = Offset;
+    T.HostPitch = Where.Pitch;
+    T.Flags = wire::SharedTransfer::AnswerWhenLanded;
+    ASSERT_TRUE(Client->send(wire::frame(K, 7, wire::encode(T))).ok());
+    wire::Message R = next();
+    if (Says)
+      Expect(R, Says);
+    else
+      EXPECT_EQ(R.H.What, wire::Kind::Done) << errorText(R);
+  };
+  Copy(wire::Kind::WriteShared, 9, 0, {A, 64, 64, 1}, "segment 9 is not shared");
+  Copy(wire::Kind::ReadShared, 1, (1 << 16) - 8, {A, 64, 64, 1}, "which has 65536");
+  Copy(wire::Kind::WriteShared, 1, 0, {A + (1 << 20) - 8, 64, 64, 1},
+       "not in one of this client's allocations");
+  Copy(wire::Kind::WriteShared, 1, 0, {A, 64, 64, 1}, nullptr);
+  Copy(wire::Kind::ReadShared, 1, 64, {A, 64, 128, 4}, nullptr);
+  // Unshare of what is not shared: deferred to the next call.
+  ASSERT_TRUE(
+      Client->send(wire::frame(wire::Kind::Unshare, 8, wire::encode(wire::Unshare{5}))).ok());
+  ASSERT_TRUE(Client->send(wire::frame(wire::Kind::Sync, 9, wire::empty())).ok());
+  Expect(next(), "which is not shared");
+  // The client leaves: its segment goes with it.
+  ASSERT_TRUE(Client->send(wire::frame(wire::Kind::Goodbye, 0, wire::empty())).ok());
+  EXPECT_TRUE(served().ok());
+  EXPECT_EQ(Srv->sharedSegments(), 0u);
   EXPECT_EQ(Srv->allocations(), 0u);
 }
 

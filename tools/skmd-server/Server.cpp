@@ -2,12 +2,15 @@
 #include "Server.h"
 #include "devices/remote/RemoteDevice.h"
 #include "devices/remote/Secret.h"
+#include "devices/remote/SharedMemory.h"
 #include "wire/Requests.h"
 
 #include <algorithm>
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <set>
+#include <unistd.h>
 
 namespace skmd {
 
@@ -125,6 +128,14 @@ private:
   /// Sends ReadData and the region's bytes, or an Error.
   Status read(uint64_t Id, const wire::Transfer &T);
   Result<wire::Done> runKernel(const wire::Run &R);
+  /// Maps a segment the client shares (its descriptor follows), and
+  /// page-locks it for every device that can.
+  Result<wire::Done> share(const wire::Message &M, bool &StreamLost);
+  Status unshare(const wire::Unshare &U);
+  /// A copy between a device region and a shared segment's rows.
+  Result<wire::Done> copyShared(const wire::SharedTransfer &T, bool ToDevice);
+  /// Waits for the posted copies from shared segments of every device.
+  Status finishSharedCopies();
 
   /// The device \p Index, or an error naming it.
   Result<Server::Slot *> slot(uint32_t Index);
@@ -149,6 +160,16 @@ private:
   uint64_t Requests = 0, Runs = 0;
   double BytesIn = 0, BytesOut = 0;
   std::map<std::pair<uint32_t, unsigned>, std::unique_ptr<Staging>> Stagings;
+  struct Shared {
+    std::unique_ptr<MappedSegment> Map;
+    /// The devices that page-locked it.
+    std::vector<uint32_t> Registered;
+  };
+  /// By the client's number for them.
+  std::map<uint64_t, Shared> Segments;
+  uint64_t SharedBytes = 0;
+  /// Devices with posted copies from shared segments not yet waited for.
+  std::set<uint32_t> Unfinished;
 };
 
 Server::Server(std::vector<std::unique_ptr<Device>> Ds, ServerOptions O) : Options(std::move(O)) {
@@ -343,7 +364,11 @@ Status ClientSession::handle(const wire::Message &M) {
   case wire::Kind::Sync:
     if (Status St = wire::decodeEmpty(M); !St)
       return Malformed(St.error());
-    return Call([] { return Result<wire::Done>(wire::Done{}); });
+    return Call([&]() -> Result<wire::Done> {
+      if (Status St = finishSharedCopies(); !St)
+        return St.error();
+      return wire::Done{};
+    });
   case wire::Kind::LoadModule: {
     bool Lost = false;
     auto R = loadModule(M, Lost);
@@ -401,6 +426,41 @@ Status ClientSession::handle(const wire::Message &M) {
     if (!R)
       return Malformed(R.error());
     return Call([&] { return runKernel(*R); });
+  }
+  case wire::Kind::Share: {
+    bool Lost = false;
+    auto R = share(M, Lost);
+    if (Lost) {
+      (void)reply(Id, R);
+      return R ? Failure(ErrorCode::InvalidArgument, "Share lost the stream") : R.error();
+    }
+    return Call([&] { return R; });
+  }
+  case wire::Kind::Unshare: {
+    auto U = wire::decodeUnshare(M);
+    if (!U)
+      defer(U.error());
+    else if (Status St = unshare(*U); !St)
+      defer(St.error());
+    return Status::success();
+  }
+  case wire::Kind::WriteShared: {
+    auto T = wire::decodeSharedTransfer(M);
+    if (!T)
+      return Malformed(T.error());
+    if (T->Flags & wire::SharedTransfer::AnswerWhenLanded)
+      return Call([&] { return copyShared(*T, true); });
+    if (Deferred)
+      return Status::success(); // the next call reports the failure before
+    if (auto R = copyShared(*T, true); !R)
+      defer(R.error());
+    return Status::success();
+  }
+  case wire::Kind::ReadShared: {
+    auto T = wire::decodeSharedTransfer(M);
+    if (!T)
+      return Malformed(T.error());
+    return Call([&] { return copyShared(*T, false); });
   }
   default:
     return Malformed(Failure(ErrorCode::InvalidArgument,
@@ -617,6 +677,8 @@ Status ClientSession::read(uint64_t Id, const wire::Transfer &T) {
   auto Mem = allocationFor(T.Device, T.Where.Address, T.Where.span());
   if (!Mem)
     return reply(Id, Mem.error());
+  if (Status St = finishSharedCopies(); !St)
+    return reply(Id, St.error());
   Device &D = *(*Sl)->D;
   uint64_t Block = std::min<uint64_t>(Total, wire::DataChunkBytes);
   char *Buffer = staging(T.Device, 0);
@@ -682,6 +744,15 @@ Result<wire::Done> ClientSession::runKernel(const wire::Run &R) {
 }
 
 void ClientSession::freeAll() {
+  (void)finishSharedCopies();
+  for (auto &[Id, Sh] : Segments)
+    for (uint32_t D : Sh.Registered) {
+      std::lock_guard<std::mutex> G(S.Devices[D]->Lock);
+      S.Devices[D]->D->unregisterHost(Sh.Map->data());
+    }
+  S.SharedHeld -= Segments.size();
+  Segments.clear();
+  SharedBytes = 0;
   for (auto &[Key, B] : Stagings) {
     std::lock_guard<std::mutex> G(S.Devices[Key.first]->Lock);
     B.reset();
@@ -702,6 +773,126 @@ void ClientSession::freeAll() {
   }
   Kernels.clear();
   Modules.clear();
+}
+
+Result<wire::Done> ClientSession::share(const wire::Message &M, bool &StreamLost) {
+  // The descriptor's byte follows whatever the payload says.
+  auto Sh = wire::decodeShare(M);
+  auto Fd = C.receiveDescriptor(S.Options.Times.Silence);
+  if (!Fd) {
+    StreamLost = Fd.error().code() != ErrorCode::InvalidArgument;
+    return Fd.error();
+  }
+  if (!Sh) {
+    ::close(*Fd);
+    return Sh.error();
+  }
+  if (Segments.count(Sh->Segment)) {
+    ::close(*Fd);
+    return Failure(ErrorCode::InvalidArgument,
+                   "segment " + std::to_string(Sh->Segment) + " is shared already");
+  }
+  uint64_t Max = S.Options.MaxSharedBytes;
+  if (!Max)
+    Max = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE)) / 2;
+  if (Sh->Bytes > Max - std::min(Max, SharedBytes)) {
+    ::close(*Fd);
+    return Failure(ErrorCode::OutOfMemory,
+                   "sharing " + std::to_string(Sh->Bytes) + " more bytes would pass this "
+                   "client's limit of " + std::to_string(Max) + " (" +
+                       std::to_string(SharedBytes) + " shared)");
+  }
+  auto Map = MappedSegment::map(*Fd, Sh->Bytes);
+  if (!Map)
+    return Map.error();
+  Shared &New = Segments[Sh->Segment];
+  New.Map = std::move(*Map);
+  SharedBytes += Sh->Bytes;
+  ++S.SharedHeld;
+  for (uint32_t D = 0; D < S.Devices.size(); ++D) {
+    std::lock_guard<std::mutex> G(S.Devices[D]->Lock);
+    if (S.Devices[D]->D->registerHost(New.Map->data(), New.Map->bytes()))
+      New.Registered.push_back(D);
+  }
+  return wire::Done{};
+}
+
+Status ClientSession::unshare(const wire::Unshare &U) {
+  auto It = Segments.find(U.Segment);
+  if (It == Segments.end())
+    return Failure(ErrorCode::InvalidArgument,
+                   "Unshare of segment " + std::to_string(U.Segment) + ", which is not shared");
+  // Posted copies may still read it.
+  Status Finished = finishSharedCopies();
+  for (uint32_t D : It->second.Registered) {
+    std::lock_guard<std::mutex> G(S.Devices[D]->Lock);
+    S.Devices[D]->D->unregisterHost(It->second.Map->data());
+  }
+  SharedBytes -= It->second.Map->bytes();
+  Segments.erase(It);
+  --S.SharedHeld;
+  return Finished;
+}
+
+Result<wire::Done> ClientSession::copyShared(const wire::SharedTransfer &T, bool ToDevice) {
+  auto Sl = slot(T.Device);
+  if (!Sl)
+    return Sl.error();
+  auto It = Segments.find(T.Segment);
+  if (It == Segments.end())
+    return Failure(ErrorCode::InvalidArgument,
+                   "segment " + std::to_string(T.Segment) + " is not shared");
+  char *Host = It->second.Map->data();
+  if (T.hostEnd() > It->second.Map->bytes())
+    return Failure(ErrorCode::InvalidArgument,
+                   "bytes up to " + std::to_string(T.hostEnd()) + " of segment " +
+                       std::to_string(T.Segment) + ", which has " +
+                       std::to_string(It->second.Map->bytes()));
+  auto Mem = allocationFor(T.Device, T.Where.Address, T.Where.span());
+  if (!Mem)
+    return Mem.error();
+  Device &D = *(*Sl)->D;
+  uint64_t Base = T.Where.Address - Mem->Address;
+  Host += T.Offset;
+  // A copy out reads what the posted copies in wrote.
+  if (!ToDevice)
+    if (Status St = finishSharedCopies(); !St)
+      return St.error();
+  std::lock_guard<std::mutex> G((*Sl)->Lock);
+  Status St;
+  if (T.Where.Rows <= 1 || T.HostPitch == T.Where.Pitch) {
+    // The same layout on both sides: one (strided) copy.
+    Rect R{0, T.Where.RowBytes, T.Where.Rows <= 1 ? T.Where.RowBytes : T.Where.Pitch,
+           T.Where.Rows};
+    St = ToDevice ? D.copyInRect(*Mem, Base, Host, R) : D.copyOutRect(Host, *Mem, Base, R);
+  } else {
+    for (uint64_t I = 0; I < T.Where.Rows && St; ++I)
+      St = ToDevice ? D.copyIn(*Mem, Base + I * T.Where.Pitch, Host + I * T.HostPitch,
+                               T.Where.RowBytes)
+                    : D.copyOut(Host + I * T.HostPitch, *Mem, Base + I * T.Where.Pitch,
+                                T.Where.RowBytes);
+  }
+  // A copy in lands when the device finishes its copies: at once when
+  // the client waits for it, else at its Sync, Run or next read.
+  if (St && ToDevice && (T.Flags & wire::SharedTransfer::AnswerWhenLanded))
+    St = D.finishCopies();
+  else if (ToDevice)
+    Unfinished.insert(T.Device);
+  if (!St)
+    return St.error();
+  (ToDevice ? BytesIn : BytesOut) += double(T.Where.packedBytes());
+  return wire::Done{};
+}
+
+Status ClientSession::finishSharedCopies() {
+  Status First;
+  for (uint32_t D : Unfinished) {
+    std::lock_guard<std::mutex> G(S.Devices[D]->Lock);
+    if (Status St = S.Devices[D]->D->finishCopies(); !St && First)
+      First = St;
+  }
+  Unfinished.clear();
+  return First;
 }
 
 } // namespace skmd

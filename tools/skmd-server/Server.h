@@ -12,6 +12,11 @@
 // everything it held and goes on serving the others. Bundles are cached
 // by hash across clients, each device's loaded module with them.
 //
+// A client on the same node may share memory with the server (a Unix
+// socket passes the segment's descriptor); the server maps it, page-locks
+// it for its devices, and copies between it and device memory directly.
+// A client may name only its own segments, and only bytes inside them.
+//
 // A malformed message gets an Error reply; one whose data the server
 // cannot skip (its length unknown) also ends that client's connection.
 // Nothing a client sends crashes the server.
@@ -39,6 +44,9 @@ struct ServerOptions {
   std::string Name = "server";
   std::string Secret;
   LinkTimes Times;
+  /// The most memory one client may share with the server (wire::Share),
+  /// which the server page-locks for its GPUs; 0: half the node's memory.
+  uint64_t MaxSharedBytes = 0;
   /// A line per client arriving and leaving, and per failed request.
   std::function<void(const std::string &)> Log;
 };
@@ -65,6 +73,8 @@ public:
   size_t clients() const;
   /// Allocations clients hold now, on all devices.
   size_t allocations() const { return Held; }
+  /// Segments clients share with it now.
+  size_t sharedSegments() const { return SharedHeld; }
 
 private:
   friend class ClientSession;
@@ -87,6 +97,7 @@ private:
   std::map<wire::Token, std::shared_ptr<const Bundle>> Bundles;
   std::atomic<bool> Stopping{false};
   std::atomic<size_t> Held{0};
+  std::atomic<size_t> SharedHeld{0};
 
   mutable std::mutex ClientsLock;
   /// The connections being served, to close at stop().

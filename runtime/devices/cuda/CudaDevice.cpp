@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 namespace skmd {
 
@@ -477,6 +479,41 @@ void CudaDevice::freePinned(void *P) {
     forgetPinned(P);
     D->cuMemFreeHost(P);
   }
+}
+
+namespace {
+/// Host memory registered with the driver, and how many devices asked:
+/// registration is portable, so the first does it and the last undoes it.
+std::mutex RegisteredLock;
+std::map<void *, unsigned> Registered;
+} // namespace
+
+bool CudaDevice::registerHost(void *Host, uint64_t Bytes) {
+  std::lock_guard<std::mutex> Hold(RegisteredLock);
+  unsigned &Users = Registered[Host];
+  if (Users) {
+    ++Users;
+    return true;
+  }
+  // The driver wants a context current for it, whichever.
+  if (!enter() || D.cuMemHostRegister(Host, Bytes, CU_MEMHOSTREGISTER_PORTABLE)) {
+    Registered.erase(Host);
+    return false;
+  }
+  Users = 1;
+  notePinned(Host, Bytes);
+  return true;
+}
+
+void CudaDevice::unregisterHost(void *Host) {
+  std::lock_guard<std::mutex> Hold(RegisteredLock);
+  auto It = Registered.find(Host);
+  if (It == Registered.end() || --It->second)
+    return;
+  Registered.erase(It);
+  forgetPinned(Host);
+  if (enter())
+    D.cuMemHostUnregister(Host);
 }
 
 } // namespace skmd

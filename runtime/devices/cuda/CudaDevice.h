@@ -67,6 +67,9 @@ public:
   void *allocPinnedHost(uint64_t Bytes) override { return allocPinned(Bytes); }
   void freePinnedHost(void *Ptr) override { freePinned(Ptr); }
   bool isPinnedHost(const void *Host, uint64_t Bytes) const override;
+  /// cuMemHostRegister, portable: once for every GPU, counted.
+  bool registerHost(void *Host, uint64_t Bytes) override;
+  void unregisterHost(void *Host) override;
   Status run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
              const NDRange &Range, uint64_t First, uint64_t Count) override;
   Status queueRun(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,

@@ -39,6 +39,8 @@ Loaded load() {
   Lib.get(D.cuMemFree, "cuMemFree_v2");
   Lib.get(D.cuMemHostAlloc, "cuMemHostAlloc");
   Lib.get(D.cuMemFreeHost, "cuMemFreeHost");
+  Lib.get(D.cuMemHostRegister, "cuMemHostRegister_v2");
+  Lib.get(D.cuMemHostUnregister, "cuMemHostUnregister");
   Lib.get(D.cuMemcpyHtoD, "cuMemcpyHtoD_v2");
   Lib.get(D.cuMemcpyPeerAsync, "cuMemcpyPeerAsync");
   Lib.get(D.cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess");

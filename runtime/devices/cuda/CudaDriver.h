@@ -39,6 +39,7 @@ enum : int {
   CU_STREAM_NON_BLOCKING = 1,
   CU_EVENT_DISABLE_TIMING = 2,
   CU_MEMHOSTALLOC_PORTABLE = 1,
+  CU_MEMHOSTREGISTER_PORTABLE = 1,
   CU_CTX_SCHED_AUTO = 0,
   CU_CTX_SCHED_SPIN = 1,
   CU_CTX_SCHED_YIELD = 2,
@@ -84,6 +85,8 @@ struct CudaDriver {
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemHostAlloc)(void **, size_t, unsigned);
   CUresult (*cuMemFreeHost)(void *);
+  CUresult (*cuMemHostRegister)(void *, size_t, unsigned);
+  CUresult (*cuMemHostUnregister)(void *);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
   CUresult (*cuMemcpyPeerAsync)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t,
                                 CUstream);

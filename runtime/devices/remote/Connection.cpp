@@ -15,6 +15,21 @@ Status Connection::send(const std::vector<uint8_t> &Frame, const void *Data,
   return DataBytes ? sendData(Data, DataBytes) : Status::success();
 }
 
+Status Connection::sendWithDescriptor(const std::vector<uint8_t> &Frame, int Fd) {
+  auto Lock = sending();
+  if (Status S = sendFrame(Frame); !S)
+    return S;
+  return sendDescriptor(Fd);
+}
+
+Status Connection::sendDescriptor(int) {
+  return Failure(ErrorCode::InvalidArgument, peer() + ": no descriptor travels on this connection");
+}
+
+Result<int> Connection::receiveDescriptor(std::chrono::milliseconds) {
+  return Failure(ErrorCode::InvalidArgument, peer() + ": no descriptor travels on this connection");
+}
+
 Status Connection::broken() const {
   if (!Closed)
     return Status::success();

@@ -63,6 +63,17 @@ public:
   /// came for \p Wait.
   virtual Status receiveData(void *Into, uint64_t Bytes, std::chrono::milliseconds Wait) = 0;
 
+  /// Whether a descriptor travels on this connection (a Unix socket's:
+  /// client and server share a node, and may share memory).
+  virtual bool passesDescriptors() const { return false; }
+  /// Sends \p Frame and then the descriptor \p Fd as its data (one byte
+  /// that carries it), as one unit no other thread's send splits.
+  Status sendWithDescriptor(const std::vector<uint8_t> &Frame, int Fd);
+  /// The descriptor that follows the last message, which the caller then
+  /// owns. A message that came without one is an InvalidArgument error,
+  /// and the connection goes on.
+  virtual Result<int> receiveDescriptor(std::chrono::milliseconds Wait);
+
   /// Ends every wait, now and later; the peer sees the connection close.
   virtual void close() = 0;
 
@@ -72,6 +83,7 @@ public:
   std::chrono::milliseconds patience() const { return std::chrono::milliseconds(PatienceMs); }
 
 protected:
+  virtual Status sendDescriptor(int Fd);
   /// Success while open; once closed, DeviceFailed naming the peer and why.
   Status broken() const;
   /// Closes for \p Why (the first reason is kept) and returns the failure.

@@ -123,62 +123,148 @@ void RemoteDevice::release(DeviceMemory Memory) {
   (void)Link->post(wire::Kind::Release, wire::encode(wire::Release{Index, Memory.Address}));
 }
 
-Status RemoteDevice::copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
-                            uint64_t Bytes) {
-  if (!Bytes)
+namespace {
+
+/// Where rows of \p Where lie on the host, from the first: their span.
+uint64_t hostSpan(const wire::Region &Where) {
+  return wire::Region{0, Where.RowBytes, Where.Pitch, Where.Rows}.span();
+}
+
+bool contiguousRows(const wire::Region &Where) {
+  return Where.Rows <= 1 || Where.Pitch == Where.RowBytes;
+}
+
+wire::Region rectRegion(uint64_t Address, const Rect &R) {
+  return wire::Region{Address + R.Offset, R.RowBytes, R.Rows <= 1 ? R.RowBytes : R.Pitch,
+                      R.Rows};
+}
+
+} // namespace
+
+StagingRing *RemoteDevice::ring() {
+  std::lock_guard<std::mutex> G(RingLock);
+  if (!Ring && !RingFailed) {
+    auto R = StagingRing::create(Link);
+    if (R)
+      Ring = std::move(*R);
+    else
+      RingFailed = true; // the socket carries the copies instead
+  }
+  return Ring.get();
+}
+
+Status RemoteDevice::write(const wire::Region &Where, const char *Host) {
+  uint64_t Packed = Where.packedBytes();
+  if (!Packed)
     return Status::success();
-  wire::Transfer T{Index, contiguous(Dst.Address + DstOffset, Bytes)};
-  if (Status S = Link->post(wire::Kind::Write, wire::encode(T), Src, Bytes); !S)
-    return failed(S.error());
+  if (Link->sharesMemory()) {
+    if (auto Segment = segmentHolding(Host, hostSpan(Where))) {
+      if (Status S = Link->share(*Segment); !S)
+        return failed(S.error());
+      wire::SharedTransfer T;
+      T.Device = Index;
+      T.Where = Where;
+      T.Segment = Segment->id();
+      T.Offset = uint64_t(Host - Segment->data());
+      T.HostPitch = Where.Pitch;
+      if (Status S = Link->post(wire::Kind::WriteShared, wire::encode(T)); !S)
+        return failed(S.error());
+      return Status::success();
+    }
+    if (Packed >= SharedCopyMinBytes)
+      if (StagingRing *R = ring()) {
+        if (Status S = R->toDevice(Index, Where, Host); !S)
+          return failed(S.error());
+        return Status::success();
+      }
+  }
+  Status Sent;
+  if (contiguousRows(Where)) {
+    Sent = Link->post(wire::Kind::Write, wire::encode(wire::Transfer{Index, Where}), Host, Packed);
+  } else {
+    // The rows travel packed: one message, not one per row.
+    std::vector<char> Rows(Packed);
+    for (uint64_t I = 0; I < Where.Rows; ++I)
+      std::memcpy(Rows.data() + I * Where.RowBytes, Host + I * Where.Pitch, Where.RowBytes);
+    Sent = Link->post(wire::Kind::Write, wire::encode(wire::Transfer{Index, Where}), Rows.data(),
+                      Packed);
+  }
+  return Sent ? Sent : Status(failed(Sent.error()));
+}
+
+Status RemoteDevice::read(const wire::Region &Where, char *Host) {
+  uint64_t Packed = Where.packedBytes();
+  if (!Packed)
+    return Status::success();
+  if (Link->sharesMemory()) {
+    if (auto Segment = segmentHolding(Host, hostSpan(Where))) {
+      if (Status S = Link->share(*Segment); !S)
+        return failed(S.error());
+      wire::SharedTransfer T;
+      T.Device = Index;
+      T.Where = Where;
+      T.Segment = Segment->id();
+      T.Offset = uint64_t(Host - Segment->data());
+      T.HostPitch = Where.Pitch;
+      auto D = request(wire::Kind::ReadShared, wire::encode(T));
+      return D ? Status::success() : Status(D.error());
+    }
+    if (Packed >= SharedCopyMinBytes)
+      if (StagingRing *R = ring()) {
+        if (Status S = R->toHost(Index, Where, Host); !S)
+          return failed(S.error());
+        return Status::success();
+      }
+  }
+  if (contiguousRows(Where)) {
+    auto R = Link->call(wire::Kind::Read, wire::encode(wire::Transfer{Index, Where}), nullptr, 0,
+                        Host, Packed);
+    return R ? Status::success() : Status(failed(R.error()));
+  }
+  std::vector<char> Rows(Packed);
+  auto R = Link->call(wire::Kind::Read, wire::encode(wire::Transfer{Index, Where}), nullptr, 0,
+                      Rows.data(), Packed);
+  if (!R)
+    return failed(R.error());
+  for (uint64_t I = 0; I < Where.Rows; ++I)
+    std::memcpy(Host + I * Where.Pitch, Rows.data() + I * Where.RowBytes, Where.RowBytes);
   return Status::success();
 }
 
+Status RemoteDevice::copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
+                            uint64_t Bytes) {
+  return write(contiguous(Dst.Address + DstOffset, Bytes), static_cast<const char *>(Src));
+}
+
 Status RemoteDevice::copyOut(void *Dst, DeviceMemory Src, uint64_t SrcOffset, uint64_t Bytes) {
-  if (!Bytes)
-    return Status::success();
-  wire::Transfer T{Index, contiguous(Src.Address + SrcOffset, Bytes)};
-  auto R = Link->call(wire::Kind::Read, wire::encode(T), nullptr, 0, Dst, Bytes);
-  if (!R)
-    return failed(R.error());
-  return Status::success();
+  return read(contiguous(Src.Address + SrcOffset, Bytes), static_cast<char *>(Dst));
 }
 
 Status RemoteDevice::copyInRect(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
                                 const Rect &R) {
-  if (R.Rows <= 1 || R.Pitch == R.RowBytes)
-    return copyIn(Dst, DstOffset + R.Offset, static_cast<const char *>(Src) + R.Offset,
-                  R.end() - R.Offset);
-  // The rows travel packed: one message, not one per row.
-  std::vector<char> Packed(R.RowBytes * R.Rows);
-  uint64_t I = 0;
-  (void)R.eachRow([&](uint64_t At) {
-    std::memcpy(Packed.data() + I++ * R.RowBytes, static_cast<const char *>(Src) + At,
-                R.RowBytes);
-    return Status::success();
-  });
-  wire::Transfer T{Index, {Dst.Address + DstOffset + R.Offset, R.RowBytes, R.Pitch, R.Rows}};
-  if (Status S = Link->post(wire::Kind::Write, wire::encode(T), Packed.data(), Packed.size());
-      !S)
-    return failed(S.error());
-  return Status::success();
+  return write(rectRegion(Dst.Address + DstOffset, R), static_cast<const char *>(Src) + R.Offset);
 }
 
 Status RemoteDevice::copyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
                                  const Rect &R) {
-  if (R.Rows <= 1 || R.Pitch == R.RowBytes)
-    return copyOut(static_cast<char *>(Dst) + R.Offset, Src, SrcOffset + R.Offset,
-                   R.end() - R.Offset);
-  std::vector<char> Packed(R.RowBytes * R.Rows);
-  wire::Transfer T{Index, {Src.Address + SrcOffset + R.Offset, R.RowBytes, R.Pitch, R.Rows}};
-  auto Reply =
-      Link->call(wire::Kind::Read, wire::encode(T), nullptr, 0, Packed.data(), Packed.size());
-  if (!Reply)
-    return failed(Reply.error());
-  uint64_t I = 0;
-  return R.eachRow([&](uint64_t At) {
-    std::memcpy(static_cast<char *>(Dst) + At, Packed.data() + I++ * R.RowBytes, R.RowBytes);
-    return Status::success();
-  });
+  return read(rectRegion(Src.Address + SrcOffset, R), static_cast<char *>(Dst) + R.Offset);
+}
+
+void *RemoteDevice::allocPinnedHost(uint64_t Bytes) {
+  if (!Link->sharesMemory())
+    return nullptr;
+  auto Segment = SharedSegment::create(Bytes);
+  if (!Segment || !Link->share(**Segment))
+    return nullptr;
+  void *P = (*Segment)->data();
+  publishSegment(std::move(*Segment));
+  return P;
+}
+
+void RemoteDevice::freePinnedHost(void *Ptr) { withdrawSegment(Ptr); }
+
+bool RemoteDevice::isPinnedHost(const void *Host, uint64_t Bytes) const {
+  return Link->sharesMemory() && segmentHolding(Host, Bytes);
 }
 
 Status RemoteDevice::finishCopies() {

@@ -12,12 +12,22 @@
 // A bundle crosses once per server: loadModule names it by its SHA-256,
 // and sends the bytes only when the server does not have them.
 //
+// With a server on this node (unix:), a copy's bytes do not cross the
+// socket (devices/remote/SharedMemory.h): page-locked host memory is a
+// segment the server maps, which the server's GPU reads and writes by
+// DMA; ordinary memory goes through the device's staging ring. Copies
+// under SharedCopyMinBytes still travel on the socket, where a posted
+// write costs no round trip.
+//
 //===----------------------------------------------------------------------===//
 #ifndef SKMD_DEVICES_REMOTE_REMOTEDEVICE_H
 #define SKMD_DEVICES_REMOTE_REMOTEDEVICE_H
 
 #include "devices/Device.h"
 #include "devices/remote/ServerLink.h"
+#include "devices/remote/StagingRing.h"
+
+#include <mutex>
 
 namespace skmd {
 
@@ -38,6 +48,11 @@ public:
                     const Rect &R) override;
   Status copyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset, const Rect &R) override;
   Status finishCopies() override;
+  /// A segment shared with the server (unix: servers only; null
+  /// otherwise), found by every remote device of this process.
+  void *allocPinnedHost(uint64_t Bytes) override;
+  void freePinnedHost(void *Ptr) override;
+  bool isPinnedHost(const void *Host, uint64_t Bytes) const override;
   Status run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args, const NDRange &Range,
              uint64_t First, uint64_t Count) override;
 
@@ -51,9 +66,23 @@ private:
   /// any other reply, or an Error, fails naming this device.
   Result<wire::Done> request(wire::Kind K, const wire::Writer &Payload,
                              const void *Data = nullptr, uint64_t DataBytes = 0);
+  /// Copies between the device's region \p Where and the host rows at
+  /// \p Host (at Where's pitch), by the cheapest way the link has.
+  Status write(const wire::Region &Where, const char *Host);
+  Status read(const wire::Region &Where, char *Host);
+  /// The staging ring, made on first use; null where it cannot be.
+  StagingRing *ring();
+
   std::shared_ptr<ServerLink> Link;
   uint32_t Index;
+  std::mutex RingLock;
+  std::unique_ptr<StagingRing> Ring;
+  bool RingFailed = false;
 };
+
+/// Below this, a copy of ordinary memory travels on the socket even where
+/// the server shares memory.
+constexpr uint64_t SharedCopyMinBytes = 1ull << 20;
 
 /// SHA-256 of \p Bytes: how a server knows a bundle.
 wire::Token bundleHash(const std::vector<uint8_t> &Bytes);

@@ -1,6 +1,7 @@
 //===- ServerLink.cpp - A client's session with one skmd-server -----------===//
 #include "devices/remote/ServerLink.h"
 #include "devices/remote/Secret.h"
+#include "devices/remote/SharedMemory.h"
 
 #include <cstdlib>
 #include <unistd.h>
@@ -89,6 +90,8 @@ Result<std::shared_ptr<ServerLink>> ServerLink::open(std::unique_ptr<Connection>
   std::shared_ptr<ServerLink> L(new ServerLink(std::move(C), Times));
   L->Hi = std::move(*W);
   L->Name = "skmd-server " + L->Hi.Server + ", " + Peer;
+  const char *Share = std::getenv("SKMD_REMOTE_SHARE");
+  L->MayShare = !Share || std::string(Share) != "0";
   L->Receiver = std::thread([P = L.get()] { P->receiveLoop(); });
   L->Heartbeats = std::thread([P = L.get()] { P->heartbeatLoop(); });
   return L;
@@ -139,33 +142,86 @@ Status ServerLink::post(wire::Kind K, const wire::Writer &Payload, const void *D
   return S;
 }
 
-Result<wire::Message> ServerLink::call(wire::Kind K, const wire::Writer &Payload,
-                                       const void *Data, uint64_t DataBytes, void *ReadInto,
-                                       uint64_t ReadBytes) {
-  Pending P;
-  P.ReadInto = ReadInto;
-  P.ReadBytes = ReadBytes;
-  uint64_t Id = NextRequest++;
+template <typename SendFn>
+ServerLink::Ticket ServerLink::start(void *ReadInto, uint64_t ReadBytes, SendFn &&Send) {
+  Ticket T;
+  T.P = std::make_shared<Pending>();
+  T.P->ReadInto = ReadInto;
+  T.P->ReadBytes = ReadBytes;
+  T.Id = NextRequest++;
   {
     std::lock_guard<std::mutex> G(Lock);
     if (!LostWhy.empty())
-      return Failure(ErrorCode::DeviceFailed, Name + " is lost: " + LostWhy);
-    Waiting[Id] = &P;
+      return T; // wait() says why
+    Waiting[T.Id] = T.P;
   }
-  Status Sent = Line->send(wire::frame(K, Id, Payload), Data, DataBytes);
+  Status Sent = Send(T.Id);
   if (!Sent)
     lose(Sent.error().message());
+  return T;
+}
+
+ServerLink::Ticket ServerLink::begin(wire::Kind K, const wire::Writer &Payload,
+                                     const void *Data, uint64_t DataBytes, void *ReadInto,
+                                     uint64_t ReadBytes) {
+  return start(ReadInto, ReadBytes, [&](uint64_t Id) {
+    return Line->send(wire::frame(K, Id, Payload), Data, DataBytes);
+  });
+}
+
+Result<wire::Message> ServerLink::wait(Ticket &T) {
+  if (!T.P)
+    return Failure(ErrorCode::InvalidArgument, "a request waited for twice");
+  std::shared_ptr<Pending> P = std::move(T.P);
   std::unique_lock<std::mutex> G(Lock);
-  Changed.wait(G, [&] { return (P.Answered || !LostWhy.empty() || Stopping) && !P.Filling; });
-  Waiting.erase(Id);
-  if (!P.Answered)
+  Changed.wait(G, [&] { return (P->Answered || !LostWhy.empty() || Stopping) && !P->Filling; });
+  Waiting.erase(T.Id);
+  if (!P->Answered)
     return Failure(ErrorCode::DeviceFailed,
                    Name + " is lost: " + (LostWhy.empty() ? "the client closed" : LostWhy));
-  if (!P.Reply)
-    return P.Reply;
-  if (auto E = carriedError(*P.Reply))
+  if (!P->Reply)
+    return P->Reply;
+  if (auto E = carriedError(*P->Reply))
     return *E;
-  return P.Reply;
+  return P->Reply;
+}
+
+Result<wire::Message> ServerLink::call(wire::Kind K, const wire::Writer &Payload,
+                                       const void *Data, uint64_t DataBytes, void *ReadInto,
+                                       uint64_t ReadBytes) {
+  Ticket T = begin(K, Payload, Data, DataBytes, ReadInto, ReadBytes);
+  return wait(T);
+}
+
+Status ServerLink::share(SharedSegment &S) {
+  std::lock_guard<std::mutex> G(SharesLock);
+  if (Shared.count(S.id()))
+    return Status::success();
+  if (!sharesMemory())
+    return Failure(ErrorCode::InvalidArgument,
+                   Name + ": memory is shared only with a server on this node (unix:)");
+  Ticket T = start(nullptr, 0, [&](uint64_t Id) {
+    return Line->sendWithDescriptor(
+        wire::frame(wire::Kind::Share, Id, wire::encode(wire::Share{S.id(), S.bytes()})),
+        S.descriptor());
+  });
+  auto R = wait(T);
+  if (!R)
+    return R.error();
+  if (auto D = wire::decodeDone(*R); !D)
+    return D.error();
+  Shared.insert(S.id());
+  S.sharedWith(shared_from_this());
+  return Status::success();
+}
+
+void ServerLink::unshare(uint64_t Id) {
+  {
+    std::lock_guard<std::mutex> G(SharesLock);
+    if (!Shared.erase(Id))
+      return;
+  }
+  (void)post(wire::Kind::Unshare, wire::encode(wire::Unshare{Id}));
 }
 
 void ServerLink::answer(wire::Message M) {

@@ -26,6 +26,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <map>
+#include <set>
 #include <thread>
 
 namespace skmd {
@@ -38,7 +39,11 @@ struct LinkTimes {
   static LinkTimes fromEnvironment();
 };
 
-class ServerLink {
+class SharedSegment;
+
+class ServerLink : public std::enable_shared_from_this<ServerLink> {
+  struct Pending;
+
 public:
   /// Speaks to the server at the other end of \p C: its Challenge, this
   /// client's Hello with the proof of \p Secret, its Welcome.
@@ -59,11 +64,34 @@ public:
   Result<wire::Message> call(wire::Kind K, const wire::Writer &Payload,
                              const void *Data = nullptr, uint64_t DataBytes = 0,
                              void *ReadInto = nullptr, uint64_t ReadBytes = 0);
+  /// A request sent whose reply is still to come: several may be in
+  /// flight (a staging ring's pieces), each collected with wait().
+  class Ticket {
+    friend class ServerLink;
+    uint64_t Id = 0;
+    std::shared_ptr<Pending> P;
+  };
+  /// Sends request \p K as call() does, without waiting for the reply.
+  Ticket begin(wire::Kind K, const wire::Writer &Payload, const void *Data = nullptr,
+               uint64_t DataBytes = 0, void *ReadInto = nullptr, uint64_t ReadBytes = 0);
+  /// The reply to \p T (as call() returns it); every ticket is waited for
+  /// once.
+  Result<wire::Message> wait(Ticket &T);
+
   /// Sends request \p K without waiting for a reply.
   Status post(wire::Kind K, const wire::Writer &Payload, const void *Data = nullptr,
               uint64_t DataBytes = 0);
   /// Success until the server is lost; then why.
   Status alive() const;
+
+  /// Whether this client and the server share a node, so that memory can
+  /// be shared (a Unix socket's connection: devices/remote/SharedMemory.h).
+  /// SKMD_REMOTE_SHARE=0 keeps every copy on the socket.
+  bool sharesMemory() const { return MayShare && Line->passesDescriptors(); }
+  /// Makes sure the server maps \p S (sends it once, with a Share).
+  Status share(SharedSegment &S);
+  /// The server lets segment \p Id go, if it has it (posted).
+  void unshare(uint64_t Id);
 
 private:
   ServerLink(std::unique_ptr<Connection> C, LinkTimes Times)
@@ -82,6 +110,8 @@ private:
   void lose(const std::string &Why);
   /// Hands \p M to the call waiting for it.
   void answer(wire::Message M);
+  /// Registers a reply for request \p Id, sends it with \p Send.
+  template <typename SendFn> Ticket start(void *ReadInto, uint64_t ReadBytes, SendFn &&Send);
 
   std::unique_ptr<Connection> Line;
   LinkTimes Times;
@@ -91,7 +121,11 @@ private:
 
   mutable std::mutex Lock;
   std::condition_variable Changed;
-  std::map<uint64_t, Pending *> Waiting;
+  std::map<uint64_t, std::shared_ptr<Pending>> Waiting;
+  /// The segments the server maps.
+  std::mutex SharesLock;
+  std::set<uint64_t> Shared;
+  bool MayShare = true;
   std::string LostWhy;
   bool Stopping = false;
 

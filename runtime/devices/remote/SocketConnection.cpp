@@ -65,6 +65,56 @@ public:
     return readAll(Into, Bytes, Wait);
   }
 
+  bool passesDescriptors() const override { return true; }
+
+  Result<int> receiveDescriptor(std::chrono::milliseconds Wait) override {
+    if (Status S = broken(); !S)
+      return S.error();
+    // One byte carries it; a hostile peer may send several descriptors or
+    // none: every one that came is closed but the one asked for.
+    for (;;) {
+      char Byte;
+      iovec Io{&Byte, 1};
+      alignas(cmsghdr) char Control[CMSG_SPACE(4 * sizeof(int))];
+      msghdr Msg{};
+      Msg.msg_iov = &Io;
+      Msg.msg_iovlen = 1;
+      Msg.msg_control = Control;
+      Msg.msg_controllen = sizeof(Control);
+      ssize_t N = ::recvmsg(Fd, &Msg, MSG_CMSG_CLOEXEC);
+      if (N < 0 && errno == EINTR)
+        continue;
+      if (N < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        auto Ready = waitFor(POLLIN, Wait);
+        if (!Ready)
+          return Ready.error();
+        if (!*Ready)
+          return breakWith("no descriptor came for " + std::to_string(Wait.count()) + " ms");
+        continue;
+      }
+      if (N == 0)
+        return breakWith("the peer closed the connection");
+      if (N < 0)
+        return breakWith("recvmsg: " + errnoText());
+      std::vector<int> Got;
+      for (cmsghdr *C = CMSG_FIRSTHDR(&Msg); C; C = CMSG_NXTHDR(&Msg, C))
+        if (C->cmsg_level == SOL_SOCKET && C->cmsg_type == SCM_RIGHTS)
+          for (size_t I = 0; I < (C->cmsg_len - CMSG_LEN(0)) / sizeof(int); ++I) {
+            int F;
+            std::memcpy(&F, CMSG_DATA(C) + I * sizeof(int), sizeof(int));
+            Got.push_back(F);
+          }
+      if (Got.size() == 1 && !(Msg.msg_flags & MSG_CTRUNC))
+        return Got[0];
+      for (int F : Got)
+        ::close(F);
+      return Failure(ErrorCode::InvalidArgument,
+                     Got.empty() ? "the message came without its descriptor"
+                                 : "the message came with " + std::to_string(Got.size()) +
+                                       " descriptors where it has one");
+    }
+  }
+
   void close() override {
     if (!Closed.exchange(true))
       ::shutdown(Fd, SHUT_RDWR);
@@ -109,6 +159,41 @@ private:
       Bytes -= uint64_t(N);
     }
     return Status::success();
+  }
+
+  Status sendDescriptor(int Passed) override {
+    if (Status S = broken(); !S)
+      return S;
+    char Byte = 0;
+    iovec Io{&Byte, 1};
+    alignas(cmsghdr) char Control[CMSG_SPACE(sizeof(int))] = {};
+    msghdr Msg{};
+    Msg.msg_iov = &Io;
+    Msg.msg_iovlen = 1;
+    Msg.msg_control = Control;
+    Msg.msg_controllen = sizeof(Control);
+    cmsghdr *C = CMSG_FIRSTHDR(&Msg);
+    C->cmsg_level = SOL_SOCKET;
+    C->cmsg_type = SCM_RIGHTS;
+    C->cmsg_len = CMSG_LEN(sizeof(int));
+    std::memcpy(CMSG_DATA(C), &Passed, sizeof(int));
+    for (;;) {
+      ssize_t N = ::sendmsg(Fd, &Msg, MSG_NOSIGNAL);
+      if (N == 1)
+        return Status::success();
+      if (N < 0 && errno == EINTR)
+        continue;
+      if (N < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        auto Ready = waitFor(POLLOUT, patience());
+        if (!Ready)
+          return Ready.error();
+        if (!*Ready)
+          return breakWith("the peer took no byte for " + std::to_string(patience().count()) +
+                           " ms");
+        continue;
+      }
+      return breakWith("sendmsg: " + (N < 0 ? errnoText() : std::string("nothing sent")));
+    }
   }
 
   Status readAll(void *Into, uint64_t Bytes, std::chrono::milliseconds Wait) {
