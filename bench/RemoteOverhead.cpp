@@ -1,14 +1,19 @@
 //===- RemoteOverhead.cpp - Copies and calls through skmd-server ----------===//
 //
 // remote-overhead --devices=LIST [--mb=256] [--runs=5] [--calls=2000]
+//                 [--host=page-locked,ordinary]
 //
 // For each device of LIST but the CPU (e.g. cuda:0 and the same GPU
-// through a server: cuda,remote:unix:/tmp/s.sock):
+// through a server: cuda,remote:unix:/tmp/s.sock), and each kind of host
+// memory:
 //   in, out    GB/s of one copy of --mb MiB each way, median of --runs
-//              after a warm-up, from page-locked memory where the device
-//              has it (a local GPU's ceiling; a remote device's data
-//              lands in the server's page-locked staging), else from
-//              ordinary memory
+//              after a warm-up
+//              page-locked: the device's allocPinnedHost (a local GPU's
+//              cuMemHostAlloc; for a remote device of a server on this
+//              node, a segment shared with the server, which page-locks
+//              it); devices without such memory are left out
+//              ordinary: malloc'd memory (a local GPU's staging, a remote
+//              device's staging ring or socket)
 //   call       microseconds of one request that does nothing on the
 //              device (finishCopies: a local device returns at once, a
 //              remote one makes a round trip), median of --calls
@@ -52,6 +57,7 @@ int main(int Argc, char **Argv) {
   std::string Spec;
   uint64_t MiB = 256;
   unsigned Runs = 5, Calls = 2000;
+  std::vector<std::string> Kinds = {"page-locked", "ordinary"};
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
     if (A.rfind("--devices=", 0) == 0)
@@ -62,8 +68,22 @@ int main(int Argc, char **Argv) {
       Runs = unsigned(std::atoi(A.c_str() + 7));
     else if (A.rfind("--calls=", 0) == 0)
       Calls = unsigned(std::atoi(A.c_str() + 8));
-    else {
-      std::printf("usage: remote-overhead --devices=LIST [--mb=256] [--runs=5] [--calls=2000]\n");
+    else if (A.rfind("--host=", 0) == 0) {
+      Kinds.clear();
+      for (size_t At = 7; At <= A.size();) {
+        size_t End = std::min(A.find(',', At), A.size());
+        Kinds.push_back(A.substr(At, End - At));
+        At = End + 1;
+      }
+      for (const std::string &K : Kinds)
+        if (K != "page-locked" && K != "ordinary") {
+          std::fprintf(stderr, "remote-overhead: --host takes page-locked and ordinary, not '%s'\n",
+                       K.c_str());
+          return 2;
+        }
+    } else {
+      std::printf("usage: remote-overhead --devices=LIST [--mb=256] [--runs=5] [--calls=2000]\n"
+                  "                       [--host=page-locked,ordinary]\n");
       return A == "--help" ? 0 : 2;
     }
   }
@@ -82,39 +102,43 @@ int main(int Argc, char **Argv) {
   for (auto &D : Opened->Devices) {
     if (D.get() == Opened->Cpu)
       continue;
-    void *Host = D->allocPinnedHost(Bytes);
-    bool Pinned = Host != nullptr;
-    std::vector<char> Plain;
-    if (!Pinned) {
-      Plain.resize(Bytes);
-      Host = Plain.data();
-    }
-    std::memset(Host, 1, Bytes);
     auto M = D->allocate(Bytes);
     if (!M) {
       std::fprintf(stderr, "remote-overhead: %s\n", M.error().message().c_str());
       return 1;
     }
-    std::vector<double> In, Out, Call;
-    for (unsigned R = 0; R <= Runs; ++R) {
-      double I = seconds([&] {
-        if (Status S = D->copyIn(*M, 0, Host, Bytes); !S)
-          return S;
-        return D->finishCopies();
-      });
-      double O = seconds([&] { return D->copyOut(Host, *M, 0, Bytes); });
-      if (R) { // the first is a warm-up
-        In.push_back(double(Bytes) / I / 1e9);
-        Out.push_back(double(Bytes) / O / 1e9);
+    for (const std::string &Kind : Kinds) {
+      bool Pinned = Kind == "page-locked";
+      std::vector<char> Plain;
+      void *Host = Pinned ? D->allocPinnedHost(Bytes) : nullptr;
+      if (Pinned && !Host)
+        continue; // no such memory for this device
+      if (!Pinned) {
+        Plain.resize(Bytes);
+        Host = Plain.data();
       }
+      std::memset(Host, 1, Bytes);
+      std::vector<double> In, Out, Call;
+      for (unsigned R = 0; R <= Runs; ++R) {
+        double I = seconds([&] {
+          if (Status S = D->copyIn(*M, 0, Host, Bytes); !S)
+            return S;
+          return D->finishCopies();
+        });
+        double O = seconds([&] { return D->copyOut(Host, *M, 0, Bytes); });
+        if (R) { // the first is a warm-up
+          In.push_back(double(Bytes) / I / 1e9);
+          Out.push_back(double(Bytes) / O / 1e9);
+        }
+      }
+      for (unsigned C = 0; C < Calls; ++C)
+        Call.push_back(seconds([&] { return D->finishCopies(); }) * 1e6);
+      std::printf("| %s | %s | %.2f | %.2f | %.1f |\n", D->info().Name.c_str(), Kind.c_str(),
+                  median(In), median(Out), median(Call));
+      if (Pinned)
+        D->freePinnedHost(Host);
     }
-    for (unsigned C = 0; C < Calls; ++C)
-      Call.push_back(seconds([&] { return D->finishCopies(); }) * 1e6);
-    std::printf("| %s | %s | %.2f | %.2f | %.1f |\n", D->info().Name.c_str(),
-                Pinned ? "page-locked" : "ordinary", median(In), median(Out), median(Call));
     D->release(*M);
-    if (Pinned)
-      D->freePinnedHost(Host);
   }
   return 0;
 }

@@ -5,7 +5,11 @@
 # Open MPI). Results go to $OUT.
 #   bash gpu-run/bench/run-issue24.sh bandwidth   copies of 256 MiB each way
 #        and a round trip, the GPU opened here against the same GPU through
-#        the server, three rounds interleaved (remote-overhead)
+#        the server, from page-locked and from ordinary memory, three rounds
+#        interleaved (remote-overhead); then the same through the socket
+#        alone (SKMD_REMOTE_SHARE=0), as across nodes
+#   bash gpu-run/bench/run-issue24.sh slots   ordinary memory through the
+#        staging ring with each slot size and number of copier threads
 #   bash gpu-run/bench/run-issue24.sh apps   the compute-bound applications
 #        (matmul, n-body) on the GPU opened here and on the same GPU through
 #        the server, interleaved by skmd-bench
@@ -23,11 +27,24 @@ bandwidth)
   for round in 1 2 3; do
     echo "== round $round"
     bin/remote-overhead --devices=cuda:0,remote:unix:$sock --mb=256 --runs=5 --calls=2000
-  done 2>&1 | tee "$OUT/bandwidth.txt" ;;
+  done 2>&1 | tee "$OUT/bandwidth.txt"
+  echo "== through the socket alone" | tee -a "$OUT/bandwidth.txt"
+  SKMD_REMOTE_SHARE=0 bin/remote-overhead --devices=remote:unix:$sock --mb=256 --runs=5 \
+    --calls=200 --host=ordinary 2>&1 | tee -a "$OUT/bandwidth.txt" ;;
+slots)
+  for round in 1 2; do
+    for mb in 1 2 4 8; do
+      for n in 4 8 12; do
+        echo "== round $round: slots of $mb MiB, $n copiers"
+        SKMD_REMOTE_SLOT_MB=$mb SKMD_REMOTE_COPY_THREADS=$n bin/remote-overhead \
+          --devices=remote:unix:$sock --mb=256 --runs=3 --calls=10 --host=ordinary | tail -n 1
+      done
+    done
+  done 2>&1 | tee "$OUT/slots.txt" ;;
 apps)
   bin/skmd-bench --only=matmul,nbody --kernels-dir=kernels --bundles-dir=kernels \
     --db=profiles.sqlite --devices=cuda:0,remote:unix:$sock --plans=gpu0,s.gpu0 \
-    --runs=5 --opencl=none 2>&1 | tee "$OUT/apps.txt" | tail -n 20 ;;
+    --runs=5 --opencl=none --memory=both 2>&1 | tee "$OUT/apps.txt" | tail -n 30 ;;
 *)
   echo "unknown part '$part'"; kill $server; exit 2 ;;
 esac

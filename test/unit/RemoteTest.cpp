@@ -198,7 +198,7 @@ TEST_F(Remote, ARemoteDeviceAllocatesCopiesAndFreesThroughTheSocket) {
 
 TEST_F(Remote, OrdinaryMemoryGoesThroughTheStagingRing) {
   ScopedEnv Slot("SKMD_REMOTE_SLOT_MB", "1");
-  ScopedEnv Slots("SKMD_REMOTE_SLOTS", "3");
+  ScopedEnv Copiers("SKMD_REMOTE_COPY_THREADS", "2");
   auto Link = ServerLink::open(std::move(Client), Secret, quick());
   ASSERT_TRUE(Link.ok()) << Link.error().message();
   ASSERT_TRUE((*Link)->sharesMemory());

@@ -1,10 +1,10 @@
 //===- StagingPool.cpp - Pageable copies through pinned chunks ------------===//
 #include "devices/cuda/StagingPool.h"
 #include "devices/HostCores.h"
+#include "devices/StreamCopy.h"
 
 #include <algorithm>
 #include <cstring>
-#include <immintrin.h>
 #include <map>
 
 namespace skmd {
@@ -15,40 +15,6 @@ std::mutex PinnedLock;
 std::map<uintptr_t, uint64_t> &pinnedRanges() {
   static std::map<uintptr_t, uint64_t> Ranges;
   return Ranges;
-}
-
-/// memcpy with non-temporal stores: the destination's lines are not read
-/// first (a plain store reads each line before writing it) and do not
-/// evict the cache, which matters when copies share the memory bus with
-/// the DMA engine reading the other staging buffers.
-__attribute__((target("avx2"))) void streamCopyAvx2(char *Dst, const char *Src,
-                                                    uint64_t N) {
-  uint64_t Head = std::min<uint64_t>(N, (32 - (reinterpret_cast<uintptr_t>(Dst) & 31)) & 31);
-  std::memcpy(Dst, Src, Head);
-  Dst += Head;
-  Src += Head;
-  N -= Head;
-  uint64_t I = 0;
-  for (; I + 128 <= N; I += 128) {
-    __m256i A = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(Src + I));
-    __m256i B = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(Src + I + 32));
-    __m256i C = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(Src + I + 64));
-    __m256i D = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(Src + I + 96));
-    _mm256_stream_si256(reinterpret_cast<__m256i *>(Dst + I), A);
-    _mm256_stream_si256(reinterpret_cast<__m256i *>(Dst + I + 32), B);
-    _mm256_stream_si256(reinterpret_cast<__m256i *>(Dst + I + 64), C);
-    _mm256_stream_si256(reinterpret_cast<__m256i *>(Dst + I + 96), D);
-  }
-  std::memcpy(Dst + I, Src + I, N - I);
-  _mm_sfence();
-}
-
-void streamCopy(void *Dst, const void *Src, uint64_t N) {
-  static const bool Avx2 = __builtin_cpu_supports("avx2");
-  if (Avx2)
-    streamCopyAvx2(static_cast<char *>(Dst), static_cast<const char *>(Src), N);
-  else
-    std::memcpy(Dst, Src, N);
 }
 
 } // namespace

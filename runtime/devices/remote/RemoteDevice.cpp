@@ -30,6 +30,9 @@ DeviceInfo offerInfo(const ServerLink &Link, uint32_t Index) {
   I.ComputeUnits = O.ComputeUnits;
   I.LanesPerUnit = O.LanesPerUnit;
   I.BuffersAreHandles = O.BuffersAreHandles;
+  // Copies of ordinary memory take the staging ring's copiers on a node
+  // shared with the server, else the one thread that feeds the socket.
+  I.HostCopyCores = Link.sharesMemory() ? StagingRing::copiersWanted() : 1;
   // The server's host link bounds ours; skmd-prof --links measures ours.
   I.LinkGBps = 0;
   return I;

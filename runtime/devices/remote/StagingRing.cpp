@@ -1,8 +1,11 @@
 //===- StagingRing.cpp - Copies of ordinary memory through shared slots ---===//
 #include "devices/remote/StagingRing.h"
+#include "devices/HostCores.h"
+#include "devices/StreamCopy.h"
 
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 namespace skmd {
 
@@ -26,19 +29,24 @@ template <typename Fn> void eachPackedRow(const wire::Region &Where, Fn &&Row) {
 } // namespace
 
 Result<std::unique_ptr<StagingRing>> StagingRing::create(std::shared_ptr<ServerLink> Link,
-                                                         uint64_t SlotBytes, unsigned Slots) {
-  auto Segment = SharedSegment::create(SlotBytes * Slots);
+                                                         uint64_t SlotBytes, unsigned Copiers) {
+  auto Segment = SharedSegment::create(SlotBytes * 2 * Copiers);
   if (!Segment)
     return Segment.error();
   if (Status S = Link->share(**Segment); !S)
     return S.error();
   return std::unique_ptr<StagingRing>(
-      new StagingRing(std::move(Link), std::move(*Segment), SlotBytes, Slots));
+      new StagingRing(std::move(Link), std::move(*Segment), SlotBytes, Copiers));
+}
+
+unsigned StagingRing::copiersWanted() {
+  unsigned Hardware = std::max(1u, std::thread::hardware_concurrency());
+  return std::min(envCount("SKMD_REMOTE_COPY_THREADS", 8, 256), Hardware);
 }
 
 Result<std::unique_ptr<StagingRing>> StagingRing::create(std::shared_ptr<ServerLink> Link) {
   uint64_t SlotBytes = uint64_t(envCount("SKMD_REMOTE_SLOT_MB", 4, 1024)) << 20;
-  return create(std::move(Link), SlotBytes, envCount("SKMD_REMOTE_SLOTS", 4, 64));
+  return create(std::move(Link), SlotBytes, copiersWanted());
 }
 
 uint64_t StagingRing::pieces(const wire::Region &Where) const {
@@ -80,84 +88,89 @@ wire::SharedTransfer StagingRing::transfer(uint32_t Device, const Piece &P, unsi
   return T;
 }
 
+void StagingRing::fail(const Failure &F) {
+  std::lock_guard<std::mutex> G(FirstLock);
+  if (First)
+    First = F;
+}
+
+bool StagingRing::failed() {
+  std::lock_guard<std::mutex> G(FirstLock);
+  return !First;
+}
+
+bool StagingRing::settle(unsigned S) {
+  Slot &Sl = Slots[S];
+  if (!Sl.Busy)
+    return true;
+  Sl.Busy = false;
+  auto R = Link->wait(Sl.Request);
+  if (R)
+    if (auto D = wire::decodeDone(*R); !D)
+      R = D.error();
+  if (!R)
+    fail(R.error());
+  return R.ok();
+}
+
 Status StagingRing::toDevice(uint32_t Device, const wire::Region &Where, const char *Host) {
   std::lock_guard<std::mutex> G(Lock);
-  std::vector<ServerLink::Ticket> InFlight(Slots);
-  std::vector<bool> Busy(Slots, false);
-  Status First;
-  auto Collect = [&](unsigned S) {
-    if (!Busy[S])
-      return;
-    Busy[S] = false;
-    auto R = Link->wait(InFlight[S]);
-    if (R)
-      if (auto D = wire::decodeDone(*R); !D)
-        R = D.error();
-    if (!R && First)
-      First = R.error();
-  };
+  First = Status::success();
   uint64_t N = pieces(Where);
-  for (uint64_t I = 0; I < N; ++I) {
-    unsigned S = unsigned(I % Slots);
-    Collect(S);
-    if (!First)
-      break;
-    Piece P = piece(Where, I);
-    eachPackedRow(P.Where, [&](uint64_t InSlot, uint64_t OnHost) {
-      std::memcpy(slot(S) + InSlot, Host + P.HostOffset + OnHost, P.Where.RowBytes);
-    });
-    InFlight[S] = Link->begin(wire::Kind::WriteShared,
-                              wire::encode(transfer(Device, P, S,
-                                                    wire::SharedTransfer::AnswerWhenLanded)));
-    Busy[S] = true;
-  }
-  for (unsigned S = 0; S < Slots; ++S)
-    Collect(S);
+  auto Cores = HostCores::instance().borrow(unsigned(std::min<uint64_t>(Copiers.size(), N)));
+  Copiers.parallelFor(N, 1, [&](unsigned W, uint64_t Begin, uint64_t End) {
+    for (uint64_t I = Begin; I < End; ++I) {
+      unsigned S = nextSlot(W);
+      // The slot's last piece must have landed before it is refilled.
+      if (!settle(S) || failed())
+        continue;
+      Piece P = piece(Where, I);
+      eachPackedRow(P.Where, [&](uint64_t InSlot, uint64_t OnHost) {
+        streamCopy(slot(S) + InSlot, Host + P.HostOffset + OnHost, P.Where.RowBytes);
+      });
+      Slots[S].Request = Link->begin(
+          wire::Kind::WriteShared,
+          wire::encode(transfer(Device, P, S, wire::SharedTransfer::AnswerWhenLanded)));
+      Slots[S].Busy = true;
+    }
+  });
+  for (unsigned S = 0; S < Slots.size(); ++S)
+    settle(S);
   return First;
 }
 
 Status StagingRing::toHost(uint32_t Device, const wire::Region &Where, char *Host) {
   std::lock_guard<std::mutex> G(Lock);
-  std::vector<ServerLink::Ticket> InFlight(Slots);
-  std::vector<bool> Busy(Slots, false);
+  First = Status::success();
   uint64_t N = pieces(Where);
-  auto Ask = [&](uint64_t I) {
-    unsigned S = unsigned(I % Slots);
-    InFlight[S] =
-        Link->begin(wire::Kind::ReadShared, wire::encode(transfer(Device, piece(Where, I), S, 0)));
-    Busy[S] = true;
-  };
-  // Every slot asks at once; each, once emptied, asks for the piece a
-  // ring's turn later.
-  for (uint64_t I = 0; I < N && I < Slots; ++I)
-    Ask(I);
-  Status First;
-  for (uint64_t I = 0; I < N; ++I) {
-    unsigned S = unsigned(I % Slots);
-    if (!Busy[S])
-      break; // an earlier failure stopped the asking
-    Busy[S] = false;
-    auto R = Link->wait(InFlight[S]);
-    if (R)
-      if (auto D = wire::decodeDone(*R); !D)
-        R = D.error();
-    if (!R) {
-      if (First)
-        First = R.error();
-      continue;
-    }
-    if (!First)
-      continue;
-    Piece P = piece(Where, I);
+  // Takes slot S's piece once it came.
+  auto Unpack = [&](unsigned S) {
+    bool Asked = Slots[S].Busy;
+    if (!settle(S) || !Asked || failed())
+      return;
+    Piece P = piece(Where, Slots[S].Piece);
     eachPackedRow(P.Where, [&](uint64_t InSlot, uint64_t OnHost) {
-      std::memcpy(Host + P.HostOffset + OnHost, slot(S) + InSlot, P.Where.RowBytes);
+      streamCopy(Host + P.HostOffset + OnHost, slot(S) + InSlot, P.Where.RowBytes);
     });
-    if (I + Slots < N)
-      Ask(I + Slots);
-  }
-  for (unsigned S = 0; S < Slots; ++S)
-    if (Busy[S])
-      (void)Link->wait(InFlight[S]);
+  };
+  auto Cores = HostCores::instance().borrow(unsigned(std::min<uint64_t>(Copiers.size(), N)));
+  Copiers.parallelFor(N, 1, [&](unsigned W, uint64_t Begin, uint64_t End) {
+    for (uint64_t I = Begin; I < End; ++I) {
+      unsigned S = nextSlot(W);
+      Unpack(S);
+      if (failed())
+        continue;
+      Slots[S].Request = Link->begin(wire::Kind::ReadShared,
+                                     wire::encode(transfer(Device, piece(Where, I), S, 0)));
+      Slots[S].Busy = true;
+      Slots[S].Piece = I;
+    }
+  });
+  // The last pieces, unpacked on every copier.
+  Copiers.parallelFor(Slots.size(), 1, [&](unsigned, uint64_t Begin, uint64_t End) {
+    for (uint64_t S = Begin; S < End; ++S)
+      Unpack(unsigned(S));
+  });
   return First;
 }
 

@@ -7,24 +7,33 @@
 // piece before it by DMA, so that the copy on the client's core and the
 // GPU's transfer overlap, and no byte crosses the socket.
 //
-// A slot is reused only once the server said its piece landed (a copy in)
-// or the client has taken its bytes (a copy out). Slot size and count:
-// SKMD_REMOTE_SLOT_MB (default 4) and SKMD_REMOTE_SLOTS (default 4).
+// One core's memcpy is far slower than a GPU's link, so several copier
+// threads pack and unpack, each with two slots of its own: while the
+// server moves a copier's one piece, it fills the other. A slot is reused
+// only once the server said its piece landed (a copy in) or its bytes
+// were taken (a copy out). The copiers borrow the CPU device's cores
+// while they run (devices/HostCores.h), as a local GPU's staging does.
+//
+// SKMD_REMOTE_SLOT_MB (default 4) and SKMD_REMOTE_COPY_THREADS (default 8,
+// at most the host's threads) size it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SKMD_DEVICES_REMOTE_STAGINGRING_H
 #define SKMD_DEVICES_REMOTE_STAGINGRING_H
 
 #include "devices/remote/ServerLink.h"
+#include "devices/cpu/ThreadPool.h"
 #include "devices/remote/SharedMemory.h"
 
 namespace skmd {
 
 class StagingRing {
 public:
-  /// \p Slots slots of \p SlotBytes, shared with \p Link's server.
+  /// Two slots of \p SlotBytes per copier, shared with \p Link's server.
   static Result<std::unique_ptr<StagingRing>> create(std::shared_ptr<ServerLink> Link,
-                                                     uint64_t SlotBytes, unsigned Slots);
+                                                     uint64_t SlotBytes, unsigned Copiers);
+  /// The copier threads the environment asks for.
+  static unsigned copiersWanted();
   /// The sizes from the environment.
   static Result<std::unique_ptr<StagingRing>> create(std::shared_ptr<ServerLink> Link);
 
@@ -37,8 +46,9 @@ public:
 
 private:
   StagingRing(std::shared_ptr<ServerLink> Link, std::shared_ptr<SharedSegment> Segment,
-              uint64_t SlotBytes, unsigned Slots)
-      : Link(std::move(Link)), Segment(std::move(Segment)), SlotBytes(SlotBytes), Slots(Slots) {}
+              uint64_t SlotBytes, unsigned Copiers)
+      : Link(std::move(Link)), Segment(std::move(Segment)), SlotBytes(SlotBytes),
+        Copiers(Copiers), Slots(2 * Copiers), Turn(Copiers, 0) {}
   /// A piece of a copy that fits a slot: its rows on the device, and
   /// where its first row is on the host (from the copy's first).
   struct Piece {
@@ -50,11 +60,28 @@ private:
   wire::SharedTransfer transfer(uint32_t Device, const Piece &P, unsigned Slot,
                                 uint32_t Flags) const;
   char *slot(unsigned S) const { return Segment->data() + S * SlotBytes; }
+  /// Worker \p W's slot for its next piece.
+  unsigned nextSlot(unsigned W) { return 2 * W + (Turn[W]++ & 1); }
+  /// Waits for slot \p S's request, if one is in flight; false on failure
+  /// (kept in First).
+  bool settle(unsigned S);
+  void fail(const Failure &F);
+  bool failed();
 
   std::shared_ptr<ServerLink> Link;
   std::shared_ptr<SharedSegment> Segment;
   uint64_t SlotBytes;
-  unsigned Slots;
+  ThreadPool Copiers;
+  struct Slot {
+    ServerLink::Ticket Request;
+    bool Busy = false;
+    /// The piece a copy out asked for in it.
+    uint64_t Piece = 0;
+  };
+  std::vector<Slot> Slots;
+  std::vector<unsigned> Turn;
+  std::mutex FirstLock;
+  Status First;
   /// One copy at a time uses the slots.
   std::mutex Lock;
 };
