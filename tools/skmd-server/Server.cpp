@@ -244,8 +244,14 @@ Status Server::serve(std::unique_ptr<Connection> C) {
 
 Status Server::listen(Listener &L) {
   std::list<std::thread> Threads;
+  // Clients accepted whose serve() has not returned.
+  std::atomic<size_t> Active{0};
   log(Options.Name + ": listening at " + L.address());
   while (!Stopping) {
+    if (Options.StopWhenIdle && !Threads.empty() && Active == 0) {
+      log(Options.Name + ": every client has left");
+      break;
+    }
     auto C = L.accept(std::chrono::milliseconds(200));
     if (!C) {
       log(Options.Name + ": " + C.error().message());
@@ -253,10 +259,12 @@ Status Server::listen(Listener &L) {
     }
     if (!*C)
       continue;
-    Threads.emplace_back([this, Conn = std::move(*C)]() mutable {
+    ++Active;
+    Threads.emplace_back([this, &Active, Conn = std::move(*C)]() mutable {
       std::string Peer = Conn->peer();
       Status S = serve(std::move(Conn));
       log(Options.Name + ": " + Peer + (S ? " left" : " dropped: " + S.error().message()));
+      --Active;
     });
   }
   L.stop();

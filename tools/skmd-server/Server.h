@@ -47,6 +47,9 @@ struct ServerOptions {
   /// The most memory one client may share with the server (wire::Share),
   /// which the server page-locks for its GPUs; 0: half the node's memory.
   uint64_t MaxSharedBytes = 0;
+  /// listen() returns once every client that came has left (a server
+  /// started in an application's mpirun ends with its job).
+  bool StopWhenIdle = false;
   /// A line per client arriving and leaving, and per failed request.
   std::function<void(const std::string &)> Log;
 };

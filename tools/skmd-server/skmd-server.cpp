@@ -5,6 +5,8 @@
 // Serves the devices it opens to SKMD clients that hold the same secret
 // (SKMD_DEVICES=cpu,remote:mpi:node7 on the client's side) until SIGINT or
 // SIGTERM, then closes every client's connection and frees what they held.
+// Started in an application's mpirun (--listen=mpi:world), it ends when
+// its clients have left, with the job.
 //
 //===----------------------------------------------------------------------===//
 #include "Server.h"
@@ -27,7 +29,8 @@ const char *Usage = R"(usage: skmd-server [options]
 
 Serves this node's devices to SKMD processes elsewhere (remote devices) or
 on this node: a client with SKMD_DEVICES=cpu,remote:<address> runs its
-launches' pieces here too. Runs until SIGINT or SIGTERM.
+launches' pieces here too. Runs until SIGINT or SIGTERM (or, with --once
+or --listen=mpi:world, until every client that came has left).
 
 options:
   --listen=ADDRESS   where clients connect (default unix:$XDG_RUNTIME_DIR/
@@ -36,6 +39,10 @@ options:
                        mpi:NAME   an Open MPI port published as NAME through
                                   ompi-server (set OMPI_MCA_pmix_server_uri
                                   here and in every client)
+                       mpi:world  started in the application's own mpirun
+                                  (MPMD); clients name mpi:rank:<this rank>
+  --once             stop once every client that came has left (implied by
+                     --listen=mpi:world: the job ends with its ranks)
   --devices=LIST     the devices to serve, as SKMD_DEVICES takes them
                      (default: SKMD_DEVICES, else every device found); the
                      CPU is served only where the list names it or is empty
@@ -85,7 +92,7 @@ bool namesKind(const std::string &Spec, const std::string &Kind) {
 
 int main(int Argc, char **Argv) {
   std::string Listen = defaultAddress(), Name, Spec;
-  bool SpecGiven = false, Quiet = false;
+  bool SpecGiven = false, Quiet = false, Once = false;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
     if (A == "--help" || A == "-h") {
@@ -101,6 +108,8 @@ int main(int Argc, char **Argv) {
       Name = V;
     else if (A == "--quiet")
       Quiet = true;
+    else if (A == "--once")
+      Once = true;
     else
       die("unknown argument '" + A + "' (see --help)");
   }
@@ -151,6 +160,8 @@ int main(int Argc, char **Argv) {
   O.Name = Name;
   O.Secret = *Secret;
   O.Times = LinkTimes::fromEnvironment();
+  bool World = Address->Kind == ServerAddress::Mpi && Address->Where == "world";
+  O.StopWhenIdle = Once || World;
   if (!Quiet)
     O.Log = [](const std::string &Line) { std::cerr << "skmd-server: " << Line << "\n"; };
   std::string Listing;
@@ -176,8 +187,12 @@ int main(int Argc, char **Argv) {
   // waited for them); the devices close with the process.
   L->reset();
   std::cerr << "skmd-server: stopped\n";
-  // An MPI listener's accept cannot be interrupted: end here, without
-  // static destructors (MPI_Finalize would wait for it).
   std::fflush(nullptr);
+  // In an mpirun every rank must finalize MPI (the plugin does at exit);
+  // nothing waits in MPI_Comm_accept there. A published port's accept
+  // cannot be interrupted: end without static destructors, or
+  // MPI_Finalize would wait for it.
+  if (World)
+    std::exit(0);
   std::_Exit(0);
 }

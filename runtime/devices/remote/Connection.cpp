@@ -64,8 +64,9 @@ Result<ServerAddress> parseServerAddress(const std::string &Text) {
   } else {
     return Failure(ErrorCode::InvalidArgument,
                    "server address '" + Text +
-                       "': expected unix:<socket path> (this node) or mpi:<published name> "
-                       "(Open MPI, through ompi-server)");
+                       "': expected unix:<socket path> (this node), mpi:<published name> "
+                       "(Open MPI, through ompi-server) or mpi:rank:<N> (a server in the same "
+                       "mpirun)");
   }
   if (A.Where.empty())
     return Failure(ErrorCode::InvalidArgument, "server address '" + Text + "' names nothing");

@@ -14,6 +14,13 @@
 // accepts on any more) run on a thread of their own and are abandoned at
 // the limit.
 //
+// In one mpirun (MPMD: `mpirun -np 4 app : -np 1 skmd-server
+// --listen=mpi:world`), no ompi-server is needed: a client names the
+// server's rank (mpi:rank:4), asks it for its port with one message on
+// MPI_COMM_WORLD (tags PortRequestTag and PortReplyTag, which SKMD keeps
+// for itself), and connects to that port; everything after goes on the
+// connection's own communicators, apart from the application's traffic.
+//
 // This file is the only one that includes mpi.h: libskmd loads it with
 // dlopen when a device list names mpi:, so that SKMD builds and runs
 // without MPI (runtime/devices/remote/Connection.cpp).
@@ -28,6 +35,7 @@
 #include <condition_variable>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <future>
 #include <thread>
@@ -201,6 +209,88 @@ Result<std::unique_ptr<Connection>> fromIntercomm(MPI_Comm Inter, std::string Pe
   return std::unique_ptr<Connection>(std::make_unique<MpiConnection>(Inter, Data, Peer));
 }
 
+/// The tags SKMD's port exchange takes on MPI_COMM_WORLD.
+constexpr int PortRequestTag = 0x534b4d;     // "SKM"
+constexpr int PortReplyTag = 0x534b4d + 1;
+
+/// MPI_Comm_connect or MPI_Comm_accept (\p Connect) on \p Port, bounded
+/// by \p Wait: neither can be interrupted, so the call runs on a thread of
+/// its own that is abandoned at the limit.
+Result<MPI_Comm> joinPort(const std::string &Port, bool Connect, std::chrono::milliseconds Wait,
+                          const std::string &What) {
+  auto Task = std::make_shared<std::packaged_task<std::pair<int, MPI_Comm>()>>([Port, Connect] {
+    MPI_Comm Inter = MPI_COMM_NULL;
+    int E = Connect ? MPI_Comm_connect(Port.c_str(), MPI_INFO_NULL, 0, MPI_COMM_SELF, &Inter)
+                    : MPI_Comm_accept(Port.c_str(), MPI_INFO_NULL, 0, MPI_COMM_SELF, &Inter);
+    return std::make_pair(E, Inter);
+  });
+  auto Future = Task->get_future();
+  std::thread([Task] { (*Task)(); }).detach();
+  if (Future.wait_for(Wait) != std::future_status::ready)
+    return Failure(ErrorCode::NoDevice,
+                   What + " did not complete within " + std::to_string(Wait.count()) + " ms");
+  auto [E, Inter] = Future.get();
+  if (E != MPI_SUCCESS)
+    return Failure(ErrorCode::NoDevice, What + ": " + mpiError(E));
+  return Inter;
+}
+
+/// mpi:world: answers the port requests of the other ranks of this job,
+/// then accepts the one that asked.
+class WorldListener final : public Listener {
+public:
+  explicit WorldListener(std::string Port) : Port(std::move(Port)) {
+    MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
+  }
+  ~WorldListener() override { stop(); }
+  std::string address() const override {
+    return "mpi:world (rank " + std::to_string(Rank) + "; clients name mpi:rank:" +
+           std::to_string(Rank) + ")";
+  }
+
+  Result<std::unique_ptr<Connection>> accept(std::chrono::milliseconds Wait) override {
+    MPI_Message M;
+    MPI_Status St;
+    int Found = 0, E = MPI_SUCCESS;
+    pollUntil(
+        [&] {
+          E = MPI_Improbe(MPI_ANY_SOURCE, PortRequestTag, MPI_COMM_WORLD, &Found, &M, &St);
+          return E != MPI_SUCCESS || Found || Stopped;
+        },
+        Wait);
+    if (E != MPI_SUCCESS)
+      return Failure(ErrorCode::IOError, "MPI_Improbe: " + mpiError(E));
+    if (!Found || Stopped)
+      return std::unique_ptr<Connection>();
+    char Byte;
+    MPI_Mrecv(&Byte, 0, MPI_BYTE, &M, MPI_STATUS_IGNORE);
+    int Client = St.MPI_SOURCE;
+    std::string Who = "rank " + std::to_string(Client);
+    MPI_Request R;
+    MPI_Isend(Port.c_str(), int(Port.size() + 1), MPI_CHAR, Client, PortReplyTag, MPI_COMM_WORLD,
+              &R);
+    int Sent = 0;
+    if (!pollUntil([&] { return MPI_Test(&R, &Sent, MPI_STATUS_IGNORE) != MPI_SUCCESS || Sent; },
+                   std::chrono::milliseconds(10000)))
+      return Failure(ErrorCode::IOError, Who + " asked for the port and took no reply");
+    auto Inter = joinPort(Port, false, std::chrono::milliseconds(10000),
+                          "accepting " + Who);
+    if (!Inter)
+      return Inter.error();
+    return fromIntercomm(*Inter, "client " + Who);
+  }
+
+  void stop() override {
+    if (!Stopped.exchange(true))
+      MPI_Close_port(Port.c_str());
+  }
+
+private:
+  std::string Port;
+  int Rank = 0;
+  std::atomic<bool> Stopped{false};
+};
+
 const char *OmpiServerHint =
     "skmd-server --listen=mpi:NAME and its clients find each other through ompi-server: "
     "start `ompi-server --report-uri FILE` and set OMPI_MCA_pmix_server_uri=file:FILE for "
@@ -310,34 +400,72 @@ public:
 
   Result<std::unique_ptr<Connection>> connect(const std::string &Name,
                                               std::chrono::milliseconds Wait) override {
+    if (Name.rfind("rank:", 0) == 0)
+      return connectRank(Name, Wait);
     char Port[MPI_MAX_PORT_NAME] = {0};
     if (int E = MPI_Lookup_name(Name.c_str(), MPI_INFO_NULL, Port); E != MPI_SUCCESS)
       return Failure(ErrorCode::NoDevice, "no skmd-server published as '" + Name +
                                               "' (" + mpiError(E) + "): " + OmpiServerHint);
-    // MPI_Comm_connect waits as long as nobody accepts: bounded here, and
-    // abandoned (its thread left behind) at the limit.
-    auto Task = std::make_shared<std::packaged_task<std::pair<int, MPI_Comm>()>>(
-        [P = std::string(Port)] {
-          MPI_Comm Inter = MPI_COMM_NULL;
-          int E = MPI_Comm_connect(P.c_str(), MPI_INFO_NULL, 0, MPI_COMM_SELF, &Inter);
-          return std::make_pair(E, Inter);
-        });
-    auto Future = Task->get_future();
-    std::thread([Task] { (*Task)(); }).detach();
-    if (Future.wait_for(Wait) != std::future_status::ready)
-      return Failure(ErrorCode::NoDevice, "skmd-server '" + Name + "' did not accept within " +
-                                              std::to_string(Wait.count()) + " ms");
-    auto [E, Inter] = Future.get();
-    if (E != MPI_SUCCESS)
+    // MPI_Comm_connect waits as long as nobody accepts: bounded.
+    auto Inter = joinPort(Port, true, Wait, "connecting to skmd-server '" + Name + "'");
+    if (!Inter)
+      return Inter.error();
+    return fromIntercomm(*Inter, "mpi:" + Name);
+  }
+
+  /// mpi:rank:N: a server in this job's MPI_COMM_WORLD (MPMD).
+  Result<std::unique_ptr<Connection>> connectRank(const std::string &Name,
+                                                  std::chrono::milliseconds Wait) {
+    int Size = 0, Me = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &Size);
+    MPI_Comm_rank(MPI_COMM_WORLD, &Me);
+    char *End = nullptr;
+    long Rank = std::strtol(Name.c_str() + 5, &End, 10);
+    if (End == Name.c_str() + 5 || *End || Rank < 0 || Rank >= Size || Rank == Me)
+      return Failure(ErrorCode::InvalidArgument,
+                     "mpi:" + Name + ": no other rank of this job (it has " +
+                         std::to_string(Size) + " ranks; this is rank " + std::to_string(Me) +
+                         "): start skmd-server in the same mpirun (MPMD, --listen=mpi:world)");
+    std::string Who = "skmd-server at rank " + std::to_string(Rank);
+    char Byte = 0;
+    if (int E = MPI_Send(&Byte, 0, MPI_BYTE, int(Rank), PortRequestTag, MPI_COMM_WORLD);
+        E != MPI_SUCCESS)
+      return Failure(ErrorCode::NoDevice, Who + ": " + mpiError(E));
+    MPI_Message M;
+    MPI_Status St;
+    int Found = 0;
+    if (!pollUntil(
+            [&] {
+              return MPI_Improbe(int(Rank), PortReplyTag, MPI_COMM_WORLD, &Found, &M, &St) !=
+                         MPI_SUCCESS ||
+                     Found;
+            },
+            Wait) ||
+        !Found)
       return Failure(ErrorCode::NoDevice,
-                     "cannot connect to skmd-server '" + Name + "': " + mpiError(E));
-    return fromIntercomm(Inter, "mpi:" + Name);
+                     Who + " gave no port within " + std::to_string(Wait.count()) +
+                         " ms: is it skmd-server --listen=mpi:world?");
+    int Count = 0;
+    MPI_Get_count(&St, MPI_CHAR, &Count);
+    if (Count <= 0 || Count > MPI_MAX_PORT_NAME) {
+      MPI_Mrecv(&Byte, 0, MPI_CHAR, &M, MPI_STATUS_IGNORE);
+      return Failure(ErrorCode::NoDevice, Who + " answered with no port");
+    }
+    std::string Port(size_t(Count), '\0');
+    MPI_Mrecv(Port.data(), Count, MPI_CHAR, &M, MPI_STATUS_IGNORE);
+    Port.resize(std::strlen(Port.c_str()));
+    auto Inter = joinPort(Port, true, Wait, "connecting to " + Who);
+    if (!Inter)
+      return Inter.error();
+    return fromIntercomm(*Inter, "mpi:" + Name);
   }
 
   Result<std::unique_ptr<Listener>> listen(const std::string &Name) override {
     char Port[MPI_MAX_PORT_NAME] = {0};
     if (int E = MPI_Open_port(MPI_INFO_NULL, Port); E != MPI_SUCCESS)
       return Failure(ErrorCode::IOError, "MPI_Open_port: " + mpiError(E));
+    if (Name == "world")
+      return std::unique_ptr<Listener>(std::make_unique<WorldListener>(Port));
     if (int E = MPI_Publish_name(Name.c_str(), MPI_INFO_NULL, Port); E != MPI_SUCCESS) {
       MPI_Close_port(Port);
       return Failure(ErrorCode::IOError, "cannot publish '" + Name + "' (" + mpiError(E) +
