@@ -156,21 +156,32 @@ StagingRing *RemoteDevice::ring() {
   return Ring.get();
 }
 
+Result<std::optional<wire::SharedTransfer>>
+RemoteDevice::sharedCopy(const wire::Region &Where, const char *Host) {
+  auto Segment = segmentHolding(Host, hostSpan(Where));
+  if (!Segment)
+    return std::optional<wire::SharedTransfer>();
+  if (Status S = Link->share(*Segment); !S)
+    return failed(S.error());
+  wire::SharedTransfer T;
+  T.Device = Index;
+  T.Where = Where;
+  T.Segment = Segment->id();
+  T.Offset = uint64_t(Host - Segment->data());
+  T.HostPitch = Where.Pitch;
+  return std::optional<wire::SharedTransfer>(T);
+}
+
 Status RemoteDevice::write(const wire::Region &Where, const char *Host) {
   uint64_t Packed = Where.packedBytes();
   if (!Packed)
     return Status::success();
   if (Link->sharesMemory()) {
-    if (auto Segment = segmentHolding(Host, hostSpan(Where))) {
-      if (Status S = Link->share(*Segment); !S)
-        return failed(S.error());
-      wire::SharedTransfer T;
-      T.Device = Index;
-      T.Where = Where;
-      T.Segment = Segment->id();
-      T.Offset = uint64_t(Host - Segment->data());
-      T.HostPitch = Where.Pitch;
-      if (Status S = Link->post(wire::Kind::WriteShared, wire::encode(T)); !S)
+    auto T = sharedCopy(Where, Host);
+    if (!T)
+      return T.error();
+    if (*T) {
+      if (Status S = Link->post(wire::Kind::WriteShared, wire::encode(**T)); !S)
         return failed(S.error());
       return Status::success();
     }
@@ -200,16 +211,11 @@ Status RemoteDevice::read(const wire::Region &Where, char *Host) {
   if (!Packed)
     return Status::success();
   if (Link->sharesMemory()) {
-    if (auto Segment = segmentHolding(Host, hostSpan(Where))) {
-      if (Status S = Link->share(*Segment); !S)
-        return failed(S.error());
-      wire::SharedTransfer T;
-      T.Device = Index;
-      T.Where = Where;
-      T.Segment = Segment->id();
-      T.Offset = uint64_t(Host - Segment->data());
-      T.HostPitch = Where.Pitch;
-      auto D = request(wire::Kind::ReadShared, wire::encode(T));
+    auto T = sharedCopy(Where, Host);
+    if (!T)
+      return T.error();
+    if (*T) {
+      auto D = request(wire::Kind::ReadShared, wire::encode(**T));
       return D ? Status::success() : Status(D.error());
     }
     if (Packed >= SharedCopyMinBytes)

@@ -28,6 +28,7 @@
 #include "devices/remote/StagingRing.h"
 
 #include <mutex>
+#include <optional>
 
 namespace skmd {
 
@@ -70,6 +71,11 @@ private:
   /// \p Host (at Where's pitch), by the cheapest way the link has.
   Status write(const wire::Region &Where, const char *Host);
   Status read(const wire::Region &Where, char *Host);
+  /// The copy between \p Where and the host rows at \p Host as one of
+  /// a shared segment's rows, shared with the server first; none where
+  /// the rows are in no published segment.
+  Result<std::optional<wire::SharedTransfer>> sharedCopy(const wire::Region &Where,
+                                                         const char *Host);
   /// The staging ring, made on first use; null where it cannot be.
   StagingRing *ring();
 

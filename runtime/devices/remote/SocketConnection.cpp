@@ -81,21 +81,11 @@ public:
       Msg.msg_iovlen = 1;
       Msg.msg_control = Control;
       Msg.msg_controllen = sizeof(Control);
-      ssize_t N = ::recvmsg(Fd, &Msg, MSG_CMSG_CLOEXEC);
-      if (N < 0 && errno == EINTR)
+      auto N = received(::recvmsg(Fd, &Msg, MSG_CMSG_CLOEXEC), "recvmsg", "descriptor", Wait);
+      if (!N)
+        return N.error();
+      if (!*N)
         continue;
-      if (N < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-        auto Ready = waitFor(POLLIN, Wait);
-        if (!Ready)
-          return Ready.error();
-        if (!*Ready)
-          return breakWith("no descriptor came for " + std::to_string(Wait.count()) + " ms");
-        continue;
-      }
-      if (N == 0)
-        return breakWith("the peer closed the connection");
-      if (N < 0)
-        return breakWith("recvmsg: " + errnoText());
       std::vector<int> Got;
       for (cmsghdr *C = CMSG_FIRSTHDR(&Msg); C; C = CMSG_NXTHDR(&Msg, C))
         if (C->cmsg_level == SOL_SOCKET && C->cmsg_type == SCM_RIGHTS)
@@ -196,26 +186,39 @@ private:
     }
   }
 
+  /// What a receive call (\p Call, which returned \p N) took: the bytes,
+  /// or 0 where it should be tried again (interrupted, or nothing yet and
+  /// something came within \p Wait); the connection breaks where the peer
+  /// closed, failed or sent no \p What for \p Wait.
+  Result<uint64_t> received(ssize_t N, const char *Call, const char *What,
+                            std::chrono::milliseconds Wait) {
+    if (N > 0)
+      return uint64_t(N);
+    if (N < 0 && errno == EINTR)
+      return uint64_t(0);
+    if (N < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      auto Ready = waitFor(POLLIN, Wait);
+      if (!Ready)
+        return Ready.error();
+      if (!*Ready)
+        return breakWith(std::string("no ") + What + " came for " +
+                         std::to_string(Wait.count()) + " ms");
+      return uint64_t(0);
+    }
+    if (N == 0)
+      return breakWith("the peer closed the connection");
+    return breakWith(std::string(Call) + ": " + errnoText());
+  }
+
   Status readAll(void *Into, uint64_t Bytes, std::chrono::milliseconds Wait) {
     char *P = static_cast<char *>(Into);
     while (Bytes) {
-      ssize_t N = ::recv(Fd, P, std::min<uint64_t>(Bytes, 1ull << 30), 0);
-      if (N < 0 && errno == EINTR)
-        continue;
-      if (N < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-        auto Ready = waitFor(POLLIN, Wait);
-        if (!Ready)
-          return Ready.error();
-        if (!*Ready)
-          return breakWith("no byte came for " + std::to_string(Wait.count()) + " ms");
-        continue;
-      }
-      if (N == 0)
-        return breakWith("the peer closed the connection");
-      if (N < 0)
-        return breakWith("recv: " + errnoText());
-      P += N;
-      Bytes -= uint64_t(N);
+      auto N = received(::recv(Fd, P, std::min<uint64_t>(Bytes, 1ull << 30), 0), "recv", "byte",
+                        Wait);
+      if (!N)
+        return N.error();
+      P += *N;
+      Bytes -= *N;
     }
     return Status::success();
   }
