@@ -131,22 +131,11 @@ private:
       return S;
     const char *P = static_cast<const char *>(Data);
     while (Bytes) {
-      ssize_t N = ::send(Fd, P, std::min<uint64_t>(Bytes, 1ull << 30), MSG_NOSIGNAL);
-      if (N < 0 && errno == EINTR)
-        continue;
-      if (N < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-        auto Ready = waitFor(POLLOUT, patience());
-        if (!Ready)
-          return Ready.error();
-        if (!*Ready)
-          return breakWith("the peer took no byte for " + std::to_string(patience().count()) +
-                           " ms");
-        continue;
-      }
-      if (N <= 0)
-        return breakWith("send: " + (N < 0 ? errnoText() : std::string("nothing sent")));
-      P += N;
-      Bytes -= uint64_t(N);
+      auto N = sent(::send(Fd, P, std::min<uint64_t>(Bytes, 1ull << 30), MSG_NOSIGNAL), "send");
+      if (!N)
+        return N.error();
+      P += *N;
+      Bytes -= *N;
     }
     return Status::success();
   }
@@ -168,22 +157,34 @@ private:
     C->cmsg_len = CMSG_LEN(sizeof(int));
     std::memcpy(CMSG_DATA(C), &Passed, sizeof(int));
     for (;;) {
-      ssize_t N = ::sendmsg(Fd, &Msg, MSG_NOSIGNAL);
-      if (N == 1)
-        return Status::success();
-      if (N < 0 && errno == EINTR)
-        continue;
-      if (N < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-        auto Ready = waitFor(POLLOUT, patience());
-        if (!Ready)
-          return Ready.error();
-        if (!*Ready)
-          return breakWith("the peer took no byte for " + std::to_string(patience().count()) +
-                           " ms");
-        continue;
-      }
-      return breakWith("sendmsg: " + (N < 0 ? errnoText() : std::string("nothing sent")));
+      auto N = sent(::sendmsg(Fd, &Msg, MSG_NOSIGNAL), "sendmsg");
+      if (!N)
+        return N.error();
+      if (*N)
+        return Status::success(); // its one byte
     }
+  }
+
+  /// What a send call (\p Call, which returned \p N) handed over: the
+  /// bytes, or 0 where it should be tried again (interrupted, or the
+  /// socket full and room came within the link's patience); the
+  /// connection breaks where the peer failed or took nothing for that long.
+  Result<uint64_t> sent(ssize_t N, const char *Call) {
+    if (N > 0)
+      return uint64_t(N);
+    if (N < 0 && errno == EINTR)
+      return uint64_t(0);
+    if (N < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      auto Ready = waitFor(POLLOUT, patience());
+      if (!Ready)
+        return Ready.error();
+      if (!*Ready)
+        return breakWith("the peer took no byte for " + std::to_string(patience().count()) +
+                         " ms");
+      return uint64_t(0);
+    }
+    return breakWith(std::string(Call) + ": " +
+                     (N < 0 ? errnoText() : std::string("nothing sent")));
   }
 
   /// What a receive call (\p Call, which returned \p N) took: the bytes,
