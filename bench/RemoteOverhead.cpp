@@ -1,7 +1,7 @@
 //===- RemoteOverhead.cpp - Copies and calls through skmd-server ----------===//
 //
 // remote-overhead --devices=LIST [--mb=256] [--runs=5] [--calls=2000]
-//                 [--host=page-locked,ordinary]
+//                 [--host=page-locked,ordinary] [--launch=vector_add.skmd]
 //
 // For each device of LIST but the CPU (e.g. cuda:0 and the same GPU
 // through a server: cuda,remote:unix:/tmp/s.sock), and each kind of host
@@ -17,9 +17,15 @@
 //   call       microseconds of one request that does nothing on the
 //              device (finishCopies: a local device returns at once, a
 //              remote one makes a round trip), median of --calls
+//   launch     microseconds of one launch of the bundle's vector_add
+//              (c = a + b, one group of 64 floats) on the device alone:
+//              its copies in, kernel and copy out, median of --calls / 10
+//              (--launch only; SKMD_REMOTE_QUEUE=0 makes a remote device
+//              wait for each step, as before its pieces were queued)
 // Prints a markdown table. VOCL's target: remote >= 90% of native.
 //
 //===----------------------------------------------------------------------===//
+#include "launch/Launcher.h"
 #include "session/Devices.h"
 
 #include <algorithm>
@@ -28,6 +34,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,10 +65,13 @@ int main(int Argc, char **Argv) {
   uint64_t MiB = 256;
   unsigned Runs = 5, Calls = 2000;
   std::vector<std::string> Kinds = {"page-locked", "ordinary"};
+  std::string LaunchBundle;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
     if (A.rfind("--devices=", 0) == 0)
       Spec = A.substr(10);
+    else if (A.rfind("--launch=", 0) == 0)
+      LaunchBundle = A.substr(9);
     else if (A.rfind("--mb=", 0) == 0)
       MiB = std::strtoull(A.c_str() + 5, nullptr, 10);
     else if (A.rfind("--runs=", 0) == 0)
@@ -83,7 +93,7 @@ int main(int Argc, char **Argv) {
         }
     } else {
       std::printf("usage: remote-overhead --devices=LIST [--mb=256] [--runs=5] [--calls=2000]\n"
-                  "                       [--host=page-locked,ordinary]\n");
+                  "                       [--host=page-locked,ordinary] [--launch=BUNDLE]\n");
       return A == "--help" ? 0 : 2;
     }
   }
@@ -96,9 +106,62 @@ int main(int Argc, char **Argv) {
     std::fprintf(stderr, "remote-overhead: %s\n", Opened.error().message().c_str());
     return 1;
   }
+  std::optional<Bundle> Source;
+  const KernelInfo *Add = nullptr;
+  if (!LaunchBundle.empty()) {
+    auto B = Bundle::fromFile(LaunchBundle);
+    if (!B) {
+      std::fprintf(stderr, "remote-overhead: %s\n", B.error().message().c_str());
+      return 1;
+    }
+    Source.emplace(std::move(*B));
+    Add = Source->metadata().findKernel("vector_add");
+    if (!Add || Add->Args.size() != 4) {
+      std::fprintf(stderr, "remote-overhead: %s has no vector_add(a, b, c, n)\n",
+                   LaunchBundle.c_str());
+      return 1;
+    }
+  }
+  // One launch of vector_add over one group, on device \p D alone.
+  auto LaunchUs = [&](Device &D) -> double {
+    Launcher Run({Opened->Cpu, &D}, *Opened->Cpu);
+    LoadedKernel K;
+    K.Source = &*Source;
+    K.Info = Add;
+    std::vector<float> A(64, 1.0f), B(64, 2.0f), C(64, 0.0f);
+    uint32_t N = 64;
+    std::vector<HostArg> Args(4);
+    Args[0] = {HostArg::Buffer, A.data(), 256, nullptr, {}, 0};
+    Args[1] = {HostArg::Buffer, B.data(), 256, nullptr, {}, 0};
+    Args[2] = {HostArg::Buffer, C.data(), 256, nullptr, {}, 0};
+    Args[3].K = HostArg::Scalar;
+    Args[3].Value.resize(4);
+    std::memcpy(Args[3].Value.data(), &N, 4);
+    NDRange Range;
+    Range.NumGroups = {1, 1, 1};
+    Range.LocalSize = {64, 1, 1};
+    std::vector<double> Us;
+    for (unsigned I = 0; I <= std::max(Calls / 10, 1u); ++I) {
+      LaunchReport Report;
+      double T = seconds([&] { return Run.run(K, Args, Range, {{1, 0, 1}}, Report); });
+      if (!Report.Pieces.empty() && !Report.Pieces[0].Failure.empty()) {
+        std::fprintf(stderr, "remote-overhead: %s\n", Report.Pieces[0].Failure.c_str());
+        std::exit(1);
+      }
+      if (C[63] != 3.0f) {
+        std::fprintf(stderr, "remote-overhead: vector_add on %s gave %g, not 3\n",
+                     D.info().Name.c_str(), double(C[63]));
+        std::exit(1);
+      }
+      if (I) // the first loads the kernel
+        Us.push_back(T * 1e6);
+    }
+    return median(Us);
+  };
   uint64_t Bytes = MiB << 20;
-  std::printf("| device | host memory | in GB/s | out GB/s | call us |\n");
-  std::printf("| --- | --- | ---: | ---: | ---: |\n");
+  std::printf("| device | host memory | in GB/s | out GB/s | call us |%s\n",
+              Add ? " launch us |" : "");
+  std::printf("| --- | --- | ---: | ---: | ---: |%s\n", Add ? " ---: |" : "");
   for (auto &D : Opened->Devices) {
     if (D.get() == Opened->Cpu)
       continue;
@@ -133,8 +196,11 @@ int main(int Argc, char **Argv) {
       }
       for (unsigned C = 0; C < Calls; ++C)
         Call.push_back(seconds([&] { return D->finishCopies(); }) * 1e6);
-      std::printf("| %s | %s | %.2f | %.2f | %.1f |\n", D->info().Name.c_str(), Kind.c_str(),
+      std::printf("| %s | %s | %.2f | %.2f | %.1f |", D->info().Name.c_str(), Kind.c_str(),
                   median(In), median(Out), median(Call));
+      if (Add)
+        std::printf(" %.1f |", LaunchUs(*D));
+      std::printf("\n");
       if (Pinned)
         D->freePinnedHost(Host);
     }

@@ -109,6 +109,8 @@ Writer encode(const Run &M) {
     case Arg::Local:
       W.u64(A.LocalBytes);
       break;
+    case Arg::Same:
+      break;
     }
   }
   W.u32(M.WorkDim);
@@ -117,6 +119,20 @@ Writer encode(const Run &M) {
       W.u64(V);
   W.u64(M.First);
   W.u64(M.Count);
+  W.u32(M.Flags);
+  return W;
+}
+
+Writer encode(const Sync &M) {
+  Writer W;
+  W.u32(M.Device);
+  return W;
+}
+
+Writer encode(const QueueMark &M) {
+  Writer W;
+  W.u32(M.Device);
+  W.u64(M.Mark);
   return W;
 }
 
@@ -226,12 +242,12 @@ Result<Run> decodeRun(const Message &M) {
   Run Ru;
   Ru.Device = R->u32("device");
   Ru.Kernel = R->u64("kernel");
-  // Each argument: its kind and at least 4 bytes.
-  uint32_t N = R->count("argument count", 1 + 4, MaxArgs);
+  // Each argument: at least its kind.
+  uint32_t N = R->count("argument count", 1, MaxArgs);
   for (uint32_t I = 0; I < N && R->ok(); ++I) {
     Arg A;
     uint8_t K = R->u8("argument kind");
-    if (R->ok() && K > Arg::Local)
+    if (R->ok() && K > Arg::Same)
       return malformed("Run's argument " + std::to_string(I) + " has unknown kind " +
                        std::to_string(K));
     A.K = Arg::Kind(K);
@@ -248,6 +264,8 @@ Result<Run> decodeRun(const Message &M) {
     case Arg::Local:
       A.LocalBytes = R->u64("local bytes");
       break;
+    case Arg::Same:
+      break;
     }
     Ru.Args.push_back(std::move(A));
   }
@@ -257,9 +275,12 @@ Result<Run> decodeRun(const Message &M) {
       V = R->u64("range");
   Ru.First = R->u64("first group");
   Ru.Count = R->u64("group count");
+  Ru.Flags = R->u32("flags");
   auto Done = finished(*R, std::move(Ru));
   if (!Done)
     return Done.error();
+  if (Done->Flags & ~Run::Queued)
+    return malformed("Run has unknown flags " + std::to_string(Done->Flags));
   if (Done->WorkDim < 1 || Done->WorkDim > 3)
     return malformed("Run's work dimensions are " + std::to_string(Done->WorkDim));
   // The grid's group count and the range asked must fit in 64 bits.
@@ -351,9 +372,34 @@ Result<SharedTransfer> decodeSharedTransfer(const Message &M) {
   return T;
 }
 
+Result<Sync> decodeSync(const Message &M) {
+  auto R = payloadOf(M, Kind::Sync);
+  if (!R)
+    return R.error();
+  Sync S;
+  S.Device = R->u32("device");
+  return finished(*R, S);
+}
+
+Result<QueueMark> decodeQueueMark(const Message &M) {
+  if (M.H.What != Kind::Mark && M.H.What != Kind::ReleaseMark)
+    return payloadOf(M, Kind::Mark).error();
+  const char *What = kindName(M.H.What);
+  Reader R(M.Payload.data(), M.Payload.size(), What);
+  QueueMark Q;
+  Q.Device = R.u32("device");
+  Q.Mark = R.u64("mark");
+  auto Done = finished(R, Q);
+  if (!Done)
+    return Done.error();
+  if (!Q.Mark)
+    return malformed(std::string(What) + " names mark 0");
+  return Q;
+}
+
 Status decodeEmpty(const Message &M) {
-  if (M.H.What != Kind::Sync && M.H.What != Kind::Heartbeat && M.H.What != Kind::Goodbye)
-    return payloadOf(M, Kind::Sync).error();
+  if (M.H.What != Kind::Heartbeat && M.H.What != Kind::Goodbye)
+    return payloadOf(M, Kind::Heartbeat).error();
   if (!M.Payload.empty())
     return malformed(std::string(kindName(M.H.What)) + " carries " +
                      std::to_string(M.Payload.size()) + " bytes (it has none)");

@@ -7,12 +7,30 @@
 //   LoadModule  -> Done(module)  or Error NotFound: send the bundle's bytes
 //   LoadKernel  -> Done(kernel, merge flag)
 //   Allocate    -> Done(address)
-//   Release, Write          no reply: a failure is deferred to the next Sync
+//   Release, Write          no reply: a failure is deferred to the device's
+//                           next call (a Sync, Run, Read or Mark)
 //   Read        -> ReadData and the bytes
-//   Run         -> Done
-//   Sync        -> Done, or the first deferred failure since the last Sync
+//   Run         -> Done; posted when Queued (the kernel queued on the
+//                  device's compute stream, a failure deferred)
+//   Sync        -> Done once the device's copies have landed, or its
+//                  first deferred failure
 //   Heartbeat   either way, no reply: the peer is alive
 //   Goodbye     the client leaves; the server frees what it held
+//
+// A client's requests to one device take effect in the order sent: the
+// server orders the device's streams (a GPU's copies in, kernels and
+// copies out) to keep them so. A device that queues its work
+// (DeviceInfo::QueuesWork) so sends a piece's copies, kernel and copies
+// out without a round trip between them:
+//
+//   Mark        -> Done once everything the client sent the device before
+//                  it has run (answered later, out of order with other
+//                  replies)
+//   ReleaseMark           no reply: the mark is not named again
+//
+// A posted request's failure is the device's: it is reported by that
+// device's next call, never another device's, so that no device's
+// results are trusted after a failed write to it.
 //
 // On one node (a Unix socket) a client may share memory with the server:
 //
@@ -109,12 +127,19 @@ struct SharedTransfer {
   uint64_t hostEnd() const;
 };
 
-/// A kernel argument as the device takes it (DeviceArg).
+/// A kernel argument as the device takes it (DeviceArg). Same: the
+/// argument at this place of the kernel's previous Run, which the server
+/// keeps (argument caching: an unchanged argument is not sent again).
 struct Arg {
-  enum Kind : uint8_t { Buffer = 0, Scalar = 1, Local = 2 } K = Scalar;
+  enum Kind : uint8_t { Buffer = 0, Scalar = 1, Local = 2, Same = 3 } K = Scalar;
   uint64_t Address = 0;         ///< Buffer
   std::vector<uint8_t> Bytes;   ///< Scalar
   uint64_t LocalBytes = 0;      ///< Local
+  static Arg same() {
+    Arg A;
+    A.K = Same;
+    return A;
+  }
 };
 
 struct Run {
@@ -127,6 +152,20 @@ struct Run {
   std::array<uint64_t, 3> LocalSize{1, 1, 1};
   uint64_t First = 0;
   uint64_t Count = 0;
+  /// Posted: the kernel is queued, no reply comes.
+  static constexpr uint32_t Queued = 1;
+  uint32_t Flags = 0;
+};
+
+/// Sync: the device whose copies to wait for.
+struct Sync {
+  uint32_t Device = 0;
+};
+
+/// Mark, ReleaseMark: the client's number for a mark on a device (not 0).
+struct QueueMark {
+  uint32_t Device = 0;
+  uint64_t Mark = 0;
 };
 
 /// A request's success: what it made (a module, a kernel, an address).
@@ -155,7 +194,9 @@ Writer encode(const ReadData &M);
 Writer encode(const Share &M);
 Writer encode(const Unshare &M);
 Writer encode(const SharedTransfer &M);
-/// The payload of Sync, Heartbeat and Goodbye.
+Writer encode(const Sync &M);
+Writer encode(const QueueMark &M);
+/// The payload of Heartbeat and Goodbye.
 Writer empty();
 
 Result<LoadModule> decodeLoadModule(const Message &M);
@@ -171,7 +212,10 @@ Result<Share> decodeShare(const Message &M);
 Result<Unshare> decodeUnshare(const Message &M);
 /// A WriteShared or a ReadShared.
 Result<SharedTransfer> decodeSharedTransfer(const Message &M);
-/// Sync, Heartbeat, Goodbye: checks that the payload is empty.
+Result<Sync> decodeSync(const Message &M);
+/// A Mark or a ReleaseMark.
+Result<QueueMark> decodeQueueMark(const Message &M);
+/// Heartbeat, Goodbye: checks that the payload is empty.
 Status decodeEmpty(const Message &M);
 
 } // namespace skmd::wire

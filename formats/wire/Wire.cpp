@@ -77,6 +77,10 @@ const char *kindName(Kind K) {
     return "WriteShared";
   case Kind::ReadShared:
     return "ReadShared";
+  case Kind::Mark:
+    return "Mark";
+  case Kind::ReleaseMark:
+    return "ReleaseMark";
   }
   return nullptr;
 }

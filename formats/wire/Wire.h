@@ -40,7 +40,7 @@
 namespace skmd::wire {
 
 constexpr uint32_t Magic = 0x574d4b53; // "SKMW" in memory order
-constexpr uint16_t Version = 2;
+constexpr uint16_t Version = 3;
 constexpr size_t HeaderBytes = 32;
 /// The most a payload may hold: bulk data travels in chunks well below it.
 constexpr uint64_t MaxPayloadBytes = 64ull << 20;
@@ -79,6 +79,11 @@ enum class Kind : uint16_t {
   Unshare = 18,
   WriteShared = 19,
   ReadShared = 20,
+  // A device's queued work (DeviceInfo::QueuesWork): a piece's copies,
+  // kernel and copies out follow each other on the server with no round
+  // trip between them; a mark says when they have run.
+  Mark = 21,
+  ReleaseMark = 22,
 };
 
 /// The kind's name, for messages ("Hello"), or null for an unknown kind.

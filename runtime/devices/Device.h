@@ -68,6 +68,11 @@ struct DeviceInfo {
   /// does: the queue* calls return before their work has run, and marks
   /// order one stream's work after another's and say when it has run.
   bool QueuesWork = false;
+  /// Each call it waits for crosses to another process and back (a
+  /// server's device): a launch queues every piece of it (QueuesWork),
+  /// not only a chunked share, so that a piece's steps cost one round
+  /// trip. Profiles keep the host's hand-offs, which time each step alone.
+  bool CallsCostRoundTrips = false;
   /// "dddd:bb:dd.f" where it is a PCI device (a GPU), for the topology
   /// (batch/Topology.h); empty otherwise.
   std::string PciBusId;

@@ -245,8 +245,13 @@ struct Launcher::LaunchState {
   /// Devices whose chunks are queued on their streams (DeviceInfo::QueuesWork):
   /// a chunk's copy in, kernel and copy out follow the previous chunk's on
   /// the device, with no host thread between them. Pieces of one chunk
-  /// keep the host's hand-offs, which time each step alone (profiles).
+  /// keep the host's hand-offs, which time each step alone (profiles),
+  /// except on a device whose every wait is a round trip to a server
+  /// (DeviceInfo::CallsCostRoundTrips).
   std::map<unsigned, DeviceQueue> Queued;
+  /// A profile's dry run: every step is timed alone, with the host's
+  /// hand-offs between them.
+  bool TimesEachStep = false;
   /// The launch as a batch (batch/BatchEngine.h), issued as added, and
   /// what became of each operation.
   std::vector<BatchOp> Ops;
@@ -719,10 +724,12 @@ void Launcher::buildBatch(LaunchState &L) {
   std::vector<unsigned> Fetches;
   for (const auto &F : L.Fetches)
     Fetches.push_back(F.Index);
-  for (size_t P = 1; P < L.Pieces.size(); ++P) {
-    unsigned D = L.Pieces[P].Device;
-    if (L.Of[P] == L.Of[P - 1] && Devices[D]->info().QueuesWork)
-      L.Queued.emplace(D, *Devices[D]);
+  for (size_t P = 0; P < L.Pieces.size(); ++P) {
+    const DeviceInfo &I = Devices[L.Pieces[P].Device]->info();
+    bool Chunked = P && L.Of[P] == L.Of[P - 1];
+    if (I.QueuesWork && !L.Shares[P] &&
+        (Chunked || (I.CallsCostRoundTrips && !L.TimesEachStep)))
+      L.Queued.emplace(L.Pieces[P].Device, *Devices[L.Pieces[P].Device]);
   }
   addExchange(L, Fetches);
   // The CPU computes beside the copies its cores make, on the cores they
@@ -1012,6 +1019,7 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
                            bool CoverAll, LaunchReport &Report) {
   LaunchState L(Kernel, Args, Range);
   L.Start = Clock::now();
+  L.TimesEachStep = !CoverAll; // a profile's, the one run of part of a grid
   Report = LaunchReport();
   const KernelInfo &K = L.K;
   if (Status S = checkArgs(K, Args); !S)

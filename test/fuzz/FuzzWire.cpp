@@ -102,6 +102,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       roundTrip(*M, *T, Data, Size);
     break;
   case Kind::Sync:
+    if (auto S = decodeSync(*M))
+      roundTrip(*M, *S, Data, Size);
+    break;
+  case Kind::Mark:
+  case Kind::ReleaseMark:
+    if (auto Q = decodeQueueMark(*M))
+      roundTrip(*M, *Q, Data, Size);
+    break;
   case Kind::Heartbeat:
   case Kind::Goodbye:
     if (decodeEmpty(*M))

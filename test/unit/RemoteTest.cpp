@@ -137,6 +137,36 @@ TEST_F(Remote, AWrongSecretIsRefusedAndTheConnectionEnds) {
   EXPECT_NE(S.error().message().find("wrong secret"), std::string::npos);
 }
 
+/// Copies out of \p M (holding \p In's N bytes) queued behind a mark, as
+/// a launch queues a piece's: they have landed once the mark after them
+/// finished, and not one byte between rows.
+void expectQueuedCopiesOut(Device &D, DeviceMemory M, const uint8_t *In, uint8_t *Out,
+                           uint64_t N) {
+  ASSERT_TRUE(D.info().QueuesWork);
+  auto In1 = D.mark(DeviceStream::ToDevice);
+  ASSERT_TRUE(In1.ok()) << In1.error().message();
+  ASSERT_TRUE(D.waitFor(DeviceStream::ToHost, *In1).ok());
+  std::fill(Out, Out + N, 0);
+  // A small strided one (the socket, or the segment), a long one (the
+  // ring, or the segment).
+  Rect Small{64, 100, 300, 20}, Long{N / 2, N / 2 - 64, N / 2, 1};
+  ASSERT_TRUE(D.queueCopyOutRect(Out, M, 0, Small).ok());
+  ASSERT_TRUE(D.queueCopyOutRect(Out, M, 0, Long).ok());
+  auto Out1 = D.mark(DeviceStream::ToHost);
+  ASSERT_TRUE(Out1.ok()) << Out1.error().message();
+  ASSERT_TRUE(D.finish(*Out1).ok());
+  ASSERT_TRUE(D.finish(*In1).ok());
+  for (uint64_t Row = 0; Row < Small.Rows; ++Row) {
+    uint64_t At = Small.Offset + Row * Small.Pitch;
+    ASSERT_TRUE(std::equal(In + At, In + At + Small.RowBytes, Out + At)) << "row " << Row;
+    ASSERT_EQ(Out[At + Small.RowBytes], 0) << "between rows " << Row;
+  }
+  ASSERT_TRUE(std::equal(In + Long.Offset, In + Long.end(), Out + Long.Offset));
+  EXPECT_EQ(Out[Long.end()], 0);
+  D.releaseMark(*In1);
+  D.releaseMark(*Out1);
+}
+
 /// Copies to \p D and back, contiguous and strided, larger than a data
 /// chunk and a staging slot, from and to \p Host's memory (N bytes).
 void expectCopiesRoundTrip(Device &D, uint8_t *In, uint8_t *Out, uint64_t N) {
@@ -166,6 +196,7 @@ void expectCopiesRoundTrip(Device &D, uint8_t *In, uint8_t *Out, uint64_t N) {
     EXPECT_EQ(Out[R.Offset + R.RowBytes], In[R.Offset + R.RowBytes]); // between rows
     ASSERT_TRUE(D.copyIn(*M, 0, In, N).ok()); // as before, for the next
   }
+  expectQueuedCopiesOut(D, *M, In, Out, N);
   D.release(*M);
   ASSERT_TRUE(D.finishCopies().ok());
 }
@@ -192,8 +223,18 @@ TEST_F(Remote, ARemoteDeviceAllocatesCopiesAndFreesThroughTheSocket) {
   uint64_t N = wire::DataChunkBytes * 2 + 12345;
   std::vector<uint8_t> In(N), Out(N);
   expectCopiesRoundTrip(*Devices[1], In.data(), Out.data(), N);
-  EXPECT_EQ(Srv->allocations(), 0u);
   EXPECT_EQ(Srv->sharedSegments(), 0u);
+  // The released allocation is kept for the next of its size, which
+  // costs no round trip; the device lets it go when it goes.
+  ASSERT_TRUE(Devices[1]->finishCopies().ok());
+  EXPECT_EQ(Srv->allocations(), 1u);
+  auto Again = Devices[1]->allocate(N);
+  ASSERT_TRUE(Again.ok());
+  EXPECT_EQ(Srv->allocations(), 1u);
+  Devices[1]->release(*Again);
+  Devices.clear();
+  ASSERT_TRUE((*Link)->call(wire::Kind::Sync, wire::encode(wire::Sync{0})).ok());
+  EXPECT_EQ(Srv->allocations(), 0u);
 }
 
 TEST_F(Remote, OrdinaryMemoryGoesThroughTheStagingRing) {
@@ -207,6 +248,8 @@ TEST_F(Remote, OrdinaryMemoryGoesThroughTheStagingRing) {
   std::vector<uint8_t> In(N), Out(N);
   expectCopiesRoundTrip(*Devices[1], In.data(), Out.data(), N);
   EXPECT_EQ(Srv->sharedSegments(), 1u); // the ring
+  Devices.clear();
+  ASSERT_TRUE((*Link)->call(wire::Kind::Sync, wire::encode(wire::Sync{0})).ok());
   EXPECT_EQ(Srv->allocations(), 0u);
 }
 
@@ -256,6 +299,85 @@ TEST_F(Remote, AFailedWriteIsReportedByTheNextCall) {
   EXPECT_FALSE(S.ok());
 }
 
+// A posted request's failure is its device's alone: another device of the
+// server is not blamed for it (and so trusted after it), and the failed
+// device's next mark, not only its next Sync, reports it.
+TEST_F(Remote, AFailedPostIsReportedByItsOwnDeviceAlone) {
+  auto Link = ServerLink::open(std::move(Client), Secret, quick());
+  ASSERT_TRUE(Link.ok()) << Link.error().message();
+  auto Devices = RemoteDevice::offered(*Link);
+  auto M = Devices[0]->allocate(1024);
+  ASSERT_TRUE(M.ok());
+  std::vector<uint8_t> Bytes(4096, 7);
+  ASSERT_TRUE(Devices[0]->copyIn(*M, 512, Bytes.data(), Bytes.size()).ok());
+  EXPECT_TRUE(Devices[1]->finishCopies().ok());
+  auto Other = Devices[1]->mark(DeviceStream::Compute);
+  ASSERT_TRUE(Other.ok());
+  EXPECT_TRUE(Devices[1]->finish(*Other).ok());
+  Devices[1]->releaseMark(*Other);
+  auto Mine = Devices[0]->mark(DeviceStream::ToDevice);
+  ASSERT_TRUE(Mine.ok());
+  Status S = Devices[0]->finish(*Mine);
+  ASSERT_FALSE(S.ok());
+  EXPECT_NE(S.error().message().find("not in one of this client's allocations"),
+            std::string::npos)
+      << S.error().message();
+  EXPECT_NE(S.error().message().find("t.discrete0"), std::string::npos) << S.error().message();
+  Devices[0]->releaseMark(*Mine);
+  EXPECT_TRUE(Devices[0]->finishCopies().ok());
+}
+
+// Marks a client makes, waits for and lets go of on the server's devices:
+// what it never made, made twice, or made on another device gets an
+// Error, deferred where the request was posted, to that device's next call.
+TEST_F(Remote, HostileMarksGetAnErrorAndTheServerGoesOn) {
+  ASSERT_EQ(hello(Secret).H.What, wire::Kind::Welcome);
+  auto Send = [&](wire::Kind K, uint64_t Id, const wire::Writer &P) {
+    ASSERT_TRUE(Client->send(wire::frame(K, Id, P)).ok());
+  };
+  auto Expect = [&](const wire::Message &R, uint64_t Id, const char *Says) {
+    EXPECT_EQ(R.H.Request, Id);
+    if (Says)
+      EXPECT_NE(errorText(R).find(Says), std::string::npos) << errorText(R);
+    else
+      EXPECT_EQ(R.H.What, wire::Kind::Done) << errorText(R);
+  };
+  auto Mark = [](uint32_t Device, uint64_t Id) {
+    return wire::encode(wire::QueueMark{Device, Id});
+  };
+  Send(wire::Kind::Mark, 2, Mark(0, 0));
+  Expect(next(), 2, "names mark 0");
+  Send(wire::Kind::Mark, 3, Mark(9, 1));
+  Expect(next(), 3, "no device 9");
+  Send(wire::Kind::Mark, 4, Mark(0, 7));
+  Expect(next(), 4, nullptr);
+  Send(wire::Kind::Mark, 5, Mark(0, 7));
+  Expect(next(), 5, "made already");
+  // Another device's numbers are its own.
+  Send(wire::Kind::Mark, 6, Mark(1, 7));
+  Expect(next(), 6, nullptr);
+  // Posted: a ReleaseMark of a mark never made; the device's next call,
+  // and not another device's, reports it.
+  Send(wire::Kind::ReleaseMark, 7, Mark(1, 99));
+  Send(wire::Kind::Sync, 8, wire::encode(wire::Sync{0}));
+  Expect(next(), 8, nullptr);
+  Send(wire::Kind::Sync, 9, wire::encode(wire::Sync{1}));
+  Expect(next(), 9, "mark 99, which this client holds on no device 1");
+  // Let go twice: the second is refused.
+  Send(wire::Kind::ReleaseMark, 10, Mark(0, 7));
+  Send(wire::Kind::ReleaseMark, 11, Mark(0, 7));
+  Send(wire::Kind::Mark, 12, Mark(0, 8));
+  Expect(next(), 12, "mark 7");
+  // A Run naming arguments as the same as last time, of no kernel.
+  wire::Run Ru;
+  Ru.Count = 1;
+  Ru.Args.push_back(wire::Arg::same());
+  Send(wire::Kind::Run, 14, wire::encode(Ru));
+  Expect(next(), 14, "no kernel 0");
+  Send(wire::Kind::Goodbye, 0, wire::empty());
+  EXPECT_TRUE(served().ok());
+}
+
 TEST_F(Remote, MalformedMessagesGetAnErrorAndTheServerGoesOn) {
   ASSERT_EQ(hello(Secret).H.What, wire::Kind::Welcome);
   // A damaged payload: an Error, and the next request is served.
@@ -298,7 +420,7 @@ TEST_F(Remote, MalformedMessagesGetAnErrorAndTheServerGoesOn) {
   ASSERT_TRUE(
       Client->send(wire::frame(wire::Kind::Release, 10, wire::encode(wire::Release{0, A + 1})))
           .ok());
-  Expect(wire::Kind::Sync, wire::empty(), "not one of this client's allocations");
+  Expect(wire::Kind::Sync, wire::encode(wire::Sync{0}), "not one of this client's allocations");
   EXPECT_EQ(Srv->allocations(), 1u);
 
   // A header that is not SKMD's: the stream cannot be followed; the
@@ -364,7 +486,7 @@ TEST_F(Remote, HostileSharesGetAnErrorAndTheServerGoesOn) {
   // Unshare of what is not shared: deferred to the next call.
   ASSERT_TRUE(
       Client->send(wire::frame(wire::Kind::Unshare, 8, wire::encode(wire::Unshare{5}))).ok());
-  ASSERT_TRUE(Client->send(wire::frame(wire::Kind::Sync, 9, wire::empty())).ok());
+  ASSERT_TRUE(Client->send(wire::frame(wire::Kind::Sync, 9, wire::encode(wire::Sync{1}))).ok());
   Expect(next(), "which is not shared");
   // The client leaves: its segment goes with it.
   ASSERT_TRUE(Client->send(wire::frame(wire::Kind::Goodbye, 0, wire::empty())).ok());

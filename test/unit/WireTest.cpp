@@ -263,12 +263,29 @@ TEST(Wire, RequestsRoundTrip) {
   EXPECT_EQ(Ru->Args[2].LocalBytes, 1024u);
   EXPECT_EQ(Ru->NumGroups, R.NumGroups);
   EXPECT_EQ(Ru->Count, 200u);
+  EXPECT_EQ(Ru->Flags, 0u);
+  // Queued, with cached arguments.
+  R.Flags = wire::Run::Queued;
+  R.Args[0] = Arg::same();
+  Ru = decodeRun(Again(Kind::Run, encode(R)));
+  ASSERT_TRUE(Ru.ok()) << Ru.error().message();
+  EXPECT_EQ(Ru->Flags, wire::Run::Queued);
+  EXPECT_EQ(Ru->Args[0].K, Arg::Same);
+  EXPECT_EQ(Ru->Args[1].Bytes, R.Args[1].Bytes);
+
+  auto Q = decodeQueueMark(Again(Kind::ReleaseMark, encode(QueueMark{2, 99})));
+  ASSERT_TRUE(Q.ok()) << Q.error().message();
+  EXPECT_EQ(Q->Device, 2u);
+  EXPECT_EQ(Q->Mark, 99u);
+  auto Sy = decodeSync(Again(Kind::Sync, encode(Sync{3})));
+  ASSERT_TRUE(Sy.ok()) << Sy.error().message();
+  EXPECT_EQ(Sy->Device, 3u);
 
   auto D = decodeDone(Again(Kind::Done, encode(Done{42, 1})));
   ASSERT_TRUE(D.ok());
   EXPECT_EQ(D->Value, 42u);
   EXPECT_EQ(D->Flags, 1u);
-  EXPECT_TRUE(decodeEmpty(Again(Kind::Sync, empty())).ok());
+  EXPECT_TRUE(decodeEmpty(Again(Kind::Heartbeat, empty())).ok());
 }
 
 TEST(Wire, RequestsRefuseWhatCannotBe) {
@@ -283,6 +300,11 @@ TEST(Wire, RequestsRefuseWhatCannotBe) {
     case Kind::Read: {
       auto T = decodeTransfer(M);
       return T ? "" : T.error().message();
+    }
+    case Kind::Mark:
+    case Kind::ReleaseMark: {
+      auto Q = decodeQueueMark(M);
+      return Q ? "" : Q.error().message();
     }
     default: {
       Status S = decodeEmpty(M);
@@ -325,8 +347,15 @@ TEST(Wire, RequestsRefuseWhatCannotBe) {
   Long.u8(Arg::Scalar);
   Long.u32(60000);
   EXPECT_NE(Why(Kind::Run, Long).find("scalar bytes is 60000"), std::string::npos);
-  // A Sync with a payload.
+  // Flags this version does not know.
+  R.WorkDim = 1;
+  R.Flags = 6;
+  EXPECT_NE(Why(Kind::Run, encode(R)).find("unknown flags 6"), std::string::npos);
+  // A Heartbeat with a payload.
   Writer One;
   One.u8(0);
-  EXPECT_NE(Why(Kind::Sync, One).find("carries 1 bytes"), std::string::npos);
+  EXPECT_NE(Why(Kind::Heartbeat, One).find("carries 1 bytes"), std::string::npos);
+  // A mark numbered 0.
+  EXPECT_NE(Why(Kind::ReleaseMark, encode(QueueMark{0, 0})).find("names mark 0"),
+            std::string::npos);
 }

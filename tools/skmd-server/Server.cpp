@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <set>
 #include <unistd.h>
 
@@ -20,6 +21,8 @@ using Clock = std::chrono::steady_clock;
 
 /// The largest bundle a client may send.
 constexpr uint64_t MaxBundleBytes = 1ull << 30;
+/// The most marks a client may hold (a launch holds a few per piece).
+constexpr size_t MaxMarks = 1u << 16;
 
 wire::DeviceOffer offer(const DeviceInfo &I) {
   wire::DeviceOffer O;
@@ -84,7 +87,10 @@ Status eachRowPiece(const wire::Region &R, uint64_t Base, uint64_t At, uint64_t 
 class ClientSession {
 public:
   ClientSession(Server &S, Connection &C) : S(S), C(C) {}
-  ~ClientSession() { freeAll(); }
+  ~ClientSession() {
+    stopMarks();
+    freeAll();
+  }
 
   Status run();
   /// What it did, for the log: "12 requests, 3 runs, 1.5 MB in, 0.4 MB out".
@@ -105,6 +111,15 @@ private:
   struct HeldKernel {
     std::unique_ptr<DeviceKernel> K;
     uint32_t Device;
+    /// Its last Run's arguments (wire::Arg::Same names them).
+    std::vector<DeviceArg> Last;
+  };
+  /// A mark the client made on a device's stream.
+  struct HeldMark {
+    uint32_t Device = 0;
+    uint64_t OnDevice = 0; ///< 0: nothing to wait for
+    bool Finished = false;
+    bool Released = false;
   };
 
   Status handshake();
@@ -112,11 +127,13 @@ private:
   Status handle(const wire::Message &M);
   /// Answers request \p Id with \p R: Done, or the Error it carries.
   Status reply(uint64_t Id, const Result<wire::Done> &R);
-  /// A posted request's failure, kept for the next call's reply.
-  void defer(const Failure &F) {
-    if (!Deferred)
-      Deferred = F;
-  }
+  /// A posted request's failure, kept for the reply to device
+  /// \p Device's next call (AnyDevice: a request that named no device
+  /// well, for the next call of any device); the first one is kept.
+  static constexpr uint32_t AnyDevice = ~0u;
+  void defer(uint32_t Device, const Failure &F) { Deferred.emplace(Device, F); }
+  /// The failure kept for \p Device's next call, taken; none if none.
+  std::optional<Failure> takeDeferred(uint32_t Device);
 
   Result<wire::Done> loadModule(const wire::Message &M, bool &StreamLost);
   Result<wire::Done> loadKernel(const wire::LoadKernel &L);
@@ -127,7 +144,28 @@ private:
   Status write(const wire::Transfer &T, bool &StreamLost);
   /// Sends ReadData and the region's bytes, or an Error.
   Status read(uint64_t Id, const wire::Transfer &T);
+  /// Runs \p R's kernel, or queues it (Run::Queued); its arguments go
+  /// into the kernel's cache first, whether it runs or not.
   Result<wire::Done> runKernel(const wire::Run &R);
+  /// \p R's arguments, those named Same from the kernel's last Run.
+  Result<std::vector<DeviceArg>> runArguments(const wire::Run &R);
+  /// A Mark: the device's mark, answered by the completion thread once
+  /// the work before it has run.
+  Status markQueue(uint64_t Id, const wire::QueueMark &Q);
+  Status releaseMark(const wire::QueueMark &Q);
+  /// Before work on stream \p S of device \p Index (under its lock): it
+  /// waits on the device for the client's work queued before on other
+  /// streams, so that the client's requests take effect in order.
+  Status follow(uint32_t Index, Device &D, DeviceStream S);
+  /// After work on the device (under its lock): work still queued on
+  /// stream \p Queued is the client's last; none, and everything before
+  /// it has run.
+  Status settle(uint32_t Index, Device &D, std::optional<DeviceStream> Queued);
+  /// Answers marks as their work finishes, in the order they were made.
+  void completeMarks();
+  /// Waits for every mark's work, ends the completion thread, and lets
+  /// the device marks go.
+  void stopMarks();
   /// Maps a segment the client shares (its descriptor follows), and
   /// page-locks it for every device that can.
   Result<wire::Done> share(const wire::Message &M, bool &StreamLost);
@@ -152,7 +190,26 @@ private:
   Server &S;
   Connection &C;
   std::string Client = "a client";
-  std::optional<Failure> Deferred;
+  /// Per device, its first posted failure not yet reported.
+  std::map<uint32_t, Failure> Deferred;
+  /// The client's marks by device and its number for them; the
+  /// completion thread's queue of (request, mark) to answer. Under
+  /// MarksLock.
+  using MarkKey = std::pair<uint32_t, uint64_t>;
+  std::mutex MarksLock;
+  std::condition_variable MarksChanged;
+  std::map<MarkKey, HeldMark> Marks;
+  std::deque<std::pair<uint64_t, MarkKey>> ToComplete;
+  /// Per device, the client's work queued last and not yet seen finished
+  /// (a GPU's), with a device mark after it; only the request thread
+  /// touches them, under the device's lock.
+  struct Tail {
+    DeviceStream Stream = DeviceStream::ToDevice;
+    uint64_t Mark = 0;
+  };
+  std::map<uint32_t, Tail> Tails;
+  bool MarksStopping = false;
+  std::thread Completions;
   std::vector<Held> Modules;
   std::vector<HeldKernel> Kernels;
   /// Per device: address -> bytes.
@@ -356,27 +413,35 @@ Status ClientSession::handle(const wire::Message &M) {
   auto Malformed = [&](const Failure &F) {
     return reply(Id, F);
   };
-  // A call answers a failure deferred from earlier posts instead of
-  // running: nothing after a failed write may look good.
-  auto Call = [&](auto &&Do) -> Status {
-    if (Deferred) {
-      Failure F = *Deferred;
-      Deferred.reset();
-      return reply(Id, F);
-    }
+  // A call answers a failure deferred from its device's earlier posts
+  // instead of running: nothing after a failed write may look good.
+  auto Call = [&](uint32_t Device, auto &&Do) -> Status {
+    if (auto F = takeDeferred(Device))
+      return reply(Id, *F);
     return reply(Id, Do());
   };
   switch (M.H.What) {
   case wire::Kind::Heartbeat:
     return Status::success();
-  case wire::Kind::Sync:
-    if (Status St = wire::decodeEmpty(M); !St)
-      return Malformed(St.error());
-    return Call([&]() -> Result<wire::Done> {
+  case wire::Kind::Sync: {
+    auto Sy = wire::decodeSync(M);
+    if (!Sy)
+      return Malformed(Sy.error());
+    return Call(Sy->Device, [&]() -> Result<wire::Done> {
+      auto Sl = slot(Sy->Device);
+      if (!Sl)
+        return Sl.error();
       if (Status St = finishSharedCopies(); !St)
+        return St.error();
+      std::lock_guard<std::mutex> G((*Sl)->Lock);
+      if (auto T = Tails.find(Sy->Device); T != Tails.end())
+        if (Status St = (*Sl)->D->finish(T->second.Mark); !St)
+          return St.error();
+      if (Status St = settle(Sy->Device, *(*Sl)->D, std::nullopt); !St)
         return St.error();
       return wire::Done{};
     });
+  }
   case wire::Kind::LoadModule: {
     bool Lost = false;
     auto R = loadModule(M, Lost);
@@ -384,26 +449,26 @@ Status ClientSession::handle(const wire::Message &M) {
       (void)reply(Id, R);
       return R ? Failure(ErrorCode::InvalidArgument, "LoadModule lost the stream") : R.error();
     }
-    return Call([&] { return R; });
+    return Call(AnyDevice, [&] { return R; });
   }
   case wire::Kind::LoadKernel: {
     auto L = wire::decodeLoadKernel(M);
     if (!L)
       return Malformed(L.error());
-    return Call([&] { return loadKernel(*L); });
+    return Call(L->Device, [&] { return loadKernel(*L); });
   }
   case wire::Kind::Allocate: {
     auto A = wire::decodeAllocate(M);
     if (!A)
       return Malformed(A.error());
-    return Call([&] { return allocate(*A); });
+    return Call(A->Device, [&] { return allocate(*A); });
   }
   case wire::Kind::Release: {
     auto R = wire::decodeRelease(M);
     if (!R)
-      defer(R.error());
+      defer(AnyDevice, R.error());
     else if (Status St = release(*R); !St)
-      defer(St.error());
+      defer(R->Device, St.error());
     return Status::success();
   }
   case wire::Kind::Write: {
@@ -418,22 +483,44 @@ Status ClientSession::handle(const wire::Message &M) {
     if (Lost)
       return St;
     if (!St)
-      defer(St.error());
+      defer(T->Device, St.error());
     return Status::success();
   }
   case wire::Kind::Read: {
     auto T = wire::decodeTransfer(M);
     if (!T)
       return Malformed(T.error());
-    if (Deferred)
-      return Call([] { return Result<wire::Done>(wire::Done{}); });
+    if (auto F = takeDeferred(T->Device))
+      return reply(Id, *F);
     return read(Id, *T);
   }
   case wire::Kind::Run: {
     auto R = wire::decodeRun(M);
     if (!R)
       return Malformed(R.error());
-    return Call([&] { return runKernel(*R); });
+    // Its arguments are cached even behind a failure, as the client
+    // counts on; the kernel runs only if none is pending.
+    auto Ran = runKernel(*R);
+    if (R->Flags & wire::Run::Queued) { // posted: its failure deferred
+      if (!Ran)
+        defer(R->Device, Ran.error());
+      return Status::success();
+    }
+    return Call(R->Device, [&] { return Ran; });
+  }
+  case wire::Kind::Mark: {
+    auto Q = wire::decodeQueueMark(M);
+    if (!Q)
+      return Malformed(Q.error());
+    return markQueue(Id, *Q);
+  }
+  case wire::Kind::ReleaseMark: {
+    auto Q = wire::decodeQueueMark(M);
+    if (!Q)
+      defer(AnyDevice, Q.error());
+    else if (Status St = releaseMark(*Q); !St)
+      defer(Q->Device, St.error());
+    return Status::success();
   }
   case wire::Kind::Share: {
     bool Lost = false;
@@ -442,14 +529,14 @@ Status ClientSession::handle(const wire::Message &M) {
       (void)reply(Id, R);
       return R ? Failure(ErrorCode::InvalidArgument, "Share lost the stream") : R.error();
     }
-    return Call([&] { return R; });
+    return Call(AnyDevice, [&] { return R; });
   }
   case wire::Kind::Unshare: {
     auto U = wire::decodeUnshare(M);
     if (!U)
-      defer(U.error());
+      defer(AnyDevice, U.error());
     else if (Status St = unshare(*U); !St)
-      defer(St.error());
+      defer(AnyDevice, St.error());
     return Status::success();
   }
   case wire::Kind::WriteShared: {
@@ -457,18 +544,18 @@ Status ClientSession::handle(const wire::Message &M) {
     if (!T)
       return Malformed(T.error());
     if (T->Flags & wire::SharedTransfer::AnswerWhenLanded)
-      return Call([&] { return copyShared(*T, true); });
-    if (Deferred)
+      return Call(T->Device, [&] { return copyShared(*T, true); });
+    if (Deferred.count(T->Device) || Deferred.count(AnyDevice))
       return Status::success(); // the next call reports the failure before
     if (auto R = copyShared(*T, true); !R)
-      defer(R.error());
+      defer(T->Device, R.error());
     return Status::success();
   }
   case wire::Kind::ReadShared: {
     auto T = wire::decodeSharedTransfer(M);
     if (!T)
       return Malformed(T.error());
-    return Call([&] { return copyShared(*T, false); });
+    return Call(T->Device, [&] { return copyShared(*T, false); });
   }
   default:
     return Malformed(Failure(ErrorCode::InvalidArgument,
@@ -587,7 +674,7 @@ Result<wire::Done> ClientSession::loadKernel(const wire::LoadKernel &L) {
   if (!K)
     return K.error();
   bool Merge = (*K)->hasMerge();
-  Kernels.push_back({std::move(*K), L.Device});
+  Kernels.push_back({std::move(*K), L.Device, {}});
   return wire::Done{Kernels.size() - 1, Merge ? 1u : 0u};
 }
 
@@ -658,6 +745,11 @@ Status ClientSession::write(const wire::Transfer &T, bool &StreamLost) {
     if (!Failed)
       continue; // Still read the rest, to stay in step.
     std::lock_guard<std::mutex> G((*Sl)->Lock);
+    if (At == 0)
+      if (Status St = follow(T.Device, D, DeviceStream::ToDevice); !St) {
+        Failed = St;
+        continue;
+      }
     // The block before this one has landed: its buffer is free next time.
     if (Status St = D.finishCopies(); !St) {
       Failed = St;
@@ -672,6 +764,8 @@ Status ClientSession::write(const wire::Transfer &T, bool &StreamLost) {
   if (Failed)
     if (Status St = D.finishCopies(); !St)
       Failed = St;
+  if (Failed)
+    Failed = settle(T.Device, D, std::nullopt);
   return Failed;
 }
 
@@ -693,10 +787,15 @@ Status ClientSession::read(uint64_t Id, const wire::Transfer &T) {
   uint64_t Base = T.Where.Address - Mem->Address;
   auto Fill = [&](uint64_t At, uint64_t Bytes) -> Status {
     std::lock_guard<std::mutex> G((*Sl)->Lock);
-    return eachRowPiece(T.Where, Base, At, Bytes,
-                        [&](uint64_t Offset, uint64_t Done, uint64_t N) {
-                          return D.copyOut(Buffer + Done, *Mem, Offset, N);
-                        });
+    if (At == 0)
+      if (Status St = follow(T.Device, D, DeviceStream::ToHost); !St)
+        return St;
+    Status St = eachRowPiece(T.Where, Base, At, Bytes,
+                             [&](uint64_t Offset, uint64_t Done, uint64_t N) {
+                               return D.copyOut(Buffer + Done, *Mem, Offset, N);
+                             });
+    // Copied: what the client queued before has run.
+    return St && At == 0 ? settle(T.Device, D, std::nullopt) : St;
   };
   // The first block is read before ReadData goes out, so that a failing
   // device still gets an Error reply; a later failure breaks the stream.
@@ -719,15 +818,35 @@ Status ClientSession::read(uint64_t Id, const wire::Transfer &T) {
   return Status::success();
 }
 
-Result<wire::Done> ClientSession::runKernel(const wire::Run &R) {
-  if (R.Kernel >= Kernels.size() || Kernels[R.Kernel].Device != R.Device)
-    return Failure(ErrorCode::InvalidArgument, "no kernel " + std::to_string(R.Kernel) +
-                                                   " on device " + std::to_string(R.Device));
-  auto Sl = slot(R.Device);
-  if (!Sl)
-    return Sl.error();
+std::optional<Failure> ClientSession::takeDeferred(uint32_t Device) {
+  for (uint32_t D : {Device, AnyDevice})
+    if (auto It = Deferred.find(D); It != Deferred.end()) {
+      Failure F = It->second;
+      Deferred.erase(It);
+      return F;
+    }
+  return std::nullopt;
+}
+
+Result<std::vector<DeviceArg>> ClientSession::runArguments(const wire::Run &R) {
+  std::vector<DeviceArg> &Last = Kernels[R.Kernel].Last;
   std::vector<DeviceArg> Args;
-  for (const wire::Arg &A : R.Args) {
+  for (size_t I = 0; I < R.Args.size(); ++I) {
+    const wire::Arg &A = R.Args[I];
+    if (A.K == wire::Arg::Same) {
+      if (Last.size() != R.Args.size()) {
+        // Whatever the client thinks the kernel's arguments are, they are
+        // not what this server has: no later Same may stand for them.
+        std::string Had = std::to_string(Last.size());
+        Last.clear();
+        return Failure(ErrorCode::InvalidArgument,
+                       "Run's argument " + std::to_string(I) + " is the same as last time, "
+                       "but kernel " + std::to_string(R.Kernel) + "'s last Run had " + Had +
+                           " arguments, not " + std::to_string(R.Args.size()));
+      }
+      Args.push_back(Last[I]);
+      continue;
+    }
     DeviceArg D;
     D.K = A.K == wire::Arg::Buffer  ? DeviceArg::Buffer
           : A.K == wire::Arg::Local ? DeviceArg::Local
@@ -737,22 +856,189 @@ Result<wire::Done> ClientSession::runKernel(const wire::Run &R) {
     D.LocalBytes = A.LocalBytes;
     Args.push_back(std::move(D));
   }
+  Last = Args;
+  return Args;
+}
+
+Result<wire::Done> ClientSession::runKernel(const wire::Run &R) {
+  if (R.Kernel >= Kernels.size() || Kernels[R.Kernel].Device != R.Device)
+    return Failure(ErrorCode::InvalidArgument, "no kernel " + std::to_string(R.Kernel) +
+                                                   " on device " + std::to_string(R.Device));
+  auto Sl = slot(R.Device);
+  if (!Sl)
+    return Sl.error();
+  auto Args = runArguments(R);
+  if (!Args)
+    return Args.error();
+  // Behind a failure it does not run: the failure is the client's answer.
+  if (Deferred.count(R.Device) || Deferred.count(AnyDevice))
+    return wire::Done{};
   NDRange Range;
   Range.WorkDim = R.WorkDim;
   Range.GlobalOffset = R.GlobalOffset;
   Range.NumGroups = R.NumGroups;
   Range.LocalSize = R.LocalSize;
+  Device &D = *(*Sl)->D;
   std::lock_guard<std::mutex> G((*Sl)->Lock);
-  if (Status St = (*Sl)->D->finishCopies(); !St)
-    return St.error();
-  if (Status St = (*Sl)->D->run(*Kernels[R.Kernel].K, Args, Range, R.First, R.Count); !St)
-    return St.error();
   ++Runs;
+  if (Status St = follow(R.Device, D, DeviceStream::Compute); !St)
+    return St.error();
+  if (R.Flags & wire::Run::Queued) {
+    if (Status St = D.queueRun(*Kernels[R.Kernel].K, *Args, Range, R.First, R.Count); !St)
+      return St.error();
+    if (Status St = settle(R.Device, D, DeviceStream::Compute); !St)
+      return St.error();
+    return wire::Done{};
+  }
+  if (Status St = D.finishCopies(); !St)
+    return St.error();
+  if (Status St = D.run(*Kernels[R.Kernel].K, *Args, Range, R.First, R.Count); !St)
+    return St.error();
+  if (Status St = settle(R.Device, D, std::nullopt); !St)
+    return St.error();
   return wire::Done{};
+}
+
+Status ClientSession::markQueue(uint64_t Id, const wire::QueueMark &Q) {
+  {
+    // Only this thread adds marks: what it checks here still holds below.
+    std::lock_guard<std::mutex> G(MarksLock);
+    if (Marks.count({Q.Device, Q.Mark}))
+      return reply(Id, Failure(ErrorCode::InvalidArgument,
+                               "mark " + std::to_string(Q.Mark) + " is made already"));
+    if (Marks.size() >= MaxMarks)
+      return reply(Id, Failure(ErrorCode::InvalidArgument,
+                               "a client holds at most " + std::to_string(MaxMarks) +
+                                   " marks: let some go (ReleaseMark)"));
+  }
+  auto Made = [&]() -> Result<uint64_t> {
+    if (auto F = takeDeferred(Q.Device))
+      return *F;
+    auto Sl = slot(Q.Device);
+    if (!Sl)
+      return Sl.error();
+    std::lock_guard<std::mutex> G((*Sl)->Lock);
+    // After the client's last work on the device, which follows the rest.
+    auto T = Tails.find(Q.Device);
+    if (T == Tails.end())
+      return uint64_t(0);
+    return (*Sl)->D->mark(T->second.Stream);
+  }();
+  std::unique_lock<std::mutex> G(MarksLock);
+  // A failed mark is kept too, finished, so that the client's ReleaseMark
+  // of it finds it.
+  HeldMark &H = Marks[{Q.Device, Q.Mark}];
+  H.Device = Q.Device;
+  if (!Made) {
+    H.Finished = true;
+    G.unlock();
+    return reply(Id, Made.error());
+  }
+  H.OnDevice = *Made;
+  ToComplete.emplace_back(Id, MarkKey{Q.Device, Q.Mark});
+  if (!Completions.joinable())
+    Completions = std::thread([this] { completeMarks(); });
+  G.unlock();
+  MarksChanged.notify_all();
+  return Status::success();
+}
+
+void ClientSession::completeMarks() {
+  std::unique_lock<std::mutex> G(MarksLock);
+  for (;;) {
+    MarksChanged.wait(G, [&] { return !ToComplete.empty() || MarksStopping; });
+    if (ToComplete.empty())
+      return;
+    auto [Id, Mark] = ToComplete.front();
+    ToComplete.pop_front();
+    HeldMark H = Marks.at(Mark);
+    G.unlock();
+    // Not under the device's lock: other clients' calls go on meanwhile,
+    // as a device's lanes do beside its completion lane.
+    Device &D = *S.Devices[H.Device]->D;
+    Status Ran = H.OnDevice ? D.finish(H.OnDevice) : Status::success();
+    (void)reply(Id, Ran ? Result<wire::Done>(wire::Done{}) : Result<wire::Done>(Ran.error()));
+    G.lock();
+    HeldMark &Now = Marks.at(Mark);
+    Now.Finished = true;
+    if (Now.Released) {
+      if (Now.OnDevice) {
+        std::lock_guard<std::mutex> Hold(S.Devices[Now.Device]->Lock);
+        D.releaseMark(Now.OnDevice);
+      }
+      Marks.erase(Mark);
+    }
+  }
+}
+
+Status ClientSession::follow(uint32_t Index, Device &D, DeviceStream S) {
+  auto T = Tails.find(Index);
+  if (T == Tails.end() || T->second.Stream == S)
+    return Status::success(); // nothing queued, or queued before on S
+  return D.waitFor(S, T->second.Mark);
+}
+
+Status ClientSession::settle(uint32_t Index, Device &D, std::optional<DeviceStream> Queued) {
+  auto T = Tails.find(Index);
+  if (T != Tails.end()) {
+    D.releaseMark(T->second.Mark);
+    Tails.erase(T);
+  }
+  if (!Queued)
+    return Status::success();
+  auto M = D.mark(*Queued);
+  if (!M)
+    return M.error();
+  if (*M)
+    Tails[Index] = Tail{*Queued, *M};
+  return Status::success();
+}
+
+Status ClientSession::releaseMark(const wire::QueueMark &Q) {
+  std::lock_guard<std::mutex> G(MarksLock);
+  auto It = Marks.find({Q.Device, Q.Mark});
+  if (It == Marks.end() || It->second.Released)
+    return Failure(ErrorCode::InvalidArgument,
+                   "ReleaseMark names mark " + std::to_string(Q.Mark) +
+                       ", which this client holds on no device " + std::to_string(Q.Device));
+  It->second.Released = true;
+  // The completion thread lets it go once it has waited for it.
+  if (!It->second.Finished)
+    return Status::success();
+  if (It->second.OnDevice) {
+    std::lock_guard<std::mutex> Hold(S.Devices[Q.Device]->Lock);
+    S.Devices[Q.Device]->D->releaseMark(It->second.OnDevice);
+  }
+  Marks.erase(It);
+  return Status::success();
+}
+
+void ClientSession::stopMarks() {
+  {
+    std::lock_guard<std::mutex> G(MarksLock);
+    MarksStopping = true;
+  }
+  MarksChanged.notify_all();
+  // It answers what is queued first: the device's work touches memory
+  // freeAll is about to free.
+  if (Completions.joinable())
+    Completions.join();
+  for (auto &[Id, H] : Marks)
+    if (H.OnDevice) {
+      std::lock_guard<std::mutex> G(S.Devices[H.Device]->Lock);
+      S.Devices[H.Device]->D->releaseMark(H.OnDevice);
+    }
+  Marks.clear();
 }
 
 void ClientSession::freeAll() {
   (void)finishSharedCopies();
+  for (auto &[Index, T] : Tails) {
+    std::lock_guard<std::mutex> G(S.Devices[Index]->Lock);
+    (void)S.Devices[Index]->D->finish(T.Mark);
+    S.Devices[Index]->D->releaseMark(T.Mark);
+  }
+  Tails.clear();
   for (auto &[Id, Sh] : Segments)
     for (uint32_t D : Sh.Registered) {
       std::lock_guard<std::mutex> G(S.Devices[D]->Lock);
@@ -867,7 +1153,9 @@ Result<wire::Done> ClientSession::copyShared(const wire::SharedTransfer &T, bool
     if (Status St = finishSharedCopies(); !St)
       return St.error();
   std::lock_guard<std::mutex> G((*Sl)->Lock);
-  Status St;
+  Status St = follow(T.Device, D, ToDevice ? DeviceStream::ToDevice : DeviceStream::ToHost);
+  if (!St)
+    return St.error();
   if (T.Where.Rows <= 1 || T.HostPitch == T.Where.Pitch) {
     // The same layout on both sides: one (strided) copy.
     Rect R{0, T.Where.RowBytes, T.Where.Rows <= 1 ? T.Where.RowBytes : T.Where.Pitch,
@@ -882,10 +1170,14 @@ Result<wire::Done> ClientSession::copyShared(const wire::SharedTransfer &T, bool
   }
   // A copy in lands when the device finishes its copies: at once when
   // the client waits for it, else at its Sync, Run or next read.
-  if (St && ToDevice && (T.Flags & wire::SharedTransfer::AnswerWhenLanded))
+  bool Landed = !ToDevice || (T.Flags & wire::SharedTransfer::AnswerWhenLanded);
+  if (St && ToDevice && Landed)
     St = D.finishCopies();
   else if (ToDevice)
     Unfinished.insert(T.Device);
+  if (St)
+    St = settle(T.Device, D,
+                Landed ? std::nullopt : std::optional<DeviceStream>(DeviceStream::ToDevice));
   if (!St)
     return St.error();
   (ToDevice ? BytesIn : BytesOut) += double(T.Where.packedBytes());

@@ -3,6 +3,7 @@
 
 #include <openssl/evp.h>
 
+#include <cstdlib>
 #include <cstring>
 
 namespace skmd {
@@ -17,7 +18,17 @@ struct RemoteKernel final : DeviceKernel {
   uint64_t Id = 0;
   bool Merge = false;
   bool hasMerge() const override { return Merge; }
+  /// The arguments of its last Run, as the server keeps them; held from
+  /// comparing them to sending the Run, so that Runs reach the server in
+  /// the order their arguments were compared.
+  std::mutex Lock;
+  std::vector<wire::Arg> Last;
 };
+
+bool sameArg(const wire::Arg &A, const wire::Arg &B) {
+  return A.K == B.K && A.Address == B.Address && A.Bytes == B.Bytes &&
+         A.LocalBytes == B.LocalBytes;
+}
 
 DeviceInfo offerInfo(const ServerLink &Link, uint32_t Index) {
   const wire::DeviceOffer &O = Link.welcome().Devices[Index];
@@ -33,6 +44,12 @@ DeviceInfo offerInfo(const ServerLink &Link, uint32_t Index) {
   // Copies of ordinary memory take the staging ring's copiers on a node
   // shared with the server, else the one thread that feeds the socket.
   I.HostCopyCores = Link.sharesMemory() ? StagingRing::copiersWanted() : 1;
+  // The server runs its device's queue: a piece's steps go out without
+  // waiting, and each wait costs a round trip. SKMD_REMOTE_QUEUE=0 keeps
+  // the host's hand-offs between them (to measure what queuing saves).
+  I.QueuesWork = true;
+  const char *Queue = std::getenv("SKMD_REMOTE_QUEUE");
+  I.CallsCostRoundTrips = !Queue || std::string(Queue) != "0";
   // The server's host link bounds ours; skmd-prof --links measures ours.
   I.LinkGBps = 0;
   return I;
@@ -114,16 +131,48 @@ RemoteDevice::loadKernel(const std::shared_ptr<DeviceModule> &Module, const Kern
 }
 
 Result<DeviceMemory> RemoteDevice::allocate(uint64_t Bytes) {
+  {
+    std::lock_guard<std::mutex> G(KeptLock);
+    if (auto It = Kept.find(Bytes); It != Kept.end()) {
+      uint64_t Address = It->second;
+      Kept.erase(It);
+      KeptBytes -= Bytes;
+      return DeviceMemory{Address, Bytes};
+    }
+  }
   auto D = request(wire::Kind::Allocate, wire::encode(wire::Allocate{Index, Bytes}));
+  if (!D && D.error().code() == ErrorCode::OutOfMemory && dropKept())
+    D = request(wire::Kind::Allocate, wire::encode(wire::Allocate{Index, Bytes}));
   if (!D)
     return D.error();
   return DeviceMemory{D->Value, Bytes};
 }
 
 void RemoteDevice::release(DeviceMemory Memory) {
+  {
+    std::lock_guard<std::mutex> G(KeptLock);
+    if (Memory.Bytes <= MaxKeptBytes / 4 && KeptBytes + Memory.Bytes <= MaxKeptBytes &&
+        Link->alive()) {
+      Kept.emplace(Memory.Bytes, Memory.Address);
+      KeptBytes += Memory.Bytes;
+      return;
+    }
+  }
   // A failure (the server gone) frees it anyway: the server frees a lost
   // client's memory.
   (void)Link->post(wire::Kind::Release, wire::encode(wire::Release{Index, Memory.Address}));
+}
+
+bool RemoteDevice::dropKept() {
+  std::multimap<uint64_t, uint64_t> Drop;
+  {
+    std::lock_guard<std::mutex> G(KeptLock);
+    Drop.swap(Kept);
+    KeptBytes = 0;
+  }
+  for (auto [Bytes, Address] : Drop)
+    (void)Link->post(wire::Kind::Release, wire::encode(wire::Release{Index, Address}));
+  return !Drop.empty();
 }
 
 namespace {
@@ -206,38 +255,61 @@ Status RemoteDevice::write(const wire::Region &Where, const char *Host) {
   return Sent ? Sent : Status(failed(Sent.error()));
 }
 
-Status RemoteDevice::read(const wire::Region &Where, char *Host) {
+Result<std::optional<RemoteDevice::PendingRead>>
+RemoteDevice::startRead(const wire::Region &Where, char *Host) {
+  using Started = std::optional<PendingRead>;
+  PendingRead R;
+  R.Where = Where;
+  R.Host = Host;
   uint64_t Packed = Where.packedBytes();
   if (!Packed)
-    return Status::success();
+    return Started();
   if (Link->sharesMemory()) {
     auto T = sharedCopy(Where, Host);
     if (!T)
       return T.error();
     if (*T) {
-      auto D = request(wire::Kind::ReadShared, wire::encode(**T));
-      return D ? Status::success() : Status(D.error());
+      R.Reply = Link->begin(wire::Kind::ReadShared, wire::encode(**T));
+      R.Host = nullptr; // the server puts the bytes in place
+      return Started(std::move(R));
     }
     if (Packed >= SharedCopyMinBytes)
-      if (StagingRing *R = ring()) {
-        if (Status S = R->toHost(Index, Where, Host); !S)
+      if (StagingRing *Ring = ring()) {
+        if (Status S = Ring->toHost(Index, Where, Host); !S)
           return failed(S.error());
-        return Status::success();
+        return Started();
       }
   }
-  if (contiguousRows(Where)) {
-    auto R = Link->call(wire::Kind::Read, wire::encode(wire::Transfer{Index, Where}), nullptr, 0,
-                        Host, Packed);
-    return R ? Status::success() : Status(failed(R.error()));
+  // Strided rows travel packed and are put in place once they arrived.
+  char *Into = Host;
+  if (!contiguousRows(Where)) {
+    R.Packed.resize(Packed);
+    Into = R.Packed.data();
   }
-  std::vector<char> Rows(Packed);
-  auto R = Link->call(wire::Kind::Read, wire::encode(wire::Transfer{Index, Where}), nullptr, 0,
-                      Rows.data(), Packed);
-  if (!R)
-    return failed(R.error());
-  for (uint64_t I = 0; I < Where.Rows; ++I)
-    std::memcpy(Host + I * Where.Pitch, Rows.data() + I * Where.RowBytes, Where.RowBytes);
+  R.Reply = Link->begin(wire::Kind::Read, wire::encode(wire::Transfer{Index, Where}), nullptr, 0,
+                        Into, Packed);
+  return Started(std::move(R));
+}
+
+Status RemoteDevice::completeRead(PendingRead &R) {
+  auto M = Link->wait(R.Reply);
+  if (!M)
+    return failed(M.error());
+  if (M->H.What == wire::Kind::Done)
+    if (auto D = wire::decodeDone(*M); !D)
+      return failed(D.error());
+  if (!R.Packed.empty())
+    for (uint64_t I = 0; I < R.Where.Rows; ++I)
+      std::memcpy(R.Host + I * R.Where.Pitch, R.Packed.data() + I * R.Where.RowBytes,
+                  R.Where.RowBytes);
   return Status::success();
+}
+
+Status RemoteDevice::read(const wire::Region &Where, char *Host) {
+  auto R = startRead(Where, Host);
+  if (!R)
+    return R.error();
+  return *R ? completeRead(**R) : Status::success();
 }
 
 Status RemoteDevice::copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,
@@ -277,15 +349,19 @@ bool RemoteDevice::isPinnedHost(const void *Host, uint64_t Bytes) const {
 }
 
 Status RemoteDevice::finishCopies() {
-  auto D = request(wire::Kind::Sync, wire::empty());
+  auto D = request(wire::Kind::Sync, wire::encode(wire::Sync{Index}));
   return D ? Status::success() : Status(D.error());
 }
 
-Status RemoteDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
-                         const NDRange &Range, uint64_t First, uint64_t Count) {
+wire::Run RemoteDevice::runRequest(DeviceKernel &Kernel,
+                                           const std::vector<DeviceArg> &Args,
+                                           const NDRange &Range, uint64_t First,
+                                           uint64_t Count) {
+  auto &K = static_cast<RemoteKernel &>(Kernel);
   wire::Run Ru;
   Ru.Device = Index;
-  Ru.Kernel = static_cast<RemoteKernel &>(Kernel).Id;
+  Ru.Kernel = K.Id;
+  std::vector<wire::Arg> Now;
   for (const DeviceArg &A : Args) {
     wire::Arg W;
     W.K = A.K == DeviceArg::Buffer ? wire::Arg::Buffer
@@ -294,7 +370,7 @@ Status RemoteDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Arg
     W.Address = A.Address;
     W.Bytes = A.Bytes;
     W.LocalBytes = A.LocalBytes;
-    Ru.Args.push_back(std::move(W));
+    Now.push_back(std::move(W));
   }
   Ru.WorkDim = Range.WorkDim;
   Ru.GlobalOffset = Range.GlobalOffset;
@@ -302,8 +378,108 @@ Status RemoteDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Arg
   Ru.LocalSize = Range.LocalSize;
   Ru.First = First;
   Ru.Count = Count;
-  auto D = request(wire::Kind::Run, wire::encode(Ru));
-  return D ? Status::success() : Status(D.error());
+  // The server keeps each kernel's last arguments whatever becomes of its
+  // Run, so both sides agree on them as long as the link lives.
+  for (size_t I = 0; I < Now.size(); ++I) {
+    bool Same = K.Last.size() == Now.size() && sameArg(K.Last[I], Now[I]);
+    Ru.Args.push_back(Same ? wire::Arg::same() : Now[I]);
+  }
+  K.Last = std::move(Now);
+  return Ru;
+}
+
+Status RemoteDevice::run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
+                         const NDRange &Range, uint64_t First, uint64_t Count) {
+  auto &K = static_cast<RemoteKernel &>(Kernel);
+  std::unique_lock<std::mutex> Order(K.Lock);
+  auto T = Link->begin(wire::Kind::Run, wire::encode(runRequest(Kernel, Args, Range, First, Count)));
+  Order.unlock();
+  auto M = Link->wait(T);
+  if (!M)
+    return failed(M.error());
+  auto D = wire::decodeDone(*M);
+  return D ? Status::success() : Status(failed(D.error()));
+}
+
+Status RemoteDevice::queueRun(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
+                              const NDRange &Range, uint64_t First, uint64_t Count) {
+  auto &K = static_cast<RemoteKernel &>(Kernel);
+  std::lock_guard<std::mutex> Order(K.Lock);
+  wire::Run Ru = runRequest(Kernel, Args, Range, First, Count);
+  Ru.Flags = wire::Run::Queued;
+  Status S = Link->post(wire::Kind::Run, wire::encode(Ru));
+  return S ? S : Status(failed(S.error()));
+}
+
+Status RemoteDevice::queueCopyOutRect(void *Dst, DeviceMemory Src, uint64_t SrcOffset,
+                                      const Rect &R) {
+  auto Started =
+      startRead(rectRegion(Src.Address + SrcOffset, R), static_cast<char *>(Dst) + R.Offset);
+  if (!Started)
+    return Started.error();
+  if (*Started) {
+    std::lock_guard<std::mutex> G(QueueLock);
+    Unmarked.push_back(std::move(**Started));
+  }
+  return Status::success();
+}
+
+Result<uint64_t> RemoteDevice::mark(DeviceStream) {
+  // The server runs this client's work on the device in the order sent,
+  // whatever its streams: a mark on any of them follows all of it, and
+  // takes every copy out queued before it.
+  std::lock_guard<std::mutex> G(QueueLock);
+  uint64_t Id = NextMark++;
+  QueuedMark &M = Marks[Id];
+  M.Reply = Link->begin(wire::Kind::Mark, wire::encode(wire::QueueMark{Index, Id}));
+  M.Reads = std::move(Unmarked);
+  Unmarked.clear();
+  return Id;
+}
+
+Status RemoteDevice::finish(uint64_t Mark) {
+  QueuedMark M;
+  {
+    std::lock_guard<std::mutex> G(QueueLock);
+    auto It = Marks.find(Mark);
+    if (It == Marks.end())
+      return Status::success(); // waited for already
+    M = std::move(It->second);
+    Marks.erase(It);
+  }
+  // Every reply is waited for, the first failure kept: a copy out's
+  // bytes may still be landing in memory its caller owns.
+  Status First;
+  for (PendingRead &R : M.Reads)
+    if (Status S = completeRead(R); !S && First)
+      First = S;
+  auto Done = Link->wait(M.Reply);
+  if (!Done && First)
+    First = failed(Done.error());
+  return First;
+}
+
+void RemoteDevice::releaseMark(uint64_t Mark) {
+  if (!Mark)
+    return;
+  (void)finish(Mark);
+  (void)Link->post(wire::Kind::ReleaseMark, wire::encode(wire::QueueMark{Index, Mark}));
+}
+
+RemoteDevice::~RemoteDevice() {
+  dropKept();
+  // Replies still to come write into memory their callers owned: wait
+  // for them (a lost server answers them all at once).
+  std::vector<uint64_t> Left;
+  {
+    std::lock_guard<std::mutex> G(QueueLock);
+    for (auto &[Id, M] : Marks)
+      Left.push_back(Id);
+    for (PendingRead &R : Unmarked)
+      (void)Link->wait(R.Reply);
+  }
+  for (uint64_t Id : Left)
+    (void)finish(Id);
 }
 
 } // namespace skmd
