@@ -13,6 +13,14 @@
 #   bash gpu-run/bench/run-issue24.sh apps   the compute-bound applications
 #        (matmul, n-body) on the GPU opened here and on the same GPU through
 #        the server, interleaved by skmd-bench
+#   bash gpu-run/bench/run-issue24.sh launch   the time of one small launch
+#        (vector_add, one group) on the GPU opened here and through the
+#        server, its pieces queued and (SKMD_REMOTE_QUEUE=0) with a round
+#        trip per step, three rounds interleaved
+#   bash gpu-run/bench/run-issue24.sh check   every application of the
+#        suite (small sizes) on the GPU through the server alone and split
+#        evenly over the CPU, the GPU opened here and the GPU through the
+#        server, each result checked against its C++ reference
 cd "$(dirname "$0")"
 export SKMD_PROFILE_DB=$PWD/profiles.sqlite
 export SKMD_SERVER_SECRET=gpu-host-benchmark-secret-$$
@@ -45,6 +53,19 @@ apps)
   bin/skmd-bench --only=matmul,nbody --kernels-dir=kernels --bundles-dir=kernels \
     --db=profiles.sqlite --devices=cuda:0,remote:unix:$sock --plans=gpu0,s.gpu0 \
     --runs=5 --opencl=none --memory=both 2>&1 | tee "$OUT/apps.txt" | tail -n 30 ;;
+launch)
+  for round in 1 2 3; do
+    for queue in 1 0; do
+      echo "== round $round, SKMD_REMOTE_QUEUE=$queue"
+      SKMD_REMOTE_QUEUE=$queue bin/remote-overhead --devices=cuda:0,remote:unix:$sock --mb=64 \
+        --runs=3 --calls=2000 --host=ordinary --launch=kernels/vector_add.skmd
+    done
+  done 2>&1 | tee "$OUT/launch.txt" ;;
+check)
+  bin/skmd-bench --size=small --runs=1 --warmup=0 --kernels-dir=kernels --bundles-dir=kernels \
+    --db=profiles.sqlite --devices=cpu,cuda:0,remote:unix:$sock --plans=s.gpu0,even \
+    --opencl=none 2>&1 | tee "$OUT/check.txt" | tail -n 30
+  echo "skmd-bench exit status: ${PIPESTATUS[0]}" | tee -a "$OUT/check.txt" ;;
 *)
   echo "unknown part '$part'"; kill $server; exit 2 ;;
 esac
