@@ -161,6 +161,13 @@ private:
   /// stream \p Queued is the client's last; none, and everything before
   /// it has run.
   Status settle(uint32_t Index, Device &D, std::optional<DeviceStream> Queued);
+  /// Answers request \p Id once device mark \p OnDevice of \p Device
+  /// has run (through the completion thread, which then lets it go).
+  void answerWhenRun(uint64_t Id, uint32_t Device, uint64_t OnDevice);
+  /// Lets go of device \p Index's retired marks up to number \p UpTo
+  /// (under the device's lock): the client's work on the device that
+  /// waited for them has run.
+  void releaseRetired(uint32_t Index, Device &D, uint64_t UpTo);
   /// Answers marks as their work finishes, in the order they were made.
   void completeMarks();
   /// Waits for every mark's work, ends the completion thread, and lets
@@ -171,7 +178,13 @@ private:
   Result<wire::Done> share(const wire::Message &M, bool &StreamLost);
   Status unshare(const wire::Unshare &U);
   /// A copy between a device region and a shared segment's rows.
-  Result<wire::Done> copyShared(const wire::SharedTransfer &T, bool ToDevice);
+  /// With \p AnswerId, a copy the client waits for (a ReadShared, a
+  /// WriteShared answered once landed): where the device queues it, the
+  /// completion thread answers it once it has run (\p Later is set), and
+  /// the requests after it are taken meanwhile, so that the device's DMA
+  /// engine goes from one staging slot's copy to the next without a pause.
+  Result<wire::Done> copyShared(const wire::SharedTransfer &T, bool ToDevice,
+                                uint64_t AnswerId = 0, bool *Later = nullptr);
   /// Waits for the posted copies from shared segments of every device.
   Status finishSharedCopies();
 
@@ -199,7 +212,18 @@ private:
   std::mutex MarksLock;
   std::condition_variable MarksChanged;
   std::map<MarkKey, HeldMark> Marks;
-  std::deque<std::pair<uint64_t, MarkKey>> ToComplete;
+  /// A reply the completion thread sends once device mark OnDevice has
+  /// run: a Mark's (Mark set, the mark the client holds) or a shared
+  /// copy's (the mark is the completion's own).
+  struct Completion {
+    uint64_t Request = 0;
+    uint32_t Device = 0;
+    uint64_t OnDevice = 0;
+    std::optional<MarkKey> Mark;
+    /// The retired marks it follows: released once it has run.
+    uint64_t RetiredUpTo = 0;
+  };
+  std::deque<Completion> ToComplete;
   /// Per device, the client's work queued last and not yet seen finished
   /// (a GPU's), with a device mark after it; only the request thread
   /// touches them, under the device's lock.
@@ -208,6 +232,15 @@ private:
     uint64_t Mark = 0;
   };
   std::map<uint32_t, Tail> Tails;
+  /// Tails replaced by later work, numbered in order: released once work
+  /// queued after them has run (under MarksLock).
+  struct RetiredMark {
+    uint32_t Device = 0;
+    uint64_t Mark = 0;
+    uint64_t Number = 0;
+  };
+  std::deque<RetiredMark> Retired;
+  uint64_t RetiredCount = 0;
   bool MarksStopping = false;
   std::thread Completions;
   std::vector<Held> Modules;
@@ -543,8 +576,13 @@ Status ClientSession::handle(const wire::Message &M) {
     auto T = wire::decodeSharedTransfer(M);
     if (!T)
       return Malformed(T.error());
-    if (T->Flags & wire::SharedTransfer::AnswerWhenLanded)
-      return Call(T->Device, [&] { return copyShared(*T, true); });
+    if (T->Flags & wire::SharedTransfer::AnswerWhenLanded) {
+      if (auto F = takeDeferred(T->Device))
+        return reply(Id, *F);
+      bool Later = false;
+      auto R = copyShared(*T, true, Id, &Later);
+      return Later ? Status::success() : reply(Id, R);
+    }
     if (Deferred.count(T->Device) || Deferred.count(AnyDevice))
       return Status::success(); // the next call reports the failure before
     if (auto R = copyShared(*T, true); !R)
@@ -555,7 +593,11 @@ Status ClientSession::handle(const wire::Message &M) {
     auto T = wire::decodeSharedTransfer(M);
     if (!T)
       return Malformed(T.error());
-    return Call(T->Device, [&] { return copyShared(*T, false); });
+    if (auto F = takeDeferred(T->Device))
+      return reply(Id, *F);
+    bool Later = false;
+    auto R = copyShared(*T, false, Id, &Later);
+    return Later ? Status::success() : reply(Id, R);
   }
   default:
     return Malformed(Failure(ErrorCode::InvalidArgument,
@@ -935,12 +977,38 @@ Status ClientSession::markQueue(uint64_t Id, const wire::QueueMark &Q) {
     return reply(Id, Made.error());
   }
   H.OnDevice = *Made;
-  ToComplete.emplace_back(Id, MarkKey{Q.Device, Q.Mark});
+  ToComplete.push_back({Id, Q.Device, *Made, MarkKey{Q.Device, Q.Mark}, RetiredCount});
   if (!Completions.joinable())
     Completions = std::thread([this] { completeMarks(); });
   G.unlock();
   MarksChanged.notify_all();
   return Status::success();
+}
+
+void ClientSession::releaseRetired(uint32_t Index, Device &D, uint64_t UpTo) {
+  std::vector<uint64_t> Free;
+  {
+    std::lock_guard<std::mutex> G(MarksLock);
+    for (auto It = Retired.begin(); It != Retired.end();)
+      if (It->Device == Index && It->Number <= UpTo) {
+        Free.push_back(It->Mark);
+        It = Retired.erase(It);
+      } else {
+        ++It;
+      }
+  }
+  for (uint64_t M : Free)
+    D.releaseMark(M);
+}
+
+void ClientSession::answerWhenRun(uint64_t Id, uint32_t Device, uint64_t OnDevice) {
+  {
+    std::lock_guard<std::mutex> G(MarksLock);
+    ToComplete.push_back({Id, Device, OnDevice, std::nullopt, RetiredCount});
+    if (!Completions.joinable())
+      Completions = std::thread([this] { completeMarks(); });
+  }
+  MarksChanged.notify_all();
 }
 
 void ClientSession::completeMarks() {
@@ -949,24 +1017,31 @@ void ClientSession::completeMarks() {
     MarksChanged.wait(G, [&] { return !ToComplete.empty() || MarksStopping; });
     if (ToComplete.empty())
       return;
-    auto [Id, Mark] = ToComplete.front();
+    Completion Next = ToComplete.front();
     ToComplete.pop_front();
-    HeldMark H = Marks.at(Mark);
     G.unlock();
     // Not under the device's lock: other clients' calls go on meanwhile,
     // as a device's lanes do beside its completion lane.
-    Device &D = *S.Devices[H.Device]->D;
-    Status Ran = H.OnDevice ? D.finish(H.OnDevice) : Status::success();
-    (void)reply(Id, Ran ? Result<wire::Done>(wire::Done{}) : Result<wire::Done>(Ran.error()));
+    Device &D = *S.Devices[Next.Device]->D;
+    Status Ran = Next.OnDevice ? D.finish(Next.OnDevice) : Status::success();
+    (void)reply(Next.Request,
+                Ran ? Result<wire::Done>(wire::Done{}) : Result<wire::Done>(Ran.error()));
+    // Marks are let go without the device's lock (devices take them from
+    // any thread, as a schedule's launching thread does): MarksLock is
+    // never held while waiting for a device's lock.
+    if (Ran)
+      releaseRetired(Next.Device, D, Next.RetiredUpTo);
+    if (!Next.Mark && Next.OnDevice) // a shared copy's: not needed again
+      D.releaseMark(Next.OnDevice);
     G.lock();
-    HeldMark &Now = Marks.at(Mark);
+    if (!Next.Mark)
+      continue;
+    HeldMark &Now = Marks.at(*Next.Mark);
     Now.Finished = true;
     if (Now.Released) {
-      if (Now.OnDevice) {
-        std::lock_guard<std::mutex> Hold(S.Devices[Now.Device]->Lock);
+      if (Now.OnDevice)
         D.releaseMark(Now.OnDevice);
-      }
-      Marks.erase(Mark);
+      Marks.erase(*Next.Mark);
     }
   }
 }
@@ -981,11 +1056,17 @@ Status ClientSession::follow(uint32_t Index, Device &D, DeviceStream S) {
 Status ClientSession::settle(uint32_t Index, Device &D, std::optional<DeviceStream> Queued) {
   auto T = Tails.find(Index);
   if (T != Tails.end()) {
-    D.releaseMark(T->second.Mark);
+    // Work queued since may still wait for it on the device: let it go
+    // once that has run (a device's marks are kept until then).
+    std::lock_guard<std::mutex> G(MarksLock);
+    Retired.push_back({Index, T->second.Mark, ++RetiredCount});
     Tails.erase(T);
   }
-  if (!Queued)
+  if (!Queued) {
+    // Everything the client sent the device has run.
+    releaseRetired(Index, D, RetiredCount);
     return Status::success();
+  }
   auto M = D.mark(*Queued);
   if (!M)
     return M.error();
@@ -1005,10 +1086,8 @@ Status ClientSession::releaseMark(const wire::QueueMark &Q) {
   // The completion thread lets it go once it has waited for it.
   if (!It->second.Finished)
     return Status::success();
-  if (It->second.OnDevice) {
-    std::lock_guard<std::mutex> Hold(S.Devices[Q.Device]->Lock);
+  if (It->second.OnDevice)
     S.Devices[Q.Device]->D->releaseMark(It->second.OnDevice);
-  }
   Marks.erase(It);
   return Status::success();
 }
@@ -1039,6 +1118,12 @@ void ClientSession::freeAll() {
     S.Devices[Index]->D->releaseMark(T.Mark);
   }
   Tails.clear();
+  // Whatever waited for them has run (or never will: a failed device).
+  for (const RetiredMark &R : Retired) {
+    std::lock_guard<std::mutex> G(S.Devices[R.Device]->Lock);
+    S.Devices[R.Device]->D->releaseMark(R.Mark);
+  }
+  Retired.clear();
   for (auto &[Id, Sh] : Segments)
     for (uint32_t D : Sh.Registered) {
       std::lock_guard<std::mutex> G(S.Devices[D]->Lock);
@@ -1128,7 +1213,8 @@ Status ClientSession::unshare(const wire::Unshare &U) {
   return Finished;
 }
 
-Result<wire::Done> ClientSession::copyShared(const wire::SharedTransfer &T, bool ToDevice) {
+Result<wire::Done> ClientSession::copyShared(const wire::SharedTransfer &T, bool ToDevice,
+                                             uint64_t AnswerId, bool *Later) {
   auto Sl = slot(T.Device);
   if (!Sl)
     return Sl.error();
@@ -1156,11 +1242,33 @@ Result<wire::Done> ClientSession::copyShared(const wire::SharedTransfer &T, bool
   Status St = follow(T.Device, D, ToDevice ? DeviceStream::ToDevice : DeviceStream::ToHost);
   if (!St)
     return St.error();
+  // Answered later where the device queues its work (a copy it stages
+  // through pageable memory has run when the call returns; its mark
+  // still says when the rest has).
+  const bool Queue = AnswerId && D.info().QueuesWork;
+  const DeviceStream Stream = ToDevice ? DeviceStream::ToDevice : DeviceStream::ToHost;
   if (T.Where.Rows <= 1 || T.HostPitch == T.Where.Pitch) {
     // The same layout on both sides: one (strided) copy.
     Rect R{0, T.Where.RowBytes, T.Where.Rows <= 1 ? T.Where.RowBytes : T.Where.Pitch,
            T.Where.Rows};
-    St = ToDevice ? D.copyInRect(*Mem, Base, Host, R) : D.copyOutRect(Host, *Mem, Base, R);
+    St = ToDevice ? D.copyInRect(*Mem, Base, Host, R)
+         : Queue  ? D.queueCopyOutRect(Host, *Mem, Base, R)
+                  : D.copyOutRect(Host, *Mem, Base, R);
+    if (St && Queue) {
+      auto Mark = D.mark(Stream);
+      if (!Mark)
+        return Mark.error();
+      if (*Mark) {
+        if (Status Se = settle(T.Device, D, Stream); !Se) {
+          D.releaseMark(*Mark);
+          return Se.error();
+        }
+        answerWhenRun(AnswerId, T.Device, *Mark);
+        *Later = true;
+        (ToDevice ? BytesIn : BytesOut) += double(T.Where.packedBytes());
+        return wire::Done{};
+      }
+    }
   } else {
     for (uint64_t I = 0; I < T.Where.Rows && St; ++I)
       St = ToDevice ? D.copyIn(*Mem, Base + I * T.Where.Pitch, Host + I * T.HostPitch,
