@@ -18,6 +18,15 @@ void putRegion(Writer &W, const Region &R) {
   W.u64(R.Rows);
 }
 
+Region getRegion(Reader &R) {
+  Region Where;
+  Where.Address = R.u64("address");
+  Where.RowBytes = R.u64("row bytes");
+  Where.Pitch = R.u64("pitch");
+  Where.Rows = R.u64("rows");
+  return Where;
+}
+
 /// A region whose rows do not overlap and whose bytes and span fit in
 /// 64 bits; an error naming \p What otherwise.
 Status checkRegion(const Region &R, const char *What) {
@@ -29,6 +38,12 @@ Status checkRegion(const Region &R, const char *What) {
   if (!R.packedBytes() || !R.span())
     return malformed(std::string(What) + "'s region does not fit in 64 bits");
   return Status::success();
+}
+
+/// The payload of \p M, a message of kind \p A or \p B (a pair of
+/// requests that share a payload).
+Result<Reader> payloadOfEither(const Message &M, Kind A, Kind B) {
+  return payloadOf(M, M.H.What == B ? B : A);
 }
 
 } // namespace
@@ -218,16 +233,13 @@ Result<Release> decodeRelease(const Message &M) {
 }
 
 Result<Transfer> decodeTransfer(const Message &M) {
-  if (M.H.What != Kind::Write && M.H.What != Kind::Read)
-    return payloadOf(M, Kind::Write).error();
-  Reader R(M.Payload.data(), M.Payload.size(), kindName(M.H.What));
+  auto R = payloadOfEither(M, Kind::Write, Kind::Read);
+  if (!R)
+    return R.error();
   Transfer T;
-  T.Device = R.u32("device");
-  T.Where.Address = R.u64("address");
-  T.Where.RowBytes = R.u64("row bytes");
-  T.Where.Pitch = R.u64("pitch");
-  T.Where.Rows = R.u64("rows");
-  auto Done = finished(R, T);
+  T.Device = R->u32("device");
+  T.Where = getRegion(*R);
+  auto Done = finished(*R, T);
   if (!Done)
     return Done.error();
   if (Status S = checkRegion(T.Where, kindName(M.H.What)); !S)
@@ -340,21 +352,18 @@ Result<Unshare> decodeUnshare(const Message &M) {
 }
 
 Result<SharedTransfer> decodeSharedTransfer(const Message &M) {
-  if (M.H.What != Kind::WriteShared && M.H.What != Kind::ReadShared)
-    return payloadOf(M, Kind::WriteShared).error();
+  auto R = payloadOfEither(M, Kind::WriteShared, Kind::ReadShared);
+  if (!R)
+    return R.error();
   const char *What = kindName(M.H.What);
-  Reader R(M.Payload.data(), M.Payload.size(), What);
   SharedTransfer T;
-  T.Device = R.u32("device");
-  T.Where.Address = R.u64("address");
-  T.Where.RowBytes = R.u64("row bytes");
-  T.Where.Pitch = R.u64("pitch");
-  T.Where.Rows = R.u64("rows");
-  T.Segment = R.u64("segment");
-  T.Offset = R.u64("offset");
-  T.HostPitch = R.u64("host pitch");
-  T.Flags = R.u32("flags");
-  auto Done = finished(R, T);
+  T.Device = R->u32("device");
+  T.Where = getRegion(*R);
+  T.Segment = R->u64("segment");
+  T.Offset = R->u64("offset");
+  T.HostPitch = R->u64("host pitch");
+  T.Flags = R->u32("flags");
+  auto Done = finished(*R, T);
   if (!Done)
     return Done.error();
   if (Status S = checkRegion(T.Where, What); !S)
@@ -382,14 +391,14 @@ Result<Sync> decodeSync(const Message &M) {
 }
 
 Result<QueueMark> decodeQueueMark(const Message &M) {
-  if (M.H.What != Kind::Mark && M.H.What != Kind::ReleaseMark)
-    return payloadOf(M, Kind::Mark).error();
+  auto R = payloadOfEither(M, Kind::Mark, Kind::ReleaseMark);
+  if (!R)
+    return R.error();
   const char *What = kindName(M.H.What);
-  Reader R(M.Payload.data(), M.Payload.size(), What);
   QueueMark Q;
-  Q.Device = R.u32("device");
-  Q.Mark = R.u64("mark");
-  auto Done = finished(R, Q);
+  Q.Device = R->u32("device");
+  Q.Mark = R->u64("mark");
+  auto Done = finished(*R, Q);
   if (!Done)
     return Done.error();
   if (!Q.Mark)

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Server.h"
+#include "common/ServerReplies.h"
 #include "common/KernelHarness.h"
 #include "devices/discrete/HostDiscreteDevice.h"
 #include "devices/remote/RemoteDevice.h"
@@ -51,21 +52,9 @@ protected:
       Served.wait_for(5s);
   }
 
-  /// The server's answer to the next request, heartbeats skipped.
-  wire::Message next() {
-    for (;;) {
-      auto M = Client->receive(2000ms);
-      EXPECT_TRUE(M.ok()) << M.error().message();
-      if (!M.ok() || !*M)
-        return wire::Message{};
-      if ((*M)->H.What != wire::Kind::Heartbeat)
-        return std::move(**M);
-    }
-  }
-  std::string errorText(const wire::Message &M) {
-    auto E = wire::decodeError(M);
-    return E ? E->Text : "(not an Error: " + std::string(wire::kindName(M.H.What)) + ")";
-  }
+  /// The server's answer to the client's next message, heartbeats skipped.
+  wire::Message next() { return test::nextReply(*Client); }
+  std::string errorText(const wire::Message &M) { return test::errorText(M); }
 
   std::unique_ptr<Server> Srv;
   std::unique_ptr<Connection> Client;

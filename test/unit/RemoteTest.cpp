@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Server.h"
+#include "common/ServerReplies.h"
 #include "devices/discrete/HostDiscreteDevice.h"
 #include "devices/remote/RemoteDevice.h"
 #include "devices/remote/Secret.h"
@@ -81,16 +82,8 @@ protected:
   };
 
   /// The server's answer to the client's next message, heartbeats skipped.
-  wire::Message next() {
-    for (;;) {
-      auto M = Client->receive(2000ms);
-      EXPECT_TRUE(M.ok()) << M.error().message();
-      if (!M.ok() || !*M)
-        return wire::Message{};
-      if ((*M)->H.What != wire::Kind::Heartbeat)
-        return std::move(**M);
-    }
-  }
+  wire::Message next() { return test::nextReply(*Client); }
+  std::string errorText(const wire::Message &M) { return test::errorText(M); }
 
   /// The handshake by hand, with \p Key as the secret.
   wire::Message hello(const std::string &Key) {
@@ -100,11 +93,6 @@ protected:
     wire::Hello H{"raw-client", proveSecret(Key, C.ok() ? C->Nonce : wire::Token{}, "raw-client")};
     EXPECT_TRUE(Client->send(wire::frame(wire::Kind::Hello, 0, wire::encode(H))).ok());
     return next();
-  }
-
-  std::string errorText(const wire::Message &M) {
-    auto E = wire::decodeError(M);
-    return E ? E->Text : "(not an Error: " + std::string(wire::kindName(M.H.What)) + ")";
   }
 
   uint64_t allocate(uint64_t Id, uint64_t Bytes) {
