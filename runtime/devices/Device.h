@@ -178,6 +178,13 @@ public:
   const DeviceInfo &info() const { return Info; }
   /// How this device reaches \p Other's memory directly, if it does.
   virtual PeerAccess peerAccess(const Device &Other) const { return {}; }
+  /// Another handle on this device for another user of it (a client of
+  /// skmd-server): the same memory, modules and kernels, with streams
+  /// (and staging) of its own, so that two users' copies and kernels run
+  /// at once and neither's marks wait for the other's work. It copies,
+  /// runs and marks; allocations and loads go through this device, which
+  /// outlives it. Null where the device has no such handles.
+  virtual std::unique_ptr<Device> share() { return nullptr; }
   /// Records a measured host-to-device bandwidth (skmd_measure_link).
   void setLinkGBps(double GBps) { Info.LinkGBps = GBps; }
 

@@ -117,6 +117,52 @@ std::vector<std::string> environmentServers() {
   return deviceListItems(Env);
 }
 
+/// Every device of the servers at \p Addresses.
+Status openServers(const std::vector<std::string> &Addresses, OpenedDevices &Out) {
+  if (Addresses.empty())
+    return Status::success();
+  auto Secret = secretFromEnvironment();
+  if (!Secret)
+    return Failure(ErrorCode::InvalidArgument,
+                   "remote and shared devices need the server's secret: " +
+                       Secret.error().message());
+  LinkTimes Times = LinkTimes::fromEnvironment();
+  for (const std::string &Text : Addresses) {
+    auto Address = parseServerAddress(Text);
+    if (!Address)
+      return Address.error();
+    auto C = connectTo(*Address, Times.Silence);
+    if (!C)
+      return C.error();
+    auto Link = ServerLink::open(std::move(*C), *Secret, Times);
+    if (!Link)
+      return Link.error();
+    for (auto &D : RemoteDevice::offered(*Link))
+      Out.Devices.push_back(std::move(D));
+  }
+  return Status::success();
+}
+
+/// shared: the devices of this node's skmd-server (at its default
+/// address); shared:<path>: of the one at that Unix socket.
+Status openShared(const std::vector<std::string> &Items, bool, OpenedDevices &Out) {
+  std::vector<std::string> Addresses;
+  for (const std::string &Item : Items) {
+    std::string Address = Item == "shared" ? localServerAddress() : "unix:" + Item.substr(7);
+    if (Item != "shared" && Item.size() <= 7)
+      return Failure(ErrorCode::InvalidArgument,
+                     "device '" + Item + "': expected shared or shared:<socket path>");
+    Addresses.push_back(Address);
+  }
+  Status S = openServers(Addresses, Out);
+  if (!S && S.error().code() == ErrorCode::NoDevice)
+    return Failure(ErrorCode::NoDevice,
+                   S.error().message() +
+                       " (shared devices are this node's skmd-server's: start one, "
+                       "e.g. skmd-server --devices=cuda &)");
+  return S;
+}
+
 Status openRemote(const std::vector<std::string> &Items, bool Everything, OpenedDevices &Out) {
   std::vector<std::string> Addresses;
   for (const std::string &Item : Items) {
@@ -135,27 +181,7 @@ Status openRemote(const std::vector<std::string> &Items, bool Everything, Opened
   // Servers a user configured join an unqualified list too.
   if (Everything)
     Addresses = environmentServers();
-  if (Addresses.empty())
-    return Status::success();
-  auto Secret = secretFromEnvironment();
-  if (!Secret)
-    return Failure(ErrorCode::InvalidArgument,
-                   "remote devices need the servers' secret: " + Secret.error().message());
-  LinkTimes Times = LinkTimes::fromEnvironment();
-  for (const std::string &Text : Addresses) {
-    auto Address = parseServerAddress(Text);
-    if (!Address)
-      return Address.error();
-    auto C = connectTo(*Address, Times.Silence);
-    if (!C)
-      return C.error();
-    auto Link = ServerLink::open(std::move(*C), *Secret, Times);
-    if (!Link)
-      return Link.error();
-    for (auto &D : RemoteDevice::offered(*Link))
-      Out.Devices.push_back(std::move(D));
-  }
-  return Status::success();
+  return openServers(Addresses, Out);
 }
 
 } // namespace
@@ -183,6 +209,7 @@ const std::vector<DeviceOpener> &deviceOpeners() {
       {"cuda", "cuda, cuda:N", openCuda},
       {"opencl", "opencl, opencl:N", openOpenCL},
       {"remote", "remote, remote:<address>", openRemote},
+      {"shared", "shared, shared:<socket path>", openShared},
   };
   return Kinds;
 }

@@ -116,7 +116,8 @@ private:
   };
   /// A mark the client made on a device's stream.
   struct HeldMark {
-    uint32_t Device = 0;
+    Device *On = nullptr; ///< the handle it was made on
+    uint32_t Index = 0;   ///< the device's
     uint64_t OnDevice = 0; ///< 0: nothing to wait for
     bool Finished = false;
     bool Released = false;
@@ -190,6 +191,15 @@ private:
 
   /// The device \p Index, or an error naming it.
   Result<Server::Slot *> slot(uint32_t Index);
+  /// Where this client's copies, kernels and marks on device \p Index
+  /// (valid) go: a handle of its own (Device::share: its own streams in
+  /// the device's context, so that clients' work runs at once), made on
+  /// first use; or the device itself, shared with every client.
+  Device &handle(uint32_t Index);
+  /// Held around a call on handle(Index): the device's lock where the
+  /// handle is the device itself (one client's call at a time), nothing
+  /// where it is the client's own.
+  std::unique_lock<std::mutex> exclusive(uint32_t Index);
   /// The allocation of \p Device that holds \p Bytes at \p Address.
   Result<DeviceMemory> allocationFor(uint32_t Device, uint64_t Address, uint64_t Bytes);
   /// Skips \p Bytes of data.
@@ -217,7 +227,8 @@ private:
   /// copy's (the mark is the completion's own).
   struct Completion {
     uint64_t Request = 0;
-    uint32_t Device = 0;
+    Device *On = nullptr; ///< the handle the work was queued on
+    uint32_t Index = 0;   ///< the device's
     uint64_t OnDevice = 0;
     std::optional<MarkKey> Mark;
     /// The retired marks it follows: released once it has run.
@@ -235,7 +246,8 @@ private:
   /// Tails replaced by later work, numbered in order: released once work
   /// queued after them has run (under MarksLock).
   struct RetiredMark {
-    uint32_t Device = 0;
+    Device *On = nullptr;
+    uint32_t Index = 0;
     uint64_t Mark = 0;
     uint64_t Number = 0;
   };
@@ -247,6 +259,9 @@ private:
   std::vector<HeldKernel> Kernels;
   /// Per device: address -> bytes.
   std::map<uint32_t, std::map<uint64_t, uint64_t>> Allocations;
+  /// Per device used, the client's own handle, or null where the device
+  /// has none (only the request thread adds; freed last, in freeAll).
+  std::map<uint32_t, std::unique_ptr<Device>> Handles;
   uint64_t Requests = 0, Runs = 0;
   double BytesIn = 0, BytesOut = 0;
   std::map<std::pair<uint32_t, unsigned>, std::unique_ptr<Staging>> Stagings;
@@ -466,11 +481,12 @@ Status ClientSession::handle(const wire::Message &M) {
         return Sl.error();
       if (Status St = finishSharedCopies(); !St)
         return St.error();
-      std::lock_guard<std::mutex> G((*Sl)->Lock);
+      Device &D = handle(Sy->Device);
+      auto G = exclusive(Sy->Device);
       if (auto T = Tails.find(Sy->Device); T != Tails.end())
-        if (Status St = (*Sl)->D->finish(T->second.Mark); !St)
+        if (Status St = D.finish(T->second.Mark); !St)
           return St.error();
-      if (Status St = settle(Sy->Device, *(*Sl)->D, std::nullopt); !St)
+      if (Status St = settle(Sy->Device, D, std::nullopt); !St)
         return St.error();
       return wire::Done{};
     });
@@ -612,6 +628,23 @@ Result<Server::Slot *> ClientSession::slot(uint32_t Index) {
                    "no device " + std::to_string(Index) + " (the server has " +
                        std::to_string(S.Devices.size()) + ")");
   return S.Devices[Index].get();
+}
+
+Device &ClientSession::handle(uint32_t Index) {
+  auto It = Handles.find(Index);
+  if (It == Handles.end()) {
+    Server::Slot &Sl = *S.Devices[Index];
+    std::lock_guard<std::mutex> G(Sl.Lock);
+    It = Handles.emplace(Index, Sl.D->share()).first;
+  }
+  return It->second ? *It->second : *S.Devices[Index]->D;
+}
+
+std::unique_lock<std::mutex> ClientSession::exclusive(uint32_t Index) {
+  auto It = Handles.find(Index);
+  if (It != Handles.end() && It->second)
+    return std::unique_lock<std::mutex>();
+  return std::unique_lock<std::mutex>(S.Devices[Index]->Lock);
 }
 
 Result<DeviceMemory> ClientSession::allocationFor(uint32_t Device, uint64_t Address,
@@ -770,7 +803,7 @@ Status ClientSession::write(const wire::Transfer &T, bool &StreamLost) {
   auto Mem = allocationFor(T.Device, T.Where.Address, T.Where.span());
   if (!Mem)
     return Refuse(Mem.error());
-  Device &D = *(*Sl)->D;
+  Device &D = handle(T.Device);
   // Two staging blocks: a block arrives while the one before it is copied
   // in (a GPU's copy from page-locked memory returns before it is done).
   uint64_t Block = std::min<uint64_t>(Total, wire::DataChunkBytes);
@@ -786,7 +819,7 @@ Status ClientSession::write(const wire::Transfer &T, bool &StreamLost) {
     }
     if (!Failed)
       continue; // Still read the rest, to stay in step.
-    std::lock_guard<std::mutex> G((*Sl)->Lock);
+    auto G = exclusive(T.Device);
     if (At == 0)
       if (Status St = follow(T.Device, D, DeviceStream::ToDevice); !St) {
         Failed = St;
@@ -802,7 +835,7 @@ Status ClientSession::write(const wire::Transfer &T, bool &StreamLost) {
                             return D.copyIn(*Mem, Offset, Into + Done, N);
                           });
   }
-  std::lock_guard<std::mutex> G((*Sl)->Lock);
+  auto G = exclusive(T.Device);
   if (Failed)
     if (Status St = D.finishCopies(); !St)
       Failed = St;
@@ -823,12 +856,12 @@ Status ClientSession::read(uint64_t Id, const wire::Transfer &T) {
     return reply(Id, Mem.error());
   if (Status St = finishSharedCopies(); !St)
     return reply(Id, St.error());
-  Device &D = *(*Sl)->D;
+  Device &D = handle(T.Device);
   uint64_t Block = std::min<uint64_t>(Total, wire::DataChunkBytes);
   char *Buffer = staging(T.Device, 0);
   uint64_t Base = T.Where.Address - Mem->Address;
   auto Fill = [&](uint64_t At, uint64_t Bytes) -> Status {
-    std::lock_guard<std::mutex> G((*Sl)->Lock);
+    auto G = exclusive(T.Device);
     if (At == 0)
       if (Status St = follow(T.Device, D, DeviceStream::ToHost); !St)
         return St;
@@ -920,8 +953,8 @@ Result<wire::Done> ClientSession::runKernel(const wire::Run &R) {
   Range.GlobalOffset = R.GlobalOffset;
   Range.NumGroups = R.NumGroups;
   Range.LocalSize = R.LocalSize;
-  Device &D = *(*Sl)->D;
-  std::lock_guard<std::mutex> G((*Sl)->Lock);
+  Device &D = handle(R.Device);
+  auto G = exclusive(R.Device);
   ++Runs;
   if (Status St = follow(R.Device, D, DeviceStream::Compute); !St)
     return St.error();
@@ -956,28 +989,30 @@ Status ClientSession::markQueue(uint64_t Id, const wire::QueueMark &Q) {
   auto Made = [&]() -> Result<uint64_t> {
     if (auto F = takeDeferred(Q.Device))
       return *F;
-    auto Sl = slot(Q.Device);
-    if (!Sl)
+    if (auto Sl = slot(Q.Device); !Sl)
       return Sl.error();
-    std::lock_guard<std::mutex> G((*Sl)->Lock);
+    Device &D = handle(Q.Device);
+    auto G = exclusive(Q.Device);
     // After the client's last work on the device, which follows the rest.
     auto T = Tails.find(Q.Device);
     if (T == Tails.end())
       return uint64_t(0);
-    return (*Sl)->D->mark(T->second.Stream);
+    return D.mark(T->second.Stream);
   }();
   std::unique_lock<std::mutex> G(MarksLock);
   // A failed mark is kept too, finished, so that the client's ReleaseMark
   // of it finds it.
   HeldMark &H = Marks[{Q.Device, Q.Mark}];
-  H.Device = Q.Device;
+  H.Index = Q.Device;
   if (!Made) {
     H.Finished = true;
     G.unlock();
     return reply(Id, Made.error());
   }
   H.OnDevice = *Made;
-  ToComplete.push_back({Id, Q.Device, *Made, MarkKey{Q.Device, Q.Mark}, RetiredCount});
+  H.On = &handle(Q.Device);
+  ToComplete.push_back(
+      {Id, &handle(Q.Device), Q.Device, *Made, MarkKey{Q.Device, Q.Mark}, RetiredCount});
   if (!Completions.joinable())
     Completions = std::thread([this] { completeMarks(); });
   G.unlock();
@@ -990,7 +1025,7 @@ void ClientSession::releaseRetired(uint32_t Index, Device &D, uint64_t UpTo) {
   {
     std::lock_guard<std::mutex> G(MarksLock);
     for (auto It = Retired.begin(); It != Retired.end();)
-      if (It->Device == Index && It->Number <= UpTo) {
+      if (It->Index == Index && It->Number <= UpTo) {
         Free.push_back(It->Mark);
         It = Retired.erase(It);
       } else {
@@ -1004,7 +1039,7 @@ void ClientSession::releaseRetired(uint32_t Index, Device &D, uint64_t UpTo) {
 void ClientSession::answerWhenRun(uint64_t Id, uint32_t Device, uint64_t OnDevice) {
   {
     std::lock_guard<std::mutex> G(MarksLock);
-    ToComplete.push_back({Id, Device, OnDevice, std::nullopt, RetiredCount});
+    ToComplete.push_back({Id, &handle(Device), Device, OnDevice, std::nullopt, RetiredCount});
     if (!Completions.joinable())
       Completions = std::thread([this] { completeMarks(); });
   }
@@ -1022,7 +1057,7 @@ void ClientSession::completeMarks() {
     G.unlock();
     // Not under the device's lock: other clients' calls go on meanwhile,
     // as a device's lanes do beside its completion lane.
-    Device &D = *S.Devices[Next.Device]->D;
+    Device &D = *Next.On;
     Status Ran = Next.OnDevice ? D.finish(Next.OnDevice) : Status::success();
     (void)reply(Next.Request,
                 Ran ? Result<wire::Done>(wire::Done{}) : Result<wire::Done>(Ran.error()));
@@ -1030,7 +1065,7 @@ void ClientSession::completeMarks() {
     // any thread, as a schedule's launching thread does): MarksLock is
     // never held while waiting for a device's lock.
     if (Ran)
-      releaseRetired(Next.Device, D, Next.RetiredUpTo);
+      releaseRetired(Next.Index, D, Next.RetiredUpTo);
     if (!Next.Mark && Next.OnDevice) // a shared copy's: not needed again
       D.releaseMark(Next.OnDevice);
     G.lock();
@@ -1059,7 +1094,7 @@ Status ClientSession::settle(uint32_t Index, Device &D, std::optional<DeviceStre
     // Work queued since may still wait for it on the device: let it go
     // once that has run (a device's marks are kept until then).
     std::lock_guard<std::mutex> G(MarksLock);
-    Retired.push_back({Index, T->second.Mark, ++RetiredCount});
+    Retired.push_back({&D, Index, T->second.Mark, ++RetiredCount});
     Tails.erase(T);
   }
   if (!Queued) {
@@ -1087,7 +1122,7 @@ Status ClientSession::releaseMark(const wire::QueueMark &Q) {
   if (!It->second.Finished)
     return Status::success();
   if (It->second.OnDevice)
-    S.Devices[Q.Device]->D->releaseMark(It->second.OnDevice);
+    It->second.On->releaseMark(It->second.OnDevice);
   Marks.erase(It);
   return Status::success();
 }
@@ -1103,27 +1138,35 @@ void ClientSession::stopMarks() {
   if (Completions.joinable())
     Completions.join();
   for (auto &[Id, H] : Marks)
-    if (H.OnDevice) {
-      std::lock_guard<std::mutex> G(S.Devices[H.Device]->Lock);
-      S.Devices[H.Device]->D->releaseMark(H.OnDevice);
-    }
+    if (H.OnDevice)
+      H.On->releaseMark(H.OnDevice);
   Marks.clear();
 }
 
 void ClientSession::freeAll() {
   (void)finishSharedCopies();
   for (auto &[Index, T] : Tails) {
-    std::lock_guard<std::mutex> G(S.Devices[Index]->Lock);
-    (void)S.Devices[Index]->D->finish(T.Mark);
-    S.Devices[Index]->D->releaseMark(T.Mark);
+    Device &D = handle(Index);
+    auto G = exclusive(Index);
+    (void)D.finish(T.Mark);
+    D.releaseMark(T.Mark);
   }
   Tails.clear();
   // Whatever waited for them has run (or never will: a failed device).
-  for (const RetiredMark &R : Retired) {
-    std::lock_guard<std::mutex> G(S.Devices[R.Device]->Lock);
-    S.Devices[R.Device]->D->releaseMark(R.Mark);
-  }
+  for (const RetiredMark &R : Retired)
+    R.On->releaseMark(R.Mark);
   Retired.clear();
+  // The client's own streams run dry before its memory goes (a client
+  // that died may have left work queued).
+  for (auto &[Index, H] : Handles)
+    if (H)
+      for (DeviceStream St : {DeviceStream::ToDevice, DeviceStream::Compute,
+                              DeviceStream::ToHost})
+        if (auto M = H->mark(St); M && *M) {
+          (void)H->finish(*M);
+          H->releaseMark(*M);
+        }
+  Handles.clear();
   for (auto &[Id, Sh] : Segments)
     for (uint32_t D : Sh.Registered) {
       std::lock_guard<std::mutex> G(S.Devices[D]->Lock);
@@ -1231,14 +1274,14 @@ Result<wire::Done> ClientSession::copyShared(const wire::SharedTransfer &T, bool
   auto Mem = allocationFor(T.Device, T.Where.Address, T.Where.span());
   if (!Mem)
     return Mem.error();
-  Device &D = *(*Sl)->D;
+  Device &D = handle(T.Device);
   uint64_t Base = T.Where.Address - Mem->Address;
   Host += T.Offset;
   // A copy out reads what the posted copies in wrote.
   if (!ToDevice)
     if (Status St = finishSharedCopies(); !St)
       return St.error();
-  std::lock_guard<std::mutex> G((*Sl)->Lock);
+  auto G = exclusive(T.Device);
   Status St = follow(T.Device, D, ToDevice ? DeviceStream::ToDevice : DeviceStream::ToHost);
   if (!St)
     return St.error();
@@ -1295,8 +1338,9 @@ Result<wire::Done> ClientSession::copyShared(const wire::SharedTransfer &T, bool
 Status ClientSession::finishSharedCopies() {
   Status First;
   for (uint32_t D : Unfinished) {
-    std::lock_guard<std::mutex> G(S.Devices[D]->Lock);
-    if (Status St = S.Devices[D]->D->finishCopies(); !St && First)
+    Device &H = handle(D);
+    auto G = exclusive(D);
+    if (Status St = H.finishCopies(); !St && First)
       First = St;
   }
   Unfinished.clear();

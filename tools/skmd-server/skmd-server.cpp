@@ -72,13 +72,6 @@ const char *value(const std::string &Arg, const char *Name) {
   return nullptr;
 }
 
-std::string defaultAddress() {
-  const char *Dir = std::getenv("XDG_RUNTIME_DIR");
-  if (Dir && *Dir)
-    return std::string("unix:") + Dir + "/skmd-server.sock";
-  return "unix:/tmp/skmd-server-" + std::to_string(getuid()) + ".sock";
-}
-
 /// Whether the device list \p Spec has an item of kind \p Kind ("cpu",
 /// "remote:unix:/x" of "remote").
 bool namesKind(const std::string &Spec, const std::string &Kind) {
@@ -91,7 +84,7 @@ bool namesKind(const std::string &Spec, const std::string &Kind) {
 } // namespace
 
 int main(int Argc, char **Argv) {
-  std::string Listen = defaultAddress(), Name, Spec;
+  std::string Listen = localServerAddress(), Name, Spec;
   bool SpecGiven = false, Quiet = false, Once = false;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];

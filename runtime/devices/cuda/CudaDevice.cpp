@@ -171,6 +171,26 @@ CudaDevice::open(const std::vector<int> &Ordinals) {
   return Out;
 }
 
+std::unique_ptr<Device> CudaDevice::share() {
+  CUcontext Same = nullptr;
+  if (D.cuDevicePrimaryCtxRetain(&Same, Dev))
+    return nullptr;
+  std::array<CUstream, 3> Streams{};
+  if (D.cuCtxSetCurrent(Same) == 0)
+    for (size_t S = 0; S < Streams.size(); ++S)
+      if (D.cuStreamCreate(&Streams[S], CU_STREAM_NON_BLOCKING)) {
+        for (size_t Made = 0; Made < S; ++Made)
+          D.cuStreamDestroy(Streams[Made]);
+        Streams[0] = nullptr;
+        break;
+      }
+  if (!Streams[0]) {
+    D.cuDevicePrimaryCtxRelease(Dev);
+    return nullptr;
+  }
+  return std::unique_ptr<Device>(new CudaDevice(Info, D, Dev, Same, Streams));
+}
+
 PeerAccess CudaDevice::peerAccess(const Device &Other) const {
   PeerAccess A;
   if (Other.info().Kind != DeviceKind::Cuda || &Other == this)

@@ -48,6 +48,9 @@ public:
              const KernelInfo &Kernel) override;
   Result<std::shared_ptr<DeviceModule>> loadModule(const Bundle &B) override;
   PeerAccess peerAccess(const Device &Other) const override;
+  /// Three streams and two staging pools of its own in the same
+  /// (primary) context: memory and kernels are the context's.
+  std::unique_ptr<Device> share() override;
   /// From another GPU: cuMemcpyPeerAsync on the copies-in stream, waited
   /// for; direct where the two reach each other (peer access, enabled on
   /// first use), through host memory by the driver otherwise.

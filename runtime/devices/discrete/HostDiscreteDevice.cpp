@@ -31,6 +31,14 @@ std::unique_ptr<HostDiscreteDevice> HostDiscreteDevice::create(unsigned Index,
   return D;
 }
 
+std::unique_ptr<Device> HostDiscreteDevice::share() {
+  std::unique_ptr<HostDiscreteDevice> D(new HostDiscreteDevice(Info, threads()));
+  D->LinkGBps = LinkGBps;
+  if (Info.QueuesWork)
+    D->Streams = std::make_unique<HostStreams>();
+  return D;
+}
+
 void HostDiscreteDevice::throttle(std::chrono::steady_clock::time_point Start,
                                   uint64_t Bytes) const {
   if (LinkGBps > 0)

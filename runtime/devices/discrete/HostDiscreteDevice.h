@@ -37,6 +37,9 @@ public:
                                                     unsigned Threads = 1);
 
   ~HostDiscreteDevice() override;
+  /// A device of the same kind with its own threads and streams: memory
+  /// is the host's, kernels any CPU device's.
+  std::unique_ptr<Device> share() override;
   Result<DeviceMemory> allocate(uint64_t Bytes) override;
   void release(DeviceMemory Memory) override;
   Status copyIn(DeviceMemory Dst, uint64_t DstOffset, const void *Src,

@@ -3,7 +3,9 @@
 #include "devices/remote/SocketConnection.h"
 #include "support/DynamicLibrary.h"
 
+#include <cstdlib>
 #include <dlfcn.h>
+#include <unistd.h>
 
 namespace skmd {
 
@@ -50,6 +52,13 @@ Failure Connection::breakWith(const std::string &Text) {
 
 std::string ServerAddress::text() const {
   return (Kind == Unix ? "unix:" : "mpi:") + Where;
+}
+
+std::string localServerAddress() {
+  const char *Dir = std::getenv("XDG_RUNTIME_DIR");
+  if (Dir && *Dir)
+    return std::string("unix:") + Dir + "/skmd-server.sock";
+  return "unix:/tmp/skmd-server-" + std::to_string(getuid()) + ".sock";
 }
 
 Result<ServerAddress> parseServerAddress(const std::string &Text) {

@@ -105,6 +105,10 @@ struct ServerAddress {
   std::string text() const;
 };
 Result<ServerAddress> parseServerAddress(const std::string &Text);
+/// Where this node's own skmd-server listens unless told otherwise, and
+/// where `shared` devices look for it: unix:$XDG_RUNTIME_DIR/
+/// skmd-server.sock, or unix:/tmp/skmd-server-<uid>.sock.
+std::string localServerAddress();
 
 /// A server's end: clients arrive through accept().
 class Listener {
