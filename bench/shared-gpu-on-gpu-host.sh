@@ -1,0 +1,110 @@
+#!/bin/bash
+# GPU sharing (issue 25) on a GPU host, after bench/package-for-gpu-host.sh
+# (as run-shared.sh there). N processes start at once, each running the same
+# launch STEPS times (skmd-run --repeat) on the one GPU; the turnaround is
+# the time until the last one ends. Results go to $OUT.
+#   bash gpu-run/bench/run-shared.sh scaling [STEPS]
+#        1, 2, 4, 8 and 16 processes, compute-intensive (matmul 1024) and
+#        I/O-intensive (vector add of 8M floats, Black-Scholes of 4M
+#        options): each process opening the GPU itself (direct) against
+#        every process through one skmd-server (shared: a context, streams
+#        per client); then the same direct under NVIDIA MPS where
+#        nvidia-cuda-mps-control starts (stopped after; NO_MPS=1 skips it)
+#        (APPS="matmul vector-add" picks applications)
+#   bash gpu-run/bench/run-shared.sh overhead
+#        one process, vector add moving 400 MB (two 134 MB inputs, one
+#        134 MB output), direct against shared, pageable and page-locked
+cd "$(dirname "$0")"
+export SKMD_PROFILE_DB=$PWD/profiles.sqlite
+export SKMD_SERVER_SECRET=gpu-host-shared-secret-$$
+sock=/tmp/skmd-shared-$$.sock
+part=${1:-scaling}
+steps=${2:-10}
+# SHARED_TEST=1: HostDiscrete devices instead of the GPU, to try the
+# script on a machine without one.
+gpu=cuda direct_plan=gpu0
+[ -n "${SHARED_TEST:-}" ] && gpu=discrete direct_plan=discrete0
+bin/skmd-server --listen=unix:$sock --devices=$gpu --name=s >"$OUT/server.log" 2>&1 &
+server=$!
+for _ in $(seq 200); do grep -q serving "$OUT/server.log" && break; sleep 0.1; done
+head -n 1 "$OUT/server.log"
+
+app_args() { # the skmd-run arguments of application $1
+  case $1 in
+  matmul) echo "kernels/matmul_tiled.skmd matmul_tiled --global=1024,1024 --local=16,16
+    --arg=1024*1024 --arg=1024*1024 --arg=1024*1024:zero --arg=1024" ;;
+  vector-add) echo "kernels/vector_add.skmd vector_add --global=8388608 --local=256
+    --arg=8388608 --arg=8388608 --arg=8388608:zero --arg=8388608" ;;
+  black-scholes) echo "kernels/black_scholes.skmd black_scholes --global=4194304 --local=256
+    --arg=4194304:10..100 --arg=4194304:10..100 --arg=4194304:0.2..2 --arg=4194304:zero
+    --arg=4194304:zero --arg=0.02 --arg=0.3 --arg=4194304" ;;
+  esac
+}
+
+# turnaround APP N MODE: seconds until N processes of APP, started at once,
+# have each run STEPS launches; fails when one fails.
+turnaround() {
+  local app=$1 n=$2 mode=$3 devices plan
+  if [ "$mode" = shared ]; then devices=cpu,shared:$sock plan=s.$direct_plan
+  else devices=cpu,$gpu plan=$direct_plan; fi
+  local start end pids=() bad=0
+  start=$(date +%s.%N)
+  for i in $(seq "$n"); do
+    # shellcheck disable=SC2046
+    bin/skmd-run $(app_args "$app") --devices=$devices --plan=$plan --repeat="$steps" \
+      >"$OUT/run-$app-$mode-$n-$i.txt" 2>&1 &
+    pids+=($!)
+  done
+  for p in "${pids[@]}"; do wait "$p" || bad=1; done
+  end=$(date +%s.%N)
+  [ $bad = 0 ] || { echo "FAILED: $app $mode $n"; tail -n 3 "$OUT/run-$app-$mode-$n-1.txt"; }
+  awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }'
+}
+
+case "$part" in
+scaling)
+  modes="direct shared"
+  echo "| application | processes | direct s | shared s | direct / shared |"
+  echo "| --- | ---: | ---: | ---: | ---: |"
+  for app in ${APPS:-matmul vector-add black-scholes}; do
+    turnaround "$app" 1 shared >/dev/null # the server's JIT, once
+    for n in 1 2 4 8 16; do
+      d=$(turnaround "$app" "$n" direct) s=$(turnaround "$app" "$n" shared)
+      echo "| $app | $n | $d | $s | $(awk -v d="$d" -v s="$s" 'BEGIN { printf "%.2f", d / s }') |"
+    done
+  done 2>&1 | tee "$OUT/scaling.txt"
+  if [ -z "${NO_MPS:-}" ] && command -v nvidia-cuda-mps-control >/dev/null &&
+     CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-$$ CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log-$$ \
+       nvidia-cuda-mps-control -d 2>"$OUT/mps.txt"; then
+    export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-$$ CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log-$$
+    echo "| application | processes | direct under MPS s |" | tee "$OUT/mps.txt"
+    echo "| --- | ---: | ---: |" | tee -a "$OUT/mps.txt"
+    for app in ${APPS:-matmul vector-add black-scholes}; do
+      for n in 1 2 4 8 16; do
+        echo "| $app | $n | $(turnaround "$app" "$n" direct) |"
+      done
+    done 2>&1 | tee -a "$OUT/mps.txt"
+    echo quit | nvidia-cuda-mps-control
+  else
+    echo "MPS: nvidia-cuda-mps-control did not start: $(cat "$OUT/mps.txt" 2>/dev/null)" |
+      tee -a "$OUT/scaling.txt"
+  fi ;;
+overhead)
+  big="kernels/vector_add.skmd vector_add --global=33554432 --local=256 --arg=33554432
+       --arg=33554432 --arg=33554432:zero --arg=33554432"
+  for round in 1 2 3; do
+    for mode in direct shared; do
+      if [ $mode = shared ]; then devices=cpu,shared:$sock plan=s.$direct_plan
+      else devices=cpu,$gpu plan=$direct_plan; fi
+      echo "== round $round, $mode"
+      # shellcheck disable=SC2086
+      bin/skmd-run $big --devices=$devices --plan=$plan --repeat=5 --memory=both |
+        grep -E "^  on |total"
+    done
+  done 2>&1 | tee "$OUT/overhead.txt" ;;
+*)
+  echo "unknown part '$part'"; kill $server; exit 2 ;;
+esac
+kill -TERM $server
+wait $server
+tail -n 3 "$OUT/server.log"
