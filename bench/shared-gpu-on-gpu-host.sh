@@ -18,6 +18,8 @@ cd "$(dirname "$0")"
 export SKMD_PROFILE_DB=$PWD/profiles.sqlite
 export SKMD_SERVER_SECRET=gpu-host-shared-secret-$$
 sock=/tmp/skmd-shared-$$.sock
+logs=$(mktemp -d /tmp/skmd-shared-runs.XXXXXX) # each process's output
+trap 'rm -rf "$logs"' EXIT
 part=${1:-scaling}
 steps=${2:-10}
 # SHARED_TEST=1: HostDiscrete devices instead of the GPU, to try the
@@ -52,12 +54,12 @@ turnaround() {
   for i in $(seq "$n"); do
     # shellcheck disable=SC2046
     bin/skmd-run $(app_args "$app") --devices=$devices --plan=$plan --repeat="$steps" \
-      >"$OUT/run-$app-$mode-$n-$i.txt" 2>&1 &
+      >"$logs/$app-$mode-$n-$i.txt" 2>&1 &
     pids+=($!)
   done
   for p in "${pids[@]}"; do wait "$p" || bad=1; done
   end=$(date +%s.%N)
-  [ $bad = 0 ] || { echo "FAILED: $app $mode $n"; tail -n 3 "$OUT/run-$app-$mode-$n-1.txt"; }
+  [ $bad = 0 ] || { echo "FAILED: $app $mode $n" >&2; tail -n 3 "$logs"/$app-$mode-$n-*.txt >&2; }
   awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }'
 }
 
@@ -73,9 +75,15 @@ scaling)
       echo "| $app | $n | $d | $s | $(awk -v d="$d" -v s="$s" 'BEGIN { printf "%.2f", d / s }') |"
     done
   done 2>&1 | tee "$OUT/scaling.txt"
-  if [ -z "${NO_MPS:-}" ] && command -v nvidia-cuda-mps-control >/dev/null &&
-     CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-$$ CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log-$$ \
-       nvidia-cuda-mps-control -d 2>"$OUT/mps.txt"; then
+  if [ -n "${NO_MPS:-}" ]; then
+    echo "MPS: not tried (NO_MPS)" | tee -a "$OUT/scaling.txt"
+  elif ! command -v nvidia-cuda-mps-control >/dev/null; then
+    echo "MPS: this host has no nvidia-cuda-mps-control" | tee -a "$OUT/scaling.txt"
+  elif ! CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-$$ CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log-$$ \
+         nvidia-cuda-mps-control -d >"$OUT/mps.txt" 2>&1; then
+    echo "MPS: nvidia-cuda-mps-control -d failed: $(cat "$OUT/mps.txt")" |
+      tee -a "$OUT/scaling.txt"
+  else
     export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-$$ CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log-$$
     echo "| application | processes | direct under MPS s |" | tee "$OUT/mps.txt"
     echo "| --- | ---: | ---: |" | tee -a "$OUT/mps.txt"
@@ -85,9 +93,6 @@ scaling)
       done
     done 2>&1 | tee -a "$OUT/mps.txt"
     echo quit | nvidia-cuda-mps-control
-  else
-    echo "MPS: nvidia-cuda-mps-control did not start: $(cat "$OUT/mps.txt" 2>/dev/null)" |
-      tee -a "$OUT/scaling.txt"
   fi ;;
 overhead)
   big="kernels/vector_add.skmd vector_add --global=33554432 --local=256 --arg=33554432
