@@ -382,7 +382,7 @@ Result<SharedTransfer> decodeSharedTransfer(const Message &M) {
 }
 
 Result<Sync> decodeSync(const Message &M) {
-  auto R = payloadOf(M, Kind::Sync);
+  auto R = payloadOfEither(M, Kind::Sync, Kind::Load);
   if (!R)
     return R.error();
   Sync S;

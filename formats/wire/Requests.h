@@ -27,6 +27,8 @@
 //                  it has run (answered later, out of order with other
 //                  replies)
 //   ReleaseMark           no reply: the mark is not named again
+//   Load        -> Done(the server's other clients that used the device
+//                  in the last second)
 //
 // A posted request's failure is the device's: it is reported by that
 // device's next call, never another device's, so that no device's
@@ -157,7 +159,7 @@ struct Run {
   uint32_t Flags = 0;
 };
 
-/// Sync: the device whose copies to wait for.
+/// Sync: the device whose copies to wait for; Load: the device asked of.
 struct Sync {
   uint32_t Device = 0;
 };
@@ -212,6 +214,7 @@ Result<Share> decodeShare(const Message &M);
 Result<Unshare> decodeUnshare(const Message &M);
 /// A WriteShared or a ReadShared.
 Result<SharedTransfer> decodeSharedTransfer(const Message &M);
+/// A Sync or a Load.
 Result<Sync> decodeSync(const Message &M);
 /// A Mark or a ReleaseMark.
 Result<QueueMark> decodeQueueMark(const Message &M);

@@ -81,6 +81,8 @@ const char *kindName(Kind K) {
     return "Mark";
   case Kind::ReleaseMark:
     return "ReleaseMark";
+  case Kind::Load:
+    return "Load";
   }
   return nullptr;
 }

@@ -84,6 +84,8 @@ enum class Kind : uint16_t {
   // trip between them; a mark says when they have run.
   Mark = 21,
   ReleaseMark = 22,
+  // How busy a device is with the server's other clients (a shared GPU).
+  Load = 23,
 };
 
 /// The kind's name, for messages ("Hello"), or null for an unknown kind.

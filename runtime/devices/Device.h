@@ -76,6 +76,11 @@ struct DeviceInfo {
   /// "dddd:bb:dd.f" where it is a PCI device (a GPU), for the topology
   /// (batch/Topology.h); empty otherwise.
   std::string PciBusId;
+  /// Other users keeping it busy now, where others share it (the other
+  /// clients of a server that used it in the last second), as
+  /// Device::refreshOtherUsers last learned: a plan gives it a share as
+  /// if its kernels ran 1 + that many times slower.
+  unsigned OtherUsers = 0;
 };
 
 /// Whether one device reaches another's memory directly (CUDA peer
@@ -187,6 +192,9 @@ public:
   virtual std::unique_ptr<Device> share() { return nullptr; }
   /// Records a measured host-to-device bandwidth (skmd_measure_link).
   void setLinkGBps(double GBps) { Info.LinkGBps = GBps; }
+  /// Learns DeviceInfo::OtherUsers anew (before a plan); devices nobody
+  /// else uses leave it 0.
+  virtual void refreshOtherUsers() {}
 
   /// Loads the variant of \p B this device runs (a JIT, a dlopen, a
   /// program build).

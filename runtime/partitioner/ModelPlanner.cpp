@@ -364,6 +364,10 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
     for (const HostArg &A : Args)
       if (A.K == HostArg::Buffer)
         Key += D->isPinnedHost(A.Data, A.Bytes) ? 'p' : '-';
+  // So do other users of a shared device (its kernels' times).
+  for (Device *D : Devices)
+    if (D->info().OtherUsers)
+      Key += "|" + D->info().Name + "+" + std::to_string(D->info().OtherUsers);
   if (auto It = Problems.find(Key); It != Problems.end())
     return It->second;
   if (auto It = Unprofiled.find(Key); It != Unprofiled.end() && !(MayProfile && AutoProfile))
@@ -512,8 +516,11 @@ Status ModelPlanner::addDeviceEstimates(Problem &Pr, const std::vector<HostArg> 
     Device &Dev = *Devices[D];
     DeviceEstimate E;
     E.Name = Dev.info().Name;
-    E.KernelMs = [Model = Pr.Models[D].ofGroups(Pr.Vars)](uint64_t N) {
-      return Model(double(N));
+    // A device busy with others' work (a shared GPU) computes as if that
+    // many times slower: its kernels take turns with theirs.
+    E.KernelMs = [Model = Pr.Models[D].ofGroups(Pr.Vars),
+                  Busy = 1.0 + Dev.info().OtherUsers](uint64_t N) {
+      return Model(double(N)) * Busy;
     };
     if (Dev.info().UsesHostCores)
       E.SplitSlowdown = HostShare;

@@ -10,8 +10,11 @@ namespace skmd {
 
 namespace {
 
+/// A device's share of the proportional plan; one busy with others' work
+/// (DeviceInfo::OtherUsers) counts as that many times slower.
 double throughputWeight(const DeviceInfo &D) {
-  return double(std::max(1u, D.ComputeUnits)) * std::max(1u, D.LanesPerUnit);
+  return double(std::max(1u, D.ComputeUnits)) * std::max(1u, D.LanesPerUnit) /
+         (1.0 + D.OtherUsers);
 }
 
 std::string deviceNames(const std::vector<const DeviceInfo *> &Devices) {

@@ -219,6 +219,9 @@ std::optional<std::vector<Piece>> Session::residentPlan(LoadedKernel &K,
 Result<std::vector<Piece>> Session::choosePlan(LoadedKernel &K, const std::vector<HostArg> &Args,
                                                const NDRange &Range, const std::string &Plan,
                                                LaunchRecord &Record, std::string &NoModel) {
+  // A shared device busy with others' work takes a smaller share.
+  for (auto &D : Devices)
+    D->refreshOtherUsers();
   std::vector<const DeviceInfo *> Infos = deviceInfos();
   const KernelInfo &Info = *K.Info;
   bool Default = Plan.empty();

@@ -102,6 +102,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       roundTrip(*M, *T, Data, Size);
     break;
   case Kind::Sync:
+  case Kind::Load:
     if (auto S = decodeSync(*M))
       roundTrip(*M, *S, Data, Size);
     break;

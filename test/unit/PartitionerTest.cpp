@@ -1,6 +1,7 @@
 //===- PartitionerTest.cpp - Algorithm 1 on devices whose best plan is known ===//
 #include "partitioner/Explain.h"
 #include "partitioner/ModelPlanner.h"
+#include "partitioner/Plan.h"
 #include "partitioner/Partitioner.h"
 
 #include <gtest/gtest.h>
@@ -719,4 +720,24 @@ TEST(Partitioner, CopiesSlowerBesideTheCpuKeepTheGpuAlone) {
   EXPECT_EQ(Kept.Groups[1], 10000u);
   // Alone its copies overlap at their own speed: 12.14 ms, as before.
   EXPECT_NEAR(Kept.EstimatedMs, 26 * (0.05 + 0.417), 1e-9);
+}
+
+// A shared device whose server says others keep it busy counts as that
+// many times slower in the plan made without profiles.
+TEST(Plan, ADeviceOthersKeepBusyGetsASmallerProportionalShare) {
+  DeviceInfo Cpu, Gpu;
+  Cpu.Name = "cpu";
+  Cpu.ComputeUnits = 4;
+  Gpu.Name = "s.gpu0";
+  Gpu.ComputeUnits = 4;
+  auto Alone = makePlan("proportional", {&Cpu, &Gpu}, 300, "k", "");
+  ASSERT_TRUE(Alone.ok()) << Alone.error().message();
+  ASSERT_EQ(Alone->size(), 2u);
+  EXPECT_EQ((*Alone)[1].Count, 150u);
+  Gpu.OtherUsers = 2;
+  auto Busy = makePlan("proportional", {&Cpu, &Gpu}, 300, "k", "");
+  ASSERT_TRUE(Busy.ok()) << Busy.error().message();
+  ASSERT_EQ(Busy->size(), 2u);
+  EXPECT_EQ((*Busy)[0].Count, 225u);
+  EXPECT_EQ((*Busy)[1].Count, 75u);
 }

@@ -23,6 +23,7 @@
 #include <future>
 #include <numeric>
 #include <sys/mman.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace skmd;
@@ -364,6 +365,46 @@ TEST_F(Remote, HostileMarksGetAnErrorAndTheServerGoesOn) {
   Expect(next(), 14, "no kernel 0");
   Send(wire::Kind::Goodbye, 0, wire::empty());
   EXPECT_TRUE(served().ok());
+}
+
+// A server counts, per device, the other clients that used it in the last
+// second: what a client's plans take for the device's load.
+TEST_F(Remote, ADeviceOthersUseReportsThemAsItsLoad) {
+  auto Link = ServerLink::open(std::move(Client), Secret, quick());
+  ASSERT_TRUE(Link.ok()) << Link.error().message();
+  auto Mine = RemoteDevice::offered(*Link);
+  auto Pair = socketPair();
+  ASSERT_TRUE(Pair.ok());
+  auto Other = std::async(std::launch::async, [this, C = std::move(Pair->second)]() mutable {
+    return Srv->serve(std::move(C));
+  });
+  {
+    auto OtherLink = ServerLink::open(std::move(Pair->first), Secret, quick());
+    ASSERT_TRUE(OtherLink.ok()) << OtherLink.error().message();
+    auto Theirs = RemoteDevice::offered(*OtherLink);
+    auto M = Theirs[0]->allocate(4096);
+    ASSERT_TRUE(M.ok());
+    std::vector<uint8_t> Bytes(4096, 1);
+    ASSERT_TRUE(Theirs[0]->copyIn(*M, 0, Bytes.data(), Bytes.size()).ok());
+    ASSERT_TRUE(Theirs[0]->finishCopies().ok());
+    Mine[0]->refreshOtherUsers();
+    Mine[1]->refreshOtherUsers();
+    EXPECT_EQ(Mine[0]->info().OtherUsers, 1u);
+    EXPECT_EQ(Mine[1]->info().OtherUsers, 0u);
+    // Its own use is not its load.
+    auto Own = Mine[1]->allocate(4096);
+    ASSERT_TRUE(Own.ok());
+    ASSERT_TRUE(Mine[1]->copyIn(*Own, 0, Bytes.data(), Bytes.size()).ok());
+    ASSERT_TRUE(Mine[1]->finishCopies().ok());
+    std::this_thread::sleep_for(std::chrono::milliseconds(120));
+    Mine[1]->refreshOtherUsers();
+    EXPECT_EQ(Mine[1]->info().OtherUsers, 0u);
+  }
+  // The other client left: no load after the next question.
+  ASSERT_EQ(Other.wait_for(5s), std::future_status::ready);
+  std::this_thread::sleep_for(std::chrono::milliseconds(120));
+  Mine[0]->refreshOtherUsers();
+  EXPECT_EQ(Mine[0]->info().OtherUsers, 0u);
 }
 
 TEST_F(Remote, MalformedMessagesGetAnErrorAndTheServerGoesOn) {

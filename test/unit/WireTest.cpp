@@ -280,6 +280,9 @@ TEST(Wire, RequestsRoundTrip) {
   auto Sy = decodeSync(Again(Kind::Sync, encode(Sync{3})));
   ASSERT_TRUE(Sy.ok()) << Sy.error().message();
   EXPECT_EQ(Sy->Device, 3u);
+  auto Lo = decodeSync(Again(Kind::Load, encode(Sync{5})));
+  ASSERT_TRUE(Lo.ok()) << Lo.error().message();
+  EXPECT_EQ(Lo->Device, 5u);
 
   auto D = decodeDone(Again(Kind::Done, encode(Done{42, 1})));
   ASSERT_TRUE(D.ok());

@@ -90,6 +90,10 @@ public:
   ~ClientSession() {
     stopMarks();
     freeAll();
+    for (auto &Sl : S.Devices) {
+      std::lock_guard<std::mutex> G(Sl->UsersLock);
+      Sl->LastUse.erase(this);
+    }
   }
 
   Status run();
@@ -196,6 +200,11 @@ private:
   /// the device's context, so that clients' work runs at once), made on
   /// first use; or the device itself, shared with every client.
   Device &handle(uint32_t Index);
+  /// Notes that this client copies or runs on device \p Index now.
+  void noteUse(uint32_t Index);
+  /// The other clients that copied or ran on device \p Index in the last
+  /// second.
+  Result<wire::Done> load(uint32_t Index);
   /// Held around a call on handle(Index): the device's lock where the
   /// handle is the device itself (one client's call at a time), nothing
   /// where it is the client's own.
@@ -491,6 +500,12 @@ Status ClientSession::handle(const wire::Message &M) {
       return wire::Done{};
     });
   }
+  case wire::Kind::Load: {
+    auto L = wire::decodeSync(M);
+    if (!L)
+      return Malformed(L.error());
+    return Call(L->Device, [&] { return load(L->Device); });
+  }
   case wire::Kind::LoadModule: {
     bool Lost = false;
     auto R = loadModule(M, Lost);
@@ -628,6 +643,24 @@ Result<Server::Slot *> ClientSession::slot(uint32_t Index) {
                    "no device " + std::to_string(Index) + " (the server has " +
                        std::to_string(S.Devices.size()) + ")");
   return S.Devices[Index].get();
+}
+
+void ClientSession::noteUse(uint32_t Index) {
+  Server::Slot &Sl = *S.Devices[Index];
+  std::lock_guard<std::mutex> G(Sl.UsersLock);
+  Sl.LastUse[this] = Clock::now();
+}
+
+Result<wire::Done> ClientSession::load(uint32_t Index) {
+  auto Sl = slot(Index);
+  if (!Sl)
+    return Sl.error();
+  std::lock_guard<std::mutex> G((*Sl)->UsersLock);
+  uint64_t Others = 0;
+  for (auto [Who, When] : (*Sl)->LastUse)
+    if (Who != this && Clock::now() - When < std::chrono::seconds(1))
+      ++Others;
+  return wire::Done{Others, 0};
 }
 
 Device &ClientSession::handle(uint32_t Index) {
@@ -804,6 +837,7 @@ Status ClientSession::write(const wire::Transfer &T, bool &StreamLost) {
   if (!Mem)
     return Refuse(Mem.error());
   Device &D = handle(T.Device);
+  noteUse(T.Device);
   // Two staging blocks: a block arrives while the one before it is copied
   // in (a GPU's copy from page-locked memory returns before it is done).
   uint64_t Block = std::min<uint64_t>(Total, wire::DataChunkBytes);
@@ -857,6 +891,7 @@ Status ClientSession::read(uint64_t Id, const wire::Transfer &T) {
   if (Status St = finishSharedCopies(); !St)
     return reply(Id, St.error());
   Device &D = handle(T.Device);
+  noteUse(T.Device);
   uint64_t Block = std::min<uint64_t>(Total, wire::DataChunkBytes);
   char *Buffer = staging(T.Device, 0);
   uint64_t Base = T.Where.Address - Mem->Address;
@@ -954,6 +989,7 @@ Result<wire::Done> ClientSession::runKernel(const wire::Run &R) {
   Range.NumGroups = R.NumGroups;
   Range.LocalSize = R.LocalSize;
   Device &D = handle(R.Device);
+  noteUse(R.Device);
   auto G = exclusive(R.Device);
   ++Runs;
   if (Status St = follow(R.Device, D, DeviceStream::Compute); !St)
@@ -1275,6 +1311,7 @@ Result<wire::Done> ClientSession::copyShared(const wire::SharedTransfer &T, bool
   if (!Mem)
     return Mem.error();
   Device &D = handle(T.Device);
+  noteUse(T.Device);
   uint64_t Base = T.Where.Address - Mem->Address;
   Host += T.Offset;
   // A copy out reads what the posted copies in wrote.

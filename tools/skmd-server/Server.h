@@ -31,6 +31,7 @@
 #include "devices/remote/ServerLink.h"
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <list>
 #include <map>
@@ -87,6 +88,9 @@ private:
     std::mutex Lock;
     /// Modules loaded on it, by bundle hash (under Lock).
     std::map<wire::Token, std::shared_ptr<DeviceModule>> Modules;
+    /// When each client last copied or ran on it (its load, wire::Load).
+    std::mutex UsersLock;
+    std::map<const void *, std::chrono::steady_clock::time_point> LastUse;
   };
   /// The bundle with \p Hash, if a client sent it before.
   std::shared_ptr<const Bundle> bundle(const wire::Token &Hash);

@@ -344,6 +344,15 @@ void *RemoteDevice::allocPinnedHost(uint64_t Bytes) {
 
 void RemoteDevice::freePinnedHost(void *Ptr) { withdrawSegment(Ptr); }
 
+void RemoteDevice::refreshOtherUsers() {
+  auto Now = std::chrono::steady_clock::now();
+  if (Now - LoadAsked < std::chrono::milliseconds(100))
+    return;
+  LoadAsked = Now;
+  if (auto D = request(wire::Kind::Load, wire::encode(wire::Sync{Index})))
+    Info.OtherUsers = unsigned(std::min<uint64_t>(D->Value, 1u << 20));
+}
+
 bool RemoteDevice::isPinnedHost(const void *Host, uint64_t Bytes) const {
   return Link->sharesMemory() && segmentHolding(Host, Bytes);
 }

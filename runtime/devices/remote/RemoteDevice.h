@@ -42,6 +42,7 @@
 #include "devices/remote/ServerLink.h"
 #include "devices/remote/StagingRing.h"
 
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -69,6 +70,9 @@ public:
   /// otherwise), found by every remote device of this process.
   void *allocPinnedHost(uint64_t Bytes) override;
   void freePinnedHost(void *Ptr) override;
+  /// Asks the server (wire::Load) at most every 100 ms; a failure keeps
+  /// the last answer (the next call reports a lost server).
+  void refreshOtherUsers() override;
   bool isPinnedHost(const void *Host, uint64_t Bytes) const override;
   Status run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args, const NDRange &Range,
              uint64_t First, uint64_t Count) override;
@@ -142,6 +146,7 @@ private:
   std::mutex KeptLock;
   std::multimap<uint64_t, uint64_t> Kept;
   uint64_t KeptBytes = 0;
+  std::chrono::steady_clock::time_point LoadAsked{};
   std::mutex RingLock;
   std::unique_ptr<StagingRing> Ring;
   bool RingFailed = false;

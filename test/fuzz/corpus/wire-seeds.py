@@ -56,6 +56,7 @@ SEEDS = {
                    u32(0)),
     "mark": (21, u32(0) + u64(1)),
     "releasemark": (22, u32(0) + u64(1)),
+    "load": (23, u32(0)),
 }
 
 os.makedirs(HERE, exist_ok=True)
