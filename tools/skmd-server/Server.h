@@ -4,7 +4,9 @@
 // them) and serves clients, each on a thread of its own, over any
 // Connection. A client proves the shared secret, learns the devices from
 // the Welcome, and then sends device requests (formats/wire/Requests.h),
-// which the server runs in order on the device named.
+// which the server runs in order on the device named: through a handle
+// of the client's own on it (Device::share, its own streams) where the
+// device has one, so that clients' work runs at once.
 //
 // What a client holds (allocations, kernels, modules) is its own: its
 // requests may only touch its own allocations, and when it says Goodbye,
