@@ -725,11 +725,11 @@ void Launcher::buildBatch(LaunchState &L) {
   for (const auto &F : L.Fetches)
     Fetches.push_back(F.Index);
   for (size_t P = 0; P < L.Pieces.size(); ++P) {
-    const DeviceInfo &I = Devices[L.Pieces[P].Device]->info();
+    Device &D = *Devices[L.Pieces[P].Device];
     bool Chunked = P && L.Of[P] == L.Of[P - 1];
-    if (I.QueuesWork && !L.Shares[P] &&
-        (Chunked || (I.CallsCostRoundTrips && !L.TimesEachStep)))
-      L.Queued.emplace(L.Pieces[P].Device, *Devices[L.Pieces[P].Device]);
+    if (D.info().QueuesWork && !L.Shares[P] &&
+        (Chunked || (D.info().CallsCostRoundTrips && !L.TimesEachStep)))
+      L.Queued.emplace(L.Pieces[P].Device, D);
   }
   addExchange(L, Fetches);
   // The CPU computes beside the copies its cores make, on the cores they

@@ -148,11 +148,10 @@ Status openServers(const std::vector<std::string> &Addresses, OpenedDevices &Out
 Status openShared(const std::vector<std::string> &Items, bool, OpenedDevices &Out) {
   std::vector<std::string> Addresses;
   for (const std::string &Item : Items) {
-    std::string Address = Item == "shared" ? localServerAddress() : "unix:" + Item.substr(7);
     if (Item != "shared" && Item.size() <= 7)
       return Failure(ErrorCode::InvalidArgument,
                      "device '" + Item + "': expected shared or shared:<socket path>");
-    Addresses.push_back(Address);
+    Addresses.push_back(Item == "shared" ? localServerAddress() : "unix:" + Item.substr(7));
   }
   Status S = openServers(Addresses, Out);
   if (!S && S.error().code() == ErrorCode::NoDevice)

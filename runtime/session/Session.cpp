@@ -219,12 +219,15 @@ std::optional<std::vector<Piece>> Session::residentPlan(LoadedKernel &K,
 Result<std::vector<Piece>> Session::choosePlan(LoadedKernel &K, const std::vector<HostArg> &Args,
                                                const NDRange &Range, const std::string &Plan,
                                                LaunchRecord &Record, std::string &NoModel) {
-  // A shared device busy with others' work takes a smaller share.
-  for (auto &D : Devices)
-    D->refreshOtherUsers();
-  std::vector<const DeviceInfo *> Infos = deviceInfos();
   const KernelInfo &Info = *K.Info;
   bool Default = Plan.empty();
+  // A shared device busy with others' work takes a smaller share of the
+  // plans that weigh the devices (a round trip to its server at most
+  // every 100 ms; plans that name the shares do not ask).
+  if (Default || Plan == "auto" || Plan == "linear" || Plan == "proportional")
+    for (auto &D : Devices)
+      D->refreshOtherUsers();
+  std::vector<const DeviceInfo *> Infos = deviceInfos();
   // Where groups may communicate, whether this split meets (the launcher
   // refuses it too; here the plans SKMD chose fall back to one device).
   auto Conflict = [&](const std::vector<Piece> &Pieces) -> Result<std::string> {

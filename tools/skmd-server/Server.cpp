@@ -120,8 +120,7 @@ private:
   };
   /// A mark the client made on a device's stream.
   struct HeldMark {
-    Device *On = nullptr; ///< the handle it was made on
-    uint32_t Index = 0;   ///< the device's
+    Device *On = nullptr;  ///< the handle it was made on
     uint64_t OnDevice = 0; ///< 0: nothing to wait for
     bool Finished = false;
     bool Released = false;
@@ -139,6 +138,10 @@ private:
   void defer(uint32_t Device, const Failure &F) { Deferred.emplace(Device, F); }
   /// The failure kept for \p Device's next call, taken; none if none.
   std::optional<Failure> takeDeferred(uint32_t Device);
+  /// Whether a failure waits for \p Device's next call.
+  bool deferred(uint32_t Device) const {
+    return Deferred.count(Device) || Deferred.count(AnyDevice);
+  }
 
   Result<wire::Done> loadModule(const wire::Message &M, bool &StreamLost);
   Result<wire::Done> loadKernel(const wire::LoadKernel &L);
@@ -166,9 +169,10 @@ private:
   /// stream \p Queued is the client's last; none, and everything before
   /// it has run.
   Status settle(uint32_t Index, Device &D, std::optional<DeviceStream> Queued);
-  /// Answers request \p Id once device mark \p OnDevice of \p Device
-  /// has run (through the completion thread, which then lets it go).
-  void answerWhenRun(uint64_t Id, uint32_t Device, uint64_t OnDevice);
+  /// Answers request \p Id once mark \p OnDevice of \p On, the
+  /// client's handle on device \p Index, has run (through the completion
+  /// thread, which then lets it go).
+  void answerWhenRun(uint64_t Id, Device &On, uint32_t Index, uint64_t OnDevice);
   /// Lets go of device \p Index's retired marks up to number \p UpTo
   /// (under the device's lock): the client's work on the device that
   /// waited for them has run.
@@ -614,7 +618,7 @@ Status ClientSession::handle(const wire::Message &M) {
       auto R = copyShared(*T, true, Id, &Later);
       return Later ? Status::success() : reply(Id, R);
     }
-    if (Deferred.count(T->Device) || Deferred.count(AnyDevice))
+    if (deferred(T->Device))
       return Status::success(); // the next call reports the failure before
     if (auto R = copyShared(*T, true); !R)
       defer(T->Device, R.error());
@@ -981,7 +985,7 @@ Result<wire::Done> ClientSession::runKernel(const wire::Run &R) {
   if (!Args)
     return Args.error();
   // Behind a failure it does not run: the failure is the client's answer.
-  if (Deferred.count(R.Device) || Deferred.count(AnyDevice))
+  if (deferred(R.Device))
     return wire::Done{};
   NDRange Range;
   Range.WorkDim = R.WorkDim;
@@ -1022,12 +1026,14 @@ Status ClientSession::markQueue(uint64_t Id, const wire::QueueMark &Q) {
                                "a client holds at most " + std::to_string(MaxMarks) +
                                    " marks: let some go (ReleaseMark)"));
   }
+  Device *On = nullptr;
   auto Made = [&]() -> Result<uint64_t> {
     if (auto F = takeDeferred(Q.Device))
       return *F;
     if (auto Sl = slot(Q.Device); !Sl)
       return Sl.error();
     Device &D = handle(Q.Device);
+    On = &D;
     auto G = exclusive(Q.Device);
     // After the client's last work on the device, which follows the rest.
     auto T = Tails.find(Q.Device);
@@ -1039,16 +1045,14 @@ Status ClientSession::markQueue(uint64_t Id, const wire::QueueMark &Q) {
   // A failed mark is kept too, finished, so that the client's ReleaseMark
   // of it finds it.
   HeldMark &H = Marks[{Q.Device, Q.Mark}];
-  H.Index = Q.Device;
   if (!Made) {
     H.Finished = true;
     G.unlock();
     return reply(Id, Made.error());
   }
   H.OnDevice = *Made;
-  H.On = &handle(Q.Device);
-  ToComplete.push_back(
-      {Id, &handle(Q.Device), Q.Device, *Made, MarkKey{Q.Device, Q.Mark}, RetiredCount});
+  H.On = On;
+  ToComplete.push_back({Id, On, Q.Device, *Made, MarkKey{Q.Device, Q.Mark}, RetiredCount});
   if (!Completions.joinable())
     Completions = std::thread([this] { completeMarks(); });
   G.unlock();
@@ -1072,10 +1076,10 @@ void ClientSession::releaseRetired(uint32_t Index, Device &D, uint64_t UpTo) {
     D.releaseMark(M);
 }
 
-void ClientSession::answerWhenRun(uint64_t Id, uint32_t Device, uint64_t OnDevice) {
+void ClientSession::answerWhenRun(uint64_t Id, Device &On, uint32_t Index, uint64_t OnDevice) {
   {
     std::lock_guard<std::mutex> G(MarksLock);
-    ToComplete.push_back({Id, &handle(Device), Device, OnDevice, std::nullopt, RetiredCount});
+    ToComplete.push_back({Id, &On, Index, OnDevice, std::nullopt, RetiredCount});
     if (!Completions.joinable())
       Completions = std::thread([this] { completeMarks(); });
   }
@@ -1319,14 +1323,14 @@ Result<wire::Done> ClientSession::copyShared(const wire::SharedTransfer &T, bool
     if (Status St = finishSharedCopies(); !St)
       return St.error();
   auto G = exclusive(T.Device);
-  Status St = follow(T.Device, D, ToDevice ? DeviceStream::ToDevice : DeviceStream::ToHost);
+  const DeviceStream Stream = ToDevice ? DeviceStream::ToDevice : DeviceStream::ToHost;
+  Status St = follow(T.Device, D, Stream);
   if (!St)
     return St.error();
   // Answered later where the device queues its work (a copy it stages
   // through pageable memory has run when the call returns; its mark
   // still says when the rest has).
   const bool Queue = AnswerId && D.info().QueuesWork;
-  const DeviceStream Stream = ToDevice ? DeviceStream::ToDevice : DeviceStream::ToHost;
   if (T.Where.Rows <= 1 || T.HostPitch == T.Where.Pitch) {
     // The same layout on both sides: one (strided) copy.
     Rect R{0, T.Where.RowBytes, T.Where.Rows <= 1 ? T.Where.RowBytes : T.Where.Pitch,
@@ -1343,7 +1347,7 @@ Result<wire::Done> ClientSession::copyShared(const wire::SharedTransfer &T, bool
           D.releaseMark(*Mark);
           return Se.error();
         }
-        answerWhenRun(AnswerId, T.Device, *Mark);
+        answerWhenRun(AnswerId, D, T.Device, *Mark);
         *Later = true;
         (ToDevice ? BytesIn : BytesOut) += double(T.Where.packedBytes());
         return wire::Done{};

@@ -362,10 +362,8 @@ Status RemoteDevice::finishCopies() {
   return D ? Status::success() : Status(D.error());
 }
 
-wire::Run RemoteDevice::runRequest(DeviceKernel &Kernel,
-                                           const std::vector<DeviceArg> &Args,
-                                           const NDRange &Range, uint64_t First,
-                                           uint64_t Count) {
+wire::Run RemoteDevice::runRequest(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args,
+                                   const NDRange &Range, uint64_t First, uint64_t Count) {
   auto &K = static_cast<RemoteKernel &>(Kernel);
   wire::Run Ru;
   Ru.Device = Index;
