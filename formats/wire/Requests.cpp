@@ -151,6 +151,17 @@ Writer encode(const QueueMark &M) {
   return W;
 }
 
+Writer encode(const Step &M) {
+  Writer W;
+  W.u32(M.Device);
+  W.u32(M.Runs);
+  W.u64(M.Groups);
+  W.f64(M.InMs);
+  W.f64(M.KernelMs);
+  W.f64(M.OutMs);
+  return W;
+}
+
 Writer encode(const Done &M) {
   Writer W;
   W.u64(M.Value);
@@ -404,6 +415,29 @@ Result<QueueMark> decodeQueueMark(const Message &M) {
   if (!Q.Mark)
     return malformed(std::string(What) + " names mark 0");
   return Q;
+}
+
+Result<Step> decodeStep(const Message &M) {
+  auto R = payloadOf(M, Kind::Step);
+  if (!R)
+    return R.error();
+  Step S;
+  S.Device = R->u32("device");
+  S.Runs = R->u32("runs");
+  S.Groups = R->u64("groups");
+  S.InMs = R->f64("input ms");
+  S.KernelMs = R->f64("kernel ms");
+  S.OutMs = R->f64("output ms");
+  auto Done = finished(*R, S);
+  if (!Done)
+    return Done.error();
+  if (!S.Runs || S.Runs > MaxStepRuns)
+    return malformed("a Step of " + std::to_string(S.Runs) + " Runs (1 to " +
+                     std::to_string(MaxStepRuns) + ")");
+  for (double Ms : {S.InMs, S.KernelMs, S.OutMs})
+    if (!(Ms >= 0 && Ms <= 1e9)) // also NaN
+      return malformed("a Step's predicted time is " + std::to_string(Ms) + " ms");
+  return S;
 }
 
 Status decodeEmpty(const Message &M) {

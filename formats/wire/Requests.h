@@ -29,6 +29,10 @@
 //   ReleaseMark           no reply: the mark is not named again
 //   Load        -> Done(the server's other clients that used the device
 //                  in the last second)
+//   Step                  no reply: the copies in, kernels and copies out
+//                         of one launch follow, with the times the
+//                         client's plan predicts for them (a server that
+//                         gathers its clients' steps orders them by it)
 //
 // A posted request's failure is the device's: it is reported by that
 // device's next call, never another device's, so that no device's
@@ -170,6 +174,20 @@ struct QueueMark {
   uint64_t Mark = 0;
 };
 
+/// Step: a launch's work on a device begins. Its copies in, Runs (as
+/// many as Runs) and copies out follow, and a Mark after its last copy
+/// out ends it. The times are what the client's plan predicts of the
+/// device alone (0: not predicted), its kernels' groups how many of the
+/// device's compute units they can fill.
+struct Step {
+  uint32_t Device = 0;
+  uint32_t Runs = 0;
+  uint64_t Groups = 0; ///< work-groups over all its Runs
+  double InMs = 0, KernelMs = 0, OutMs = 0;
+};
+/// The most Runs one Step announces.
+constexpr uint32_t MaxStepRuns = 1u << 20;
+
 /// A request's success: what it made (a module, a kernel, an address).
 struct Done {
   uint64_t Value = 0;
@@ -198,6 +216,7 @@ Writer encode(const Unshare &M);
 Writer encode(const SharedTransfer &M);
 Writer encode(const Sync &M);
 Writer encode(const QueueMark &M);
+Writer encode(const Step &M);
 /// The payload of Heartbeat and Goodbye.
 Writer empty();
 
@@ -218,6 +237,7 @@ Result<SharedTransfer> decodeSharedTransfer(const Message &M);
 Result<Sync> decodeSync(const Message &M);
 /// A Mark or a ReleaseMark.
 Result<QueueMark> decodeQueueMark(const Message &M);
+Result<Step> decodeStep(const Message &M);
 /// Heartbeat, Goodbye: checks that the payload is empty.
 Status decodeEmpty(const Message &M);
 

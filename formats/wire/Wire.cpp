@@ -83,6 +83,8 @@ const char *kindName(Kind K) {
     return "ReleaseMark";
   case Kind::Load:
     return "Load";
+  case Kind::Step:
+    return "Step";
   }
   return nullptr;
 }

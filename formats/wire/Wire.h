@@ -40,7 +40,7 @@
 namespace skmd::wire {
 
 constexpr uint32_t Magic = 0x574d4b53; // "SKMW" in memory order
-constexpr uint16_t Version = 3;
+constexpr uint16_t Version = 4;
 constexpr size_t HeaderBytes = 32;
 /// The most a payload may hold: bulk data travels in chunks well below it.
 constexpr uint64_t MaxPayloadBytes = 64ull << 20;
@@ -86,6 +86,9 @@ enum class Kind : uint16_t {
   ReleaseMark = 22,
   // How busy a device is with the server's other clients (a shared GPU).
   Load = 23,
+  // A launch's work on a device begins: what the client's plan predicts
+  // of it, for a server that gathers its clients' steps (issue 25).
+  Step = 24,
 };
 
 /// The kind's name, for messages ("Hello"), or null for an unknown kind.

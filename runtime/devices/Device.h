@@ -173,6 +173,14 @@ struct Rect {
   }
 };
 
+/// What a launch's plan predicts of its work on one device, the device
+/// alone (0 where the plan predicts nothing).
+struct StepForecast {
+  unsigned Runs = 1;   ///< kernel ranges (a chunked share's chunks)
+  uint64_t Groups = 0; ///< work-groups over all of them
+  double InMs = 0, KernelMs = 0, OutMs = 0;
+};
+
 class Device {
 public:
   explicit Device(DeviceInfo Info) : Info(std::move(Info)) {}
@@ -195,6 +203,11 @@ public:
   /// Learns DeviceInfo::OtherUsers anew (before a plan); devices nobody
   /// else uses leave it 0.
   virtual void refreshOtherUsers() {}
+  /// A launch's work on this device begins: its copies in, \p F.Runs
+  /// kernel ranges and copies out follow, from the launching thread's
+  /// lanes. A device shared through a server tells it, so that the server
+  /// can order its clients' steps (docs/shared.md); others ignore it.
+  virtual void beginStep(const StepForecast &F) {}
 
   /// Loads the variant of \p B this device runs (a JIT, a dlopen, a
   /// program build).

@@ -315,8 +315,24 @@ Status Launcher::checkPieces(const KernelInfo &K, const NDRange &Range,
 
 Status Launcher::run(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
                      const NDRange &Range, const std::vector<Piece> &Pieces,
-                     LaunchReport &Report) {
-  return runPieces(Kernel, Args, Range, Pieces, /*CoverAll=*/true, Report);
+                     LaunchReport &Report, const std::vector<StepForecast> *Predicted) {
+  return runPieces(Kernel, Args, Range, Pieces, /*CoverAll=*/true, Report, Predicted);
+}
+
+void Launcher::announceSteps(const LaunchState &L, const std::vector<StepForecast> *Predicted) {
+  std::map<unsigned, StepForecast> Steps;
+  for (size_t P = 0; P < L.Pieces.size(); ++P) {
+    if (L.Shares[P] || !L.Pieces[P].Count)
+      continue;
+    unsigned D = L.Pieces[P].Device;
+    auto [It, New] = Steps.try_emplace(D);
+    if (New && Predicted && D < Predicted->size())
+      It->second = (*Predicted)[D];
+    It->second.Runs = New ? 1 : It->second.Runs + 1;
+    It->second.Groups = (New ? 0 : It->second.Groups) + L.Pieces[P].Count;
+  }
+  for (auto &[D, F] : Steps)
+    Devices[D]->beginStep(F);
 }
 
 Status Launcher::profile(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
@@ -1016,7 +1032,8 @@ void Launcher::fillReport(LaunchState &L, const std::vector<Piece> &Pieces,
 
 Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
                            const NDRange &Range, const std::vector<Piece> &Pieces,
-                           bool CoverAll, LaunchReport &Report) {
+                           bool CoverAll, LaunchReport &Report,
+                           const std::vector<StepForecast> *Predicted) {
   LaunchState L(Kernel, Args, Range);
   L.Start = Clock::now();
   L.TimesEachStep = !CoverAll; // a profile's, the one run of part of a grid
@@ -1102,6 +1119,10 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
   Run.Start = L.Start;
   for (auto &[D, Queue] : L.Queued)
     Run.Queues[D] = &Queue;
+  // A profile's run times each step alone: no server gathers it with
+  // others'.
+  if (!L.TimesEachStep)
+    announceSteps(L, Predicted);
   // The CPU's pieces run with a core left to the devices' threads.
   Cpu.limitThreads(Others ? ThreadPool::computeThreads(Cpu.threads(), true) : 0);
   auto Ran = runBatch(Engines, L.Ops, L.Work, Workers, Run);

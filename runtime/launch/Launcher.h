@@ -115,10 +115,12 @@ public:
 
   /// Runs \p Pieces; fills \p Report even when it fails. A failure before
   /// any device ran (bad arguments, a plan the kernel cannot take) leaves
-  /// every buffer untouched.
+  /// every buffer untouched. \p Predicted, per device where given: what
+  /// the plan predicts of its work, told to each device with its own
+  /// memory as its step begins (Device::beginStep).
   Status run(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
              const NDRange &Range, const std::vector<Piece> &Pieces,
-             LaunchReport &Report);
+             LaunchReport &Report, const std::vector<StepForecast> *Predicted = nullptr);
 
   /// A dry run for the profiler: groups [0, \p Count) alone on \p Device,
   /// with the same transfers a launch would make; the other groups do not
@@ -147,7 +149,10 @@ private:
   struct LaunchState;
   Status runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
                    const NDRange &Range, const std::vector<Piece> &Pieces,
-                   bool CoverAll, LaunchReport &Report);
+                   bool CoverAll, LaunchReport &Report,
+                   const std::vector<StepForecast> *Predicted = nullptr);
+  /// Tells each device with pieces of its own memory that its step begins.
+  void announceSteps(const LaunchState &L, const std::vector<StepForecast> *Predicted);
   Status checkPieces(const KernelInfo &K, const NDRange &Range,
                      const std::vector<Piece> &Pieces, bool CoverAll) const;
   void prepareResidency(LaunchState &L);

@@ -11,8 +11,8 @@ TaskClass classify(const GpuTask &T) {
                                               : TaskClass::IoIntensive;
 }
 
-IssueOrder orderFor(TaskClass C) {
-  return C == TaskClass::ComputeIntensive ? IssueOrder::PS1 : IssueOrder::PS2;
+SharingOrder orderFor(TaskClass C) {
+  return C == TaskClass::ComputeIntensive ? SharingOrder::PS1 : SharingOrder::PS2;
 }
 
 double turnaroundAlone(const GpuTask &T, unsigned N) {
@@ -21,10 +21,10 @@ double turnaroundAlone(const GpuTask &T, unsigned N) {
   return N * (T.InitMs + T.DataInMs + T.CompMs + T.DataOutMs) + (N - 1) * T.CtxSwitchMs;
 }
 
-double turnaroundShared(const GpuTask &T, unsigned N, IssueOrder Order) {
+double turnaroundShared(const GpuTask &T, unsigned N, SharingOrder Order) {
   if (!N)
     return 0;
-  if (Order == IssueOrder::PS1) // (2), (4): the kernels overlap
+  if (Order == SharingOrder::PS1) // (2), (4): the kernels overlap
     return N * (T.DataInMs + T.DataOutMs) + T.CompMs;
   if (classify(T) == TaskClass::ComputeIntensive) // (3): the kernels in turn
     return T.DataInMs + N * T.CompMs + T.DataOutMs;
@@ -35,6 +35,26 @@ double turnaroundShared(const GpuTask &T, unsigned N, IssueOrder Order) {
 
 double turnaroundShared(const GpuTask &T, unsigned N) {
   return turnaroundShared(T, N, orderFor(classify(T)));
+}
+
+double turnaroundBatch(const GpuTask &T, unsigned N, SharingOrder Order, double KernelShare) {
+  if (!N)
+    return 0;
+  double Share = std::clamp(KernelShare, 0.0, 1.0);
+  if (Order == SharingOrder::PS1)
+    return N * (T.DataInMs + T.DataOutMs) + T.CompMs * std::max(1.0, N * Share);
+  double Kernel = T.CompMs * (Share > 0 ? Share : 1.0);
+  return T.DataInMs + T.CompMs + T.DataOutMs +
+         (N - 1) * std::max({T.DataInMs, T.DataOutMs, Kernel});
+}
+
+SharingOrder fasterOrder(const GpuTask &T, unsigned N, double KernelShare) {
+  if (KernelShare <= 0)
+    return orderFor(classify(T));
+  return turnaroundBatch(T, N, SharingOrder::PS1, KernelShare) <=
+                 turnaroundBatch(T, N, SharingOrder::PS2, KernelShare)
+             ? SharingOrder::PS1
+             : SharingOrder::PS2;
 }
 
 double sharingSpeedup(const GpuTask &T, unsigned N) {
@@ -54,6 +74,6 @@ const char *name(TaskClass C) {
   return C == TaskClass::ComputeIntensive ? "compute-intensive" : "I/O-intensive";
 }
 
-const char *name(IssueOrder O) { return O == IssueOrder::PS1 ? "PS-1" : "PS-2"; }
+const char *name(SharingOrder O) { return O == SharingOrder::PS1 ? "PS-1" : "PS-2"; }
 
 } // namespace skmd

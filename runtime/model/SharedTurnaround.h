@@ -38,21 +38,35 @@ struct GpuTask {
 };
 
 enum class TaskClass { ComputeIntensive, IoIntensive };
-enum class IssueOrder { PS1, PS2 };
+enum class SharingOrder { PS1, PS2 };
 
 /// C-I where computing takes at least as long as both copies together.
 TaskClass classify(const GpuTask &T);
 /// The order the paper issues \p C's tasks in: PS-1 for C-I, PS-2 for IO-I.
-IssueOrder orderFor(TaskClass C);
+SharingOrder orderFor(TaskClass C);
 
 /// Equation (1): \p N processes each opening the GPU, one after another.
 double turnaroundAlone(const GpuTask &T, unsigned N);
 /// \p N processes sharing the GPU through one server, issued in \p Order:
 /// PS-1, equations (2) and (4); PS-2, equation (3) for a C-I task and (7)
 /// for an IO-I one.
-double turnaroundShared(const GpuTask &T, unsigned N, IssueOrder Order);
+double turnaroundShared(const GpuTask &T, unsigned N, SharingOrder Order);
 /// turnaroundShared in the order the task's class calls for.
 double turnaroundShared(const GpuTask &T, unsigned N);
+/// A batch of \p N processes' tasks \p T issued together in \p Order,
+/// where one kernel keeps \p KernelShare of the GPU busy (its groups over
+/// the GPU's compute units, at most 1): the paper's model where kernels
+/// overlap only as far as the GPU holds them. PS-1: N (in + out) +
+/// comp max(1, N share); PS-2, a pipeline of the three engines: in + comp
+/// + out + (N - 1) max(in, out, comp share). With \p KernelShare 0 the
+/// paper's own assumptions (PS-1's kernels overlap completely, PS-2's run
+/// in turn): equations (2) and (4), and (3) and (7) where the longer copy
+/// outlasts the kernel.
+double turnaroundBatch(const GpuTask &T, unsigned N, SharingOrder Order, double KernelShare);
+/// The order with the shorter turnaroundBatch; for KernelShare 0, the
+/// paper's choice by class.
+SharingOrder fasterOrder(const GpuTask &T, unsigned N, double KernelShare);
+
 /// Equations (8) and (9): turnaroundAlone over turnaroundShared.
 double sharingSpeedup(const GpuTask &T, unsigned N);
 /// Equations (10) and (11): the speedup as N grows without bound
@@ -60,7 +74,7 @@ double sharingSpeedup(const GpuTask &T, unsigned N);
 double sharingSpeedupLimit(const GpuTask &T);
 
 const char *name(TaskClass C);
-const char *name(IssueOrder O);
+const char *name(SharingOrder O);
 
 } // namespace skmd
 

@@ -322,7 +322,13 @@ Status Session::launchNow(LoadedKernel &K, const std::vector<HostArg> &Args,
       if (Status Synced = syncAliases(*A.Object); !Synced)
         return Synced;
   ResidentPlans::Shape *Shape = std::exchange(Planned, nullptr);
-  Status S = Run->run(K, Args, Range, *Pieces, Record.Report);
+  // What the plan predicts of each device's work, for devices shared with
+  // other processes (their server orders its clients' steps by it).
+  std::vector<StepForecast> Forecasts;
+  if (Model)
+    for (const DevicePrediction &P : Model->Predicted)
+      Forecasts.push_back({1, 0, P.InputMs, P.KernelMs, P.OutputMs});
+  Status S = Run->run(K, Args, Range, *Pieces, Record.Report, Model ? &Forecasts : nullptr);
   if (Shape && S)
     ResidentPlans::measured(*Shape, *Pieces, Record.Report);
   // Whatever a written buffer's kernel wrote, its aliases see it next

@@ -111,6 +111,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     if (auto Q = decodeQueueMark(*M))
       roundTrip(*M, *Q, Data, Size);
     break;
+  case Kind::Step:
+    if (auto S = decodeStep(*M))
+      roundTrip(*M, *S, Data, Size);
+    break;
   case Kind::Heartbeat:
   case Kind::Goodbye:
     if (decodeEmpty(*M))

@@ -5,11 +5,15 @@
 # with streams of its own on the server's devices (two HostDiscrete
 # devices that queue their work as a GPU does). Bounded: every step has a
 # timeout.
-#  - the differential corpus from 4 client processes at once: every split
-#    launch of each matches the CPU alone;
+#  - the differential corpus from 4 client processes at once, their steps
+#    gathered at a barrier and issued in the order the model picks: every
+#    split launch of each matches the CPU alone, and the server explains
+#    batches of several clients' steps;
 #  - a client killed during a launch while three others launch: the others'
-#    results are all correct and none of their devices fails; the server
-#    drops the killed one and serves a client after it.
+#    results are all correct and none of their devices fails (steps
+#    gathered in a window, issued in PS-1 order: the others wait for the
+#    killed one's stages a bounded time); the server drops the killed one
+#    and serves a client after it.
 # BUNDLE is the corpus's matmul_tiled.skmd. SKMD_KEEP_LOGS=1 keeps the
 # logs' folder (/tmp/skmd-shared.*).
 set -uo pipefail
@@ -22,15 +26,16 @@ export SKMD_SERVER_SECRET=shared-clients-test-secret-$$ SKMD_REMOTE_TIMEOUT_MS=5
 export SKMD_PROFILE_DB=$dir/profiles.sqlite SKMD_DISCRETE_THREADS=1
 fail() { echo "FAIL: $*"; for f in "$dir"/*.log; do echo "== $f"; tail -n 30 "$f"; done; exit 1; }
 
-start_server() { # name, extra environment
-  local name=$1; shift
+start_server() { # name, server options, extra environment
+  local name=$1 options=$2; shift 2
+  # shellcheck disable=SC2086
   env SKMD_DISCRETE_QUEUE=1 "$@" "$server" --listen=unix:$dir/$name.sock \
-    --devices=discrete,discrete --name=$name >"$dir/$name.log" 2>&1 &
+    --devices=discrete,discrete --name=$name $options >"$dir/$name.log" 2>&1 &
   wait_for serving "$dir/$name.log" 10 || fail "server $name did not start"
 }
 
 echo "== the differential corpus from 4 clients at once"
-start_server s
+start_server s "--gather=barrier --explain"
 pids=()
 for c in 1 2 3 4; do
   SKMD_TEST_DEVICES=cpu,shared:$dir/s.sock timeout 600 "$corpus" --gtest_filter='Cpu*' \
@@ -42,11 +47,15 @@ for c in 1 2 3 4; do
   grep -q "PASSED" "$dir/corpus-$c.log" || fail "client $c ran no tests"
 done
 [ "$(grep -c arrived "$dir/s.log")" -ge 4 ] || fail "the server saw fewer than 4 clients"
+grep -Eq "batch [0-9]+: [2-4] steps, .*measured [0-9.]+ ms" "$dir/s.log" ||
+  fail "the server explained no batch of several clients' steps"
+echo "$(grep -c ' batch ' "$dir/s.log") batches, $(grep -Ec 'batch [0-9]+: [2-4] steps' \
+  "$dir/s.log") of several clients' steps"
 
 echo "== a client killed during a launch while three others launch"
 # A slowed link (0.5 MB/s): the victim's 2 MB of inputs take 4 s, the kill
 # comes at 1.5 s; the others' 128 KB take a quarter of a second a launch.
-start_server k SKMD_DISCRETE_GBPS=0.0005
+start_server k "--gather=window:500 --order=ps1" SKMD_DISCRETE_GBPS=0.0005
 small=("$bundle" matmul_tiled --global=128,128 --local=16,16 --arg=128*128 --arg=128*128
        --arg=128*128:zero --arg=128)
 "$run" "$bundle" matmul_tiled --global=512,512 --local=16,16 --arg=512*512 --arg=512*512 \

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <random>
 
 using namespace skmd;
@@ -284,6 +286,16 @@ TEST(Wire, RequestsRoundTrip) {
   ASSERT_TRUE(Lo.ok()) << Lo.error().message();
   EXPECT_EQ(Lo->Device, 5u);
 
+  wire::Step St{4, 3, 96, 0.5, 2.25, 0.125};
+  auto Ste = decodeStep(Again(Kind::Step, encode(St)));
+  ASSERT_TRUE(Ste.ok()) << Ste.error().message();
+  EXPECT_EQ(Ste->Device, 4u);
+  EXPECT_EQ(Ste->Runs, 3u);
+  EXPECT_EQ(Ste->Groups, 96u);
+  EXPECT_EQ(Ste->InMs, 0.5);
+  EXPECT_EQ(Ste->KernelMs, 2.25);
+  EXPECT_EQ(Ste->OutMs, 0.125);
+
   auto D = decodeDone(Again(Kind::Done, encode(Done{42, 1})));
   ASSERT_TRUE(D.ok());
   EXPECT_EQ(D->Value, 42u);
@@ -308,6 +320,10 @@ TEST(Wire, RequestsRefuseWhatCannotBe) {
     case Kind::ReleaseMark: {
       auto Q = decodeQueueMark(M);
       return Q ? "" : Q.error().message();
+    }
+    case Kind::Step: {
+      auto St = decodeStep(M);
+      return St ? "" : St.error().message();
     }
     default: {
       Status S = decodeEmpty(M);
@@ -360,5 +376,13 @@ TEST(Wire, RequestsRefuseWhatCannotBe) {
   EXPECT_NE(Why(Kind::Heartbeat, One).find("carries 1 bytes"), std::string::npos);
   // A mark numbered 0.
   EXPECT_NE(Why(Kind::ReleaseMark, encode(QueueMark{0, 0})).find("names mark 0"),
+            std::string::npos);
+  // A Step of no Runs, or a time that is no time.
+  EXPECT_NE(Why(Kind::Step, encode(wire::Step{0, 0, 1, 1, 1, 1})).find("a Step of 0 Runs"),
+            std::string::npos);
+  EXPECT_NE(Why(Kind::Step, encode(wire::Step{0, 1, 1, 1, -1, 1})).find("predicted time"),
+            std::string::npos);
+  EXPECT_NE(Why(Kind::Step, encode(wire::Step{0, 1, 1, std::nan(""), 1, 1}))
+                .find("predicted time"),
             std::string::npos);
 }

@@ -91,6 +91,9 @@ public:
     stopMarks();
     freeAll();
     for (auto &Sl : S.Devices) {
+      // Its step ends: the others' batch goes on without it.
+      if (Sl->Batcher)
+        Sl->Batcher->leave(this);
       std::lock_guard<std::mutex> G(Sl->UsersLock);
       Sl->LastUse.erase(this);
     }
@@ -197,6 +200,12 @@ private:
   /// Waits for the posted copies from shared segments of every device.
   Status finishSharedCopies();
 
+  /// Before a request of stage \p S on device \p Index: waits until the
+  /// order of the batch the client's step is in lets it go (no lock held).
+  void gate(uint32_t Index, StepBatcher::Stage S);
+  /// The device's batcher, if it gathers steps and \p Index is valid.
+  StepBatcher *batcher(uint32_t Index) const;
+
   /// The device \p Index, or an error naming it.
   Result<Server::Slot *> slot(uint32_t Index);
   /// Where this client's copies, kernels and marks on device \p Index
@@ -246,6 +255,8 @@ private:
     std::optional<MarkKey> Mark;
     /// The retired marks it follows: released once it has run.
     uint64_t RetiredUpTo = 0;
+    /// The batcher's token for the step this mark ends, or 0.
+    uint64_t StepEnd = 0;
   };
   std::deque<Completion> ToComplete;
   /// Per device, the client's work queued last and not yet seen finished
@@ -295,6 +306,16 @@ Server::Server(std::vector<std::unique_ptr<Device>> Ds, ServerOptions O) : Optio
   for (auto &D : Ds) {
     Hi.Devices.push_back(offer(D->info()));
     auto Sl = std::make_unique<Slot>();
+    if (Options.Gather.Gather != GatherOptions::Off) {
+      std::function<void(const BatchReport &)> Explain;
+      if (Options.Explain)
+        Explain = [this, Name = D->info().Name](const BatchReport &R) {
+          Options.Explain(describe(R, Name));
+        };
+      // A kernel on the host's cores fills them, whatever its groups.
+      unsigned Units = D->info().SharesHostMemory ? 1 : D->info().ComputeUnits;
+      Sl->Batcher = std::make_unique<StepBatcher>(Options.Gather, Units, std::move(Explain));
+    }
     Sl->D = std::move(D);
     Devices.push_back(std::move(Sl));
   }
@@ -539,6 +560,16 @@ Status ClientSession::handle(const wire::Message &M) {
       defer(R->Device, St.error());
     return Status::success();
   }
+  case wire::Kind::Step: {
+    auto St = wire::decodeStep(M);
+    if (!St)
+      defer(AnyDevice, St.error());
+    else if (auto Sl = slot(St->Device); !Sl)
+      defer(AnyDevice, Sl.error());
+    else if (StepBatcher *B = batcher(St->Device))
+      B->begin(this, *St);
+    return Status::success();
+  }
   case wire::Kind::Write: {
     auto T = wire::decodeTransfer(M);
     if (!T) {
@@ -546,6 +577,7 @@ Status ClientSession::handle(const wire::Message &M) {
       (void)reply(Id, T.error());
       return T.error();
     }
+    gate(T->Device, StepBatcher::Stage::In);
     bool Lost = false;
     Status St = write(*T, Lost);
     if (Lost)
@@ -560,6 +592,7 @@ Status ClientSession::handle(const wire::Message &M) {
       return Malformed(T.error());
     if (auto F = takeDeferred(T->Device))
       return reply(Id, *F);
+    gate(T->Device, StepBatcher::Stage::Out);
     return read(Id, *T);
   }
   case wire::Kind::Run: {
@@ -568,6 +601,7 @@ Status ClientSession::handle(const wire::Message &M) {
       return Malformed(R.error());
     // Its arguments are cached even behind a failure, as the client
     // counts on; the kernel runs only if none is pending.
+    gate(R->Device, StepBatcher::Stage::Kernel);
     auto Ran = runKernel(*R);
     if (R->Flags & wire::Run::Queued) { // posted: its failure deferred
       if (!Ran)
@@ -611,6 +645,7 @@ Status ClientSession::handle(const wire::Message &M) {
     auto T = wire::decodeSharedTransfer(M);
     if (!T)
       return Malformed(T.error());
+    gate(T->Device, StepBatcher::Stage::In);
     if (T->Flags & wire::SharedTransfer::AnswerWhenLanded) {
       if (auto F = takeDeferred(T->Device))
         return reply(Id, *F);
@@ -630,6 +665,7 @@ Status ClientSession::handle(const wire::Message &M) {
       return Malformed(T.error());
     if (auto F = takeDeferred(T->Device))
       return reply(Id, *F);
+    gate(T->Device, StepBatcher::Stage::Out);
     bool Later = false;
     auto R = copyShared(*T, false, Id, &Later);
     return Later ? Status::success() : reply(Id, R);
@@ -639,6 +675,15 @@ Status ClientSession::handle(const wire::Message &M) {
                              std::string("a client does not send ") +
                                  wire::kindName(M.H.What)));
   }
+}
+
+StepBatcher *ClientSession::batcher(uint32_t Index) const {
+  return Index < S.Devices.size() ? S.Devices[Index]->Batcher.get() : nullptr;
+}
+
+void ClientSession::gate(uint32_t Index, StepBatcher::Stage St) {
+  if (StepBatcher *B = batcher(Index))
+    B->enter(this, St);
 }
 
 Result<Server::Slot *> ClientSession::slot(uint32_t Index) {
@@ -1052,7 +1097,14 @@ Status ClientSession::markQueue(uint64_t Id, const wire::QueueMark &Q) {
   }
   H.OnDevice = *Made;
   H.On = On;
-  ToComplete.push_back({Id, On, Q.Device, *Made, MarkKey{Q.Device, Q.Mark}, RetiredCount});
+  // Not under MarksLock: the batcher's lock is never taken inside it.
+  G.unlock();
+  uint64_t StepEnd = 0;
+  if (StepBatcher *B = batcher(Q.Device))
+    StepEnd = B->marked(this).value_or(0);
+  G.lock();
+  ToComplete.push_back(
+      {Id, On, Q.Device, *Made, MarkKey{Q.Device, Q.Mark}, RetiredCount, StepEnd});
   if (!Completions.joinable())
     Completions = std::thread([this] { completeMarks(); });
   G.unlock();
@@ -1106,6 +1158,8 @@ void ClientSession::completeMarks() {
     // never held while waiting for a device's lock.
     if (Ran)
       releaseRetired(Next.Index, D, Next.RetiredUpTo);
+    if (Next.StepEnd)
+      batcher(Next.Index)->stepRan(Next.StepEnd);
     if (!Next.Mark && Next.OnDevice) // a shared copy's: not needed again
       D.releaseMark(Next.OnDevice);
     G.lock();

@@ -31,6 +31,7 @@
 #include "devices/Device.h"
 #include "devices/remote/Connection.h"
 #include "devices/remote/ServerLink.h"
+#include "StepBatcher.h"
 
 #include <atomic>
 #include <chrono>
@@ -55,6 +56,12 @@ struct ServerOptions {
   bool StopWhenIdle = false;
   /// A line per client arriving and leaving, and per failed request.
   std::function<void(const std::string &)> Log;
+  /// Whether and how clients' steps on a device are gathered into batches
+  /// and issued in one order (StepBatcher.h); off: each client's work goes
+  /// to its streams as it comes.
+  GatherOptions Gather;
+  /// Gets each batch as it ran (--explain): "gpu0 batch 3: ...".
+  std::function<void(const std::string &)> Explain;
 };
 
 class Server {
@@ -93,6 +100,8 @@ private:
     /// When each client last copied or ran on it (its load, wire::Load).
     std::mutex UsersLock;
     std::map<const void *, std::chrono::steady_clock::time_point> LastUse;
+    /// Where clients' steps are gathered (ServerOptions::Gather), or null.
+    std::unique_ptr<StepBatcher> Batcher;
   };
   /// The bundle with \p Hash, if a client sent it before.
   std::shared_ptr<const Bundle> bundle(const wire::Token &Hash);

@@ -48,6 +48,21 @@ options:
                      CPU is served only where the list names it or is empty
   --name=NAME        how clients name this server: its devices are
                      NAME.gpu0, ... (default: the host's name)
+  --gather=MODE      gather clients' steps on each device into batches
+                     and issue each batch in one order (docs/shared.md):
+                       off          each client's work as it comes (default)
+                       barrier[:US] once every client active on the device
+                                    has sent its step, at most US
+                                    microseconds (default 2000) after the
+                                    first; no client waits longer for another
+                       window:US    the steps that come within US
+                                    microseconds of the first
+  --order=ORDER      a batch's order: auto (default: the one the turnaround
+                     model predicts faster), ps1 (every client's copies in,
+                     then the kernels, then the copies out) or ps2 (each
+                     client's copies in, kernel and copies out in turn)
+  --explain          a line per batch: its steps, class, order, and the
+                     turnaround predicted against the one measured
   --quiet            no line per client
   --help             this text
 
@@ -85,7 +100,9 @@ bool namesKind(const std::string &Spec, const std::string &Kind) {
 
 int main(int Argc, char **Argv) {
   std::string Listen = localServerAddress(), Name, Spec;
-  bool SpecGiven = false, Quiet = false, Once = false;
+  bool SpecGiven = false, Quiet = false, Once = false, Explain = false;
+  GatherOptions Gather;
+  std::string OrderGiven;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
     if (A == "--help" || A == "-h") {
@@ -99,6 +116,19 @@ int main(int Argc, char **Argv) {
       SpecGiven = true;
     } else if (const char *V = value(A, "--name"))
       Name = V;
+    else if (const char *V = value(A, "--gather")) {
+      if (auto Bad = parseGather(V, Gather))
+        die(*Bad);
+    } else if (const char *V = value(A, "--order")) {
+      OrderGiven = V;
+      if (OrderGiven == "ps1")
+        Gather.Order = SharingOrder::PS1;
+      else if (OrderGiven == "ps2")
+        Gather.Order = SharingOrder::PS2;
+      else if (OrderGiven != "auto")
+        die("--order is auto, ps1 or ps2, not '" + OrderGiven + "'");
+    } else if (A == "--explain")
+      Explain = true;
     else if (A == "--quiet")
       Quiet = true;
     else if (A == "--once")
@@ -106,6 +136,9 @@ int main(int Argc, char **Argv) {
     else
       die("unknown argument '" + A + "' (see --help)");
   }
+  if (Gather.Gather == GatherOptions::Off && (!OrderGiven.empty() || Explain))
+    die(std::string(OrderGiven.empty() ? "--explain" : "--order") +
+        " orders or explains batches: give --gather=barrier or --gather=window:<us> too");
   if (!SpecGiven)
     if (const char *Env = std::getenv("SKMD_DEVICES"))
       Spec = Env;
@@ -157,6 +190,9 @@ int main(int Argc, char **Argv) {
   O.StopWhenIdle = Once || World;
   if (!Quiet)
     O.Log = [](const std::string &Line) { std::cerr << "skmd-server: " << Line << "\n"; };
+  O.Gather = Gather;
+  if (Explain)
+    O.Explain = [](const std::string &Line) { std::cerr << "skmd-server: " << Line << "\n"; };
   std::string Listing;
   for (auto &D : Devices)
     Listing += (Listing.empty() ? "" : ", ") + Name + "." + D->info().Name;

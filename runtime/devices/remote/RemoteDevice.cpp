@@ -353,6 +353,24 @@ void RemoteDevice::refreshOtherUsers() {
     Info.OtherUsers = unsigned(std::min<uint64_t>(D->Value, 1u << 20));
 }
 
+void RemoteDevice::beginStep(const StepForecast &F) {
+  if (!F.Runs)
+    return;
+  wire::Step S;
+  S.Device = Index;
+  S.Runs = unsigned(std::min<uint64_t>(F.Runs, wire::MaxStepRuns));
+  S.Groups = F.Groups;
+  // Sent as the device alone would take them: the server weighs its
+  // clients' steps together itself.
+  double Stretch = 1.0 + Info.OtherUsers;
+  auto Clean = [](double Ms) { return Ms >= 0 && Ms <= 1e9 ? Ms : 0.0; };
+  S.InMs = Clean(F.InMs);
+  S.KernelMs = Clean(F.KernelMs / Stretch);
+  S.OutMs = Clean(F.OutMs);
+  // A lost step costs the server's order, never a result: no failure.
+  (void)Link->post(wire::Kind::Step, wire::encode(S));
+}
+
 bool RemoteDevice::isPinnedHost(const void *Host, uint64_t Bytes) const {
   return Link->sharesMemory() && segmentHolding(Host, Bytes);
 }

@@ -73,6 +73,8 @@ public:
   /// Asks the server (wire::Load) at most every 100 ms; a failure keeps
   /// the last answer (the next call reports a lost server).
   void refreshOtherUsers() override;
+  /// Posts a Step: the server may gather it with its other clients'.
+  void beginStep(const StepForecast &F) override;
   bool isPinnedHost(const void *Host, uint64_t Bytes) const override;
   Status run(DeviceKernel &Kernel, const std::vector<DeviceArg> &Args, const NDRange &Range,
              uint64_t First, uint64_t Count) override;

@@ -7,13 +7,14 @@ import os
 import struct
 import zlib
 
-VERSION = 3
+VERSION = 4
 MAGIC = b"SKMW"
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "wire")
 
 
 def u8(v): return struct.pack("<B", v)
 def u32(v): return struct.pack("<I", v)
+def f64(v): return struct.pack("<d", v)
 def u64(v): return struct.pack("<Q", v)
 def text(s): return u32(len(s)) + s.encode()
 def region(address, row, pitch, rows): return u64(address) + u64(row) + u64(pitch) + u64(rows)
@@ -57,6 +58,7 @@ SEEDS = {
     "mark": (21, u32(0) + u64(1)),
     "releasemark": (22, u32(0) + u64(1)),
     "load": (23, u32(0)),
+    "step": (24, u32(0) + u32(1) + u64(64) + f64(0.5) + f64(2.0) + f64(0.25)),
 }
 
 os.makedirs(HERE, exist_ok=True)
