@@ -14,6 +14,15 @@
 #   bash gpu-run/bench/run-shared.sh overhead
 #        one process, vector add moving 400 MB (two 134 MB inputs, one
 #        134 MB output), direct against shared, pageable and page-locked
+#   bash gpu-run/bench/run-shared.sh gather [STEPS]
+#        each application profiled on the GPU through the server
+#        (skmd-prof), then 4, 8 and 16 processes through a server that
+#        issues each client's work as it comes (off), or gathers their
+#        steps at a barrier and issues them in the order the model picks
+#        (auto), in PS-1 or in PS-2, waiting at most 2 ms for a client
+#        (auto-20ms: 20 ms); the server's --explain lines give each batch's
+#        predicted and measured turnaround (gather.txt: the median error
+#        over the batches of every process's step) (MODES= picks)
 cd "$(dirname "$0")"
 export SKMD_PROFILE_DB=$PWD/profiles.sqlite
 export SKMD_SERVER_SECRET=gpu-host-shared-secret-$$
@@ -26,10 +35,16 @@ steps=${2:-10}
 # script on a machine without one.
 gpu=cuda direct_plan=gpu0
 [ -n "${SHARED_TEST:-}" ] && gpu=discrete direct_plan=discrete0
-bin/skmd-server --listen=unix:$sock --devices=$gpu --name=s >"$OUT/server.log" 2>&1 &
-server=$!
-for _ in $(seq 200); do grep -q serving "$OUT/server.log" && break; sleep 0.1; done
-head -n 1 "$OUT/server.log"
+server=
+start_server() { # LOG [OPTIONS]: (re)starts the server
+  local log=$1; shift
+  if [ -n "$server" ]; then kill -TERM "$server"; wait "$server"; fi
+  bin/skmd-server --listen=unix:$sock --devices=$gpu --name=s "$@" >"$log" 2>&1 &
+  server=$!
+  for _ in $(seq 200); do grep -q serving "$log" && break; sleep 0.1; done
+  head -n 1 "$log"
+}
+start_server "$OUT/server.log"
 
 app_args() { # the skmd-run arguments of application $1
   case $1 in
@@ -107,6 +122,43 @@ overhead)
         grep -E "^  on |total"
     done
   done 2>&1 | tee "$OUT/overhead.txt" ;;
+gather)
+  apps=${APPS:-matmul vector-add black-scholes}
+  for app in $apps; do
+    # shellcheck disable=SC2046
+    bin/skmd-prof $(app_args "$app") --devices=cpu,shared:$sock >>"$OUT/profile.txt" 2>&1 ||
+      echo "FAILED: profiling $app" >&2
+  done
+  echo "| application | processes | order | turnaround s | batches of all | median error | errors (min, max) |" |
+    tee "$OUT/gather.txt"
+  echo "| --- | ---: | --- | ---: | ---: | ---: | --- |" | tee -a "$OUT/gather.txt"
+  for mode in ${MODES:-off auto ps1 ps2 auto-20ms}; do
+    log=$OUT/server-$mode.log
+    case $mode in
+    off) start_server "$log" ;;
+    auto-20ms) start_server "$log" --gather=barrier:20000 --explain ;;
+    *) start_server "$log" --gather=barrier --order=$mode --explain ;;
+    esac
+    for app in $apps; do
+      turnaround "$app" 1 shared >/dev/null # the server's JIT, once
+      for n in 4 8 16; do
+        before=$(wc -l <"$log")
+        t=$(turnaround "$app" "$n" shared)
+        tail -n +$((before + 1)) "$log" | grep " batch " >"$OUT/batches-$app-$n-$mode.txt"
+        # Each batch of all n processes' steps: |predicted - measured| / measured.
+        errors=$(grep -E "batch [0-9]+: $n steps" "$OUT/batches-$app-$n-$mode.txt" |
+          sed -nE 's/.*measured [0-9.]+ ms \(([-+0-9.]+)%\).*/\1/p' | tr -d + |
+          awk '{ print ($1 < 0 ? -$1 : $1) }' | sort -g)
+        count=$(echo "$errors" | grep -c .)
+        if [ "$count" -gt 0 ]; then
+          median=$(echo "$errors" | awk '{ e[NR] = $1 } END {
+            print (NR % 2 ? e[(NR + 1) / 2] : (e[NR / 2] + e[NR / 2 + 1]) / 2) "%" }')
+          range="$(echo "$errors" | head -n 1)%, $(echo "$errors" | tail -n 1)%"
+        else median=- range=-; fi
+        echo "| $app | $n | $mode | $t | $count | $median | $range |"
+      done
+    done 2>&1 | tee -a "$OUT/gather.txt"
+  done ;;
 *)
   echo "unknown part '$part'"; kill $server; exit 2 ;;
 esac
