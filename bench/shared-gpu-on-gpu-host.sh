@@ -19,8 +19,9 @@
 #        (skmd-prof), then 4, 8 and 16 processes through a server that
 #        issues each client's work as it comes (off), or gathers their
 #        steps at a barrier and issues them in the order the model picks
-#        (auto), in PS-1 or in PS-2, waiting at most 2 ms for a client
-#        (auto-20ms: 20 ms); the server's --explain lines give each batch's
+#        (auto), in PS-1 or in PS-2, waiting at most WAIT_US (100000 us)
+#        for a client (auto-2ms: the default 2 ms); the server's --explain
+#        lines (batches.txt) give each batch's
 #        predicted and measured turnaround (gather.txt: the median error
 #        over the batches of every process's step) (MODES= picks)
 cd "$(dirname "$0")"
@@ -129,24 +130,25 @@ gather)
     bin/skmd-prof $(app_args "$app") --devices=cpu,shared:$sock >>"$OUT/profile.txt" 2>&1 ||
       echo "FAILED: profiling $app" >&2
   done
-  echo "| application | processes | order | turnaround s | batches of all | median error | errors (min, max) |" |
+  echo "| application | processes | order | turnaround s | batches | of all | median error | errors (min, max) |" |
     tee "$OUT/gather.txt"
-  echo "| --- | ---: | --- | ---: | ---: | ---: | --- |" | tee -a "$OUT/gather.txt"
-  for mode in ${MODES:-off auto ps1 ps2 auto-20ms}; do
+  echo "| --- | ---: | --- | ---: | ---: | ---: | ---: | --- |" | tee -a "$OUT/gather.txt"
+  for mode in ${MODES:-off auto ps1 ps2}; do
     log=$OUT/server-$mode.log
     case $mode in
     off) start_server "$log" ;;
-    auto-20ms) start_server "$log" --gather=barrier:20000 --explain ;;
-    *) start_server "$log" --gather=barrier --order=$mode --explain ;;
+    auto-2ms) start_server "$log" --gather=barrier --explain ;;
+    *) start_server "$log" --gather=barrier:${WAIT_US:-100000} --order=$mode --explain ;;
     esac
     for app in $apps; do
       turnaround "$app" 1 shared >/dev/null # the server's JIT, once
       for n in 4 8 16; do
         before=$(wc -l <"$log")
         t=$(turnaround "$app" "$n" shared)
-        tail -n +$((before + 1)) "$log" | grep " batch " >"$OUT/batches-$app-$n-$mode.txt"
+        tail -n +$((before + 1)) "$log" | grep " batch " >"$logs/batches.txt"
+        { echo "## $app, $n processes, $mode"; cat "$logs/batches.txt"; } >>"$OUT/batches.txt"
         # Each batch of all n processes' steps: |predicted - measured| / measured.
-        errors=$(grep -E "batch [0-9]+: $n steps" "$OUT/batches-$app-$n-$mode.txt" |
+        errors=$(grep -E "batch [0-9]+: $n steps" "$logs/batches.txt" |
           sed -nE 's/.*measured [0-9.]+ ms \(([-+0-9.]+)%\).*/\1/p' | tr -d + |
           awk '{ print ($1 < 0 ? -$1 : $1) }' | sort -g)
         count=$(echo "$errors" | grep -c .)
@@ -155,7 +157,7 @@ gather)
             print (NR % 2 ? e[(NR + 1) / 2] : (e[NR / 2] + e[NR / 2 + 1]) / 2) "%" }')
           range="$(echo "$errors" | head -n 1)%, $(echo "$errors" | tail -n 1)%"
         else median=- range=-; fi
-        echo "| $app | $n | $mode | $t | $count | $median | $range |"
+        echo "| $app | $n | $mode | $t | $(grep -c . "$logs/batches.txt") | $count | $median | $range |"
       done
     done 2>&1 | tee -a "$OUT/gather.txt"
   done ;;

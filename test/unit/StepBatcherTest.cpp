@@ -148,6 +148,26 @@ TEST(StepBatcher, ABarrierGathersEveryActiveClientsStep) {
   EXPECT_EQ(B.batches(), Reports.size());
 }
 
+TEST(StepBatcher, ABarrierWaitsForTheFirstStepOfClientsThatJoined) {
+  // Two processes that loaded their kernel: the first one's step waits for
+  // the second's, then both go in one batch.
+  StepBatcher B(options(GatherOptions::Barrier, 20s, SharingOrder::PS1), 0);
+  Log L;
+  B.join(&Ids[0]);
+  B.join(&Ids[1]);
+  auto Start = std::chrono::steady_clock::now();
+  std::thread First([&] { client(B, L, 0, 1); });
+  std::this_thread::sleep_for(60ms);
+  EXPECT_TRUE(L.Events.empty());
+  client(B, L, 1, 1);
+  First.join();
+  EXPECT_GE(std::chrono::steady_clock::now() - Start, 60ms);
+  EXPECT_LT(std::chrono::steady_clock::now() - Start, 10s);
+  EXPECT_EQ(B.batches(), 1u);
+  ASSERT_EQ(L.Events.size(), 8u);
+  EXPECT_EQ(L.Events[4].S, Stage::Kernel);
+}
+
 TEST(StepBatcher, AClientThatLeavesIsNotWaitedFor) {
   StepBatcher B(options(GatherOptions::Barrier, 20s, SharingOrder::PS2), 0);
   Log L;

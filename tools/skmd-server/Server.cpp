@@ -819,6 +819,9 @@ Result<wire::Done> ClientSession::loadKernel(const wire::LoadKernel &L) {
     return Failure(ErrorCode::InvalidArgument,
                    "no module " + std::to_string(L.Module) + " on device " +
                        std::to_string(L.Device));
+  // Its steps on the device are to come: a barrier waits for them.
+  if (StepBatcher *B = batcher(L.Device))
+    B->join(this);
   Held &H = Modules[L.Module];
   const KernelInfo *Info = H.Source->metadata().findKernel(L.Kernel);
   if (!Info)

@@ -87,14 +87,13 @@ std::pair<StepBatcher::Batch *, StepBatcher::StepState *> StepBatcher::stepOf(Me
   return {nullptr, nullptr};
 }
 
-unsigned StepBatcher::awaited(const Batch &F, Clock::time_point Now) const {
+unsigned StepBatcher::awaited(Clock::time_point Now) const {
+  // Those still in an earlier batch's step are waited for too: their next
+  // step comes once it has run, and a barrier that went on without them
+  // would keep the clients split in two batches for good.
   unsigned N = 0;
-  for (const auto &[M, At] : LastBegin) {
-    auto In = Current.find(M);
-    // Still in an earlier batch's step: it cannot send the next one yet.
-    bool Busy = In != Current.end() && In->second.get() != &F;
-    N += !Busy && Now - At < std::chrono::seconds(1);
-  }
+  for (const auto &[M, At] : LastSeen)
+    N += Now - At < std::chrono::seconds(1);
   return N;
 }
 
@@ -143,7 +142,7 @@ void StepBatcher::advance(Clock::time_point Now) {
     if (!F.Closed) {
       bool Ready = Now >= F.Opened + Options.Wait ||
                    (Options.Gather == GatherOptions::Barrier &&
-                    F.Steps.size() >= awaited(F, Now));
+                    F.Steps.size() >= awaited(Now));
       if (!Ready)
         return;
       close(F, Now);
@@ -235,7 +234,7 @@ void StepBatcher::begin(Member M, const wire::Step &S) {
   auto Now = Clock::now();
   if (auto [B, St] = stepOf(M); St)
     endStep(*B, *St, false); // it announced more than it sent
-  LastBegin[M] = Now;
+  LastSeen[M] = Now;
   if (Issuing.empty() || Issuing.back()->Closed) {
     auto B = std::make_shared<Batch>();
     B->Number = ++Numbered;
@@ -252,6 +251,11 @@ void StepBatcher::begin(Member M, const wire::Step &S) {
   deliver(Out, G);
   G.unlock();
   Changed.notify_all();
+}
+
+void StepBatcher::join(Member M) {
+  std::lock_guard<std::mutex> G(Lock);
+  LastSeen[M] = Clock::now();
 }
 
 void StepBatcher::enter(Member M, Stage S) {
@@ -320,7 +324,7 @@ void StepBatcher::leave(Member M) {
   if (auto [B, St] = stepOf(M); St)
     endStep(*B, *St, false);
   Current.erase(M);
-  LastBegin.erase(M);
+  LastSeen.erase(M);
   advance(Clock::now());
   std::vector<BatchReport> Out;
   deliver(Out, G);

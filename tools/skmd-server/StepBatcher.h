@@ -10,9 +10,9 @@
 // announces its step (wire::Step: how many kernel ranges, and what its
 // plan predicts of the copies and kernels). The steps that arrive
 // together form a batch: within a window of time from the first, or at a
-// barrier, once every client active on the device (one that announced a
-// step in the last second, and is in no earlier batch's step) has
-// announced one, at most the window later. The batch's order is the one the turnaround
+// barrier, once every client active on the device (one that loaded a
+// kernel or announced a step there in the last second) has announced one,
+// at most the window later. The batch's order is the one the turnaround
 // model (model/SharedTurnaround.h) predicts to finish first, unless the
 // server forces one. Each client's session thread then asks, before each
 // copy or kernel it issues, whether the order lets it go now (enter), and
@@ -102,6 +102,9 @@ public:
   StepBatcher(GatherOptions O, unsigned ComputeUnits,
               std::function<void(const BatchReport &)> Report = nullptr);
 
+  /// \p M will step on the device (it loaded a kernel there): a barrier
+  /// waits for its first step too, for a second.
+  void join(Member M);
   /// \p M's next step on the device begins (ending its last one).
   void begin(Member M, const wire::Step &S);
   /// Before \p M issues a request of stage \p S: waits until the batch's
@@ -159,10 +162,9 @@ private:
   void deliver(std::vector<BatchReport> &Out, std::unique_lock<std::mutex> &G);
   /// The earliest time a wait may end to move things on.
   Clock::time_point nextDeadline() const;
-  /// The steps a barrier waits for in forming batch \p F: of the clients
-  /// that announced one in the last second, those not in an earlier
-  /// batch's step.
-  unsigned awaited(const Batch &F, Clock::time_point Now) const;
+  /// The steps a barrier waits for: one of each client that joined or
+  /// announced one in the last second.
+  unsigned awaited(Clock::time_point Now) const;
 
   const GatherOptions Options;
   const unsigned ComputeUnits;
@@ -174,7 +176,8 @@ private:
   /// Issued batches whose steps have not all run.
   std::deque<std::shared_ptr<Batch>> Running;
   std::map<Member, std::shared_ptr<Batch>> Current;
-  std::map<Member, Clock::time_point> LastBegin;
+  /// When each client last announced a step or joined.
+  std::map<Member, Clock::time_point> LastSeen;
   std::map<uint64_t, std::pair<std::shared_ptr<Batch>, size_t>> EndTokens;
   uint64_t Tokens = 0, Numbered = 0;
 };
