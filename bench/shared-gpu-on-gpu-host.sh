@@ -130,9 +130,9 @@ gather)
     bin/skmd-prof $(app_args "$app") --devices=cpu,shared:$sock >>"$OUT/profile.txt" 2>&1 ||
       echo "FAILED: profiling $app" >&2
   done
-  echo "| application | processes | order | turnaround s | batches | of all | median error | errors (min, max) |" |
+  echo "| application | processes | order | turnaround s | batches | of all | their orders | median error predicted | median error of the model alone |" |
     tee "$OUT/gather.txt"
-  echo "| --- | ---: | --- | ---: | ---: | ---: | ---: | --- |" | tee -a "$OUT/gather.txt"
+  echo "| --- | ---: | --- | ---: | ---: | ---: | --- | ---: | ---: |" | tee -a "$OUT/gather.txt"
   for mode in ${MODES:-off auto ps1 ps2}; do
     log=$OUT/server-$mode.log
     case $mode in
@@ -147,17 +147,21 @@ gather)
         t=$(turnaround "$app" "$n" shared)
         tail -n +$((before + 1)) "$log" | grep " batch " >"$logs/batches.txt"
         { echo "## $app, $n processes, $mode"; cat "$logs/batches.txt"; } >>"$OUT/batches.txt"
-        # Each batch of all n processes' steps: |predicted - measured| / measured.
-        errors=$(grep -E "batch [0-9]+: $n steps" "$logs/batches.txt" |
-          sed -nE 's/.*measured [0-9.]+ ms \(([-+0-9.]+)%\).*/\1/p' | tr -d + |
-          awk '{ print ($1 < 0 ? -$1 : $1) }' | sort -g)
-        count=$(echo "$errors" | grep -c .)
-        if [ "$count" -gt 0 ]; then
-          median=$(echo "$errors" | awk '{ e[NR] = $1 } END {
-            print (NR % 2 ? e[(NR + 1) / 2] : (e[NR / 2] + e[NR / 2 + 1]) / 2) "%" }')
-          range="$(echo "$errors" | head -n 1)%, $(echo "$errors" | tail -n 1)%"
-        else median=- range=-; fi
-        echo "| $app | $n | $mode | $t | $(grep -c . "$logs/batches.txt") | $count | $median | $range |"
+        # Each batch of all n processes' steps: |predicted - measured| /
+        # measured, of the prediction (the model times what the batches
+        # before measured against it) and of the model alone.
+        full=$(grep -E "batch [0-9]+: $n steps" "$logs/batches.txt")
+        count=$(echo "$full" | grep -c "measured [0-9]")
+        median() { sort -g | awk '{ e[NR] = $1 } END {
+          if (NR) printf "%.1f%%", (NR % 2 ? e[(NR + 1) / 2] : (e[NR / 2] + e[NR / 2 + 1]) / 2)
+          else printf "-" }'; }
+        predicted=$(echo "$full" |
+          sed -nE 's/.*predicted ([0-9.]+) ms .*measured ([0-9.]+) ms.*/\1 \2/p' |
+          awk '{ d = ($1 - $2) / $2 * 100; print (d < 0 ? -d : d) }' | median)
+        model=$(echo "$full" | sed -nE 's/.*\(model ([0-9.]+) ms .*measured ([0-9.]+) ms.*/\1 \2/p' |
+          awk '{ d = ($1 - $2) / $2 * 100; print (d < 0 ? -d : d) }' | median)
+        orders=$(echo "$full" | grep -oE "PS-[12];" | sort | uniq -c | awk '{ printf "%s%s %s", s, $1, $2; s = " " }' | tr -d ';')
+        echo "| $app | $n | $mode | $t | $(grep -c . "$logs/batches.txt") | $count | ${orders:--} | $predicted | $model |"
       done
     done 2>&1 | tee -a "$OUT/gather.txt"
   done ;;

@@ -291,3 +291,35 @@ TEST(StepBatcher, GatherOptionsParse) {
                           "sometimes", "window"})
     EXPECT_TRUE(parseGather(Bad, G)) << Bad;
 }
+
+TEST(StepBatcher, AutoTriesEachOrderOnceThenIssuesTheFasterAsMeasured) {
+  std::vector<BatchReport> Reports;
+  StepBatcher B(options(GatherOptions::Window, 1ms, std::nullopt), 100,
+                [&](const BatchReport &R) { Reports.push_back(R); });
+  Log L;
+  // One client's steps, each its own batch. The model times both orders
+  // alike (6 ms); PS-1's batch is measured slow (its end seen 60 ms
+  // late), PS-2's at once.
+  for (auto Late : {60ms, 0ms, 0ms}) {
+    B.begin(&Ids[0], step(1, 4, 1, 50));
+    std::optional<uint64_t> Token;
+    issueStep(B, L, Ids[0], &Token);
+    ASSERT_TRUE(Token);
+    std::this_thread::sleep_for(Late);
+    B.stepRan(*Token);
+  }
+  ASSERT_EQ(Reports.size(), 3u);
+  EXPECT_EQ(Reports[0].Order, SharingOrder::PS1);
+  EXPECT_EQ(Reports[1].Order, SharingOrder::PS2);
+  EXPECT_EQ(Reports[0].LearnedFrom, 0u);
+  EXPECT_DOUBLE_EQ(Reports[0].PredictedMs, Reports[0].ModelMs);
+  EXPECT_GE(Reports[0].MeasuredMs, 60);
+  // The third goes the way measured faster, predicted from what that
+  // order measured against the model.
+  EXPECT_EQ(Reports[2].Order, SharingOrder::PS2);
+  EXPECT_EQ(Reports[2].LearnedFrom, 1u);
+  EXPECT_DOUBLE_EQ(Reports[2].ModelMs, 6);
+  EXPECT_NEAR(Reports[2].PredictedMs, Reports[1].MeasuredMs, 1e-9);
+  EXPECT_NE(describe(Reports[2], "gpu0").find("learned from 1 batch)"), std::string::npos)
+      << describe(Reports[2], "gpu0");
+}

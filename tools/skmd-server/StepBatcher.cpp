@@ -45,9 +45,10 @@ std::string describe(const BatchReport &R, const std::string &Device) {
   if (R.Predicted) {
     std::snprintf(Line, sizeof Line,
                   "%s (in %.3f, kernel %.3f, out %.3f ms; a kernel fills %.0f%% of the device), "
-                  "%s; predicted %.3f ms, ",
+                  "%s; predicted %.3f ms (model %.3f ms x %.2f learned from %u batch%s), ",
                   name(R.Class), R.Mean.DataInMs, R.Mean.CompMs, R.Mean.DataOutMs,
-                  100 * R.KernelShare, name(R.Order), R.PredictedMs);
+                  100 * R.KernelShare, name(R.Order), R.PredictedMs, R.ModelMs, R.LearnedRatio,
+                  R.LearnedFrom, R.LearnedFrom == 1 ? "" : "es");
   } else {
     std::snprintf(Line, sizeof Line, "unpredicted, %s; ", name(R.Order));
   }
@@ -115,12 +116,32 @@ void StepBatcher::close(Batch &B, Clock::time_point Now) {
   }
   R.KernelShare = ComputeUnits ? std::min(1.0, GroupsPerRun / ComputeUnits) : 0;
   R.Class = classify(R.Mean);
+  B.GroupsPerRun = uint64_t(GroupsPerRun + 0.5);
+  // Each order's time: the model's, times what this shape measured
+  // against it before.
+  auto Predict = [&](SharingOrder O, Learned &L) {
+    auto It = Ratios.find(shapeOf(B, O));
+    L = It == Ratios.end() ? Learned{} : It->second;
+    return turnaroundBatch(R.Mean, R.Steps, O, R.KernelShare) * L.Ratio;
+  };
+  Learned L1, L2;
+  double Ps1 = R.Predicted ? Predict(SharingOrder::PS1, L1) : 0;
+  double Ps2 = R.Predicted ? Predict(SharingOrder::PS2, L2) : 0;
   if (Options.Order)
     R.Order = *Options.Order;
+  else if (!R.Predicted)
+    R.Order = SharingOrder::PS2;
+  else if (!L1.Batches || !L2.Batches) // try each order once
+    R.Order = !L1.Batches ? SharingOrder::PS1 : SharingOrder::PS2;
   else
-    R.Order = R.Predicted ? fasterOrder(R.Mean, R.Steps, R.KernelShare) : SharingOrder::PS2;
-  if (R.Predicted)
-    R.PredictedMs = turnaroundBatch(R.Mean, R.Steps, R.Order, R.KernelShare);
+    R.Order = Ps1 <= Ps2 ? SharingOrder::PS1 : SharingOrder::PS2;
+  if (R.Predicted) {
+    const Learned &L = R.Order == SharingOrder::PS1 ? L1 : L2;
+    R.ModelMs = turnaroundBatch(R.Mean, R.Steps, R.Order, R.KernelShare);
+    R.PredictedMs = R.Order == SharingOrder::PS1 ? Ps1 : Ps2;
+    R.LearnedRatio = L.Ratio;
+    R.LearnedFrom = L.Batches;
+  }
   B.Order = R.Order;
 }
 
@@ -192,6 +213,10 @@ void StepBatcher::endStep(Batch &B, StepState &St, bool Measured) {
     Current.erase(It);
 }
 
+StepBatcher::ShapeKey StepBatcher::shapeOf(const Batch &B, SharingOrder O) const {
+  return {unsigned(B.Steps.size()), B.GroupsPerRun, O};
+}
+
 void StepBatcher::reportIfRan(Batch &B, std::vector<BatchReport> &Out) {
   if (B.Reported || !B.IssuedAll)
     return;
@@ -207,6 +232,14 @@ void StepBatcher::reportIfRan(Batch &B, std::vector<BatchReport> &Out) {
   B.Reported = true;
   B.R.MeasuredMs = Measured ? std::chrono::duration<double, std::milli>(Last - B.Issued).count()
                             : -1;
+  if (B.R.Predicted && B.R.MeasuredMs > 0 && B.R.ModelMs > 0) {
+    // The batches before weigh 0.7, this one 0.3: a shape's time drifts
+    // (other work on the host) but one slow batch should not swing it.
+    Learned &L = Ratios[shapeOf(B, B.Order)];
+    double Now = B.R.MeasuredMs / B.R.ModelMs;
+    L.Ratio = L.Batches ? 0.7 * L.Ratio + 0.3 * Now : Now;
+    ++L.Batches;
+  }
   Out.push_back(B.R);
   Running.erase(std::remove_if(Running.begin(), Running.end(),
                                [&](const auto &P) { return P.get() == &B; }),

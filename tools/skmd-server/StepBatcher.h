@@ -29,6 +29,16 @@
 // ends it), the batch is reported: what the model predicted of it, and the
 // time from its issue to its last step's end (skmd-server --explain).
 //
+// The model is the paper's, and it misses what this server does: a
+// client's pageable copies go through its own staging ring, so that
+// different clients' copies overlap on the host's cores where the model
+// has them follow each other. So the batcher also learns: per shape of
+// batch (its steps, their groups, the order), the ratio of the measured
+// turnaround to the model's, and predicts the model's time times the
+// ratio learned from the batches before. Where no order is forced it
+// tries each order once per shape, then issues the one it predicts
+// faster.
+//
 //===----------------------------------------------------------------------===//
 #ifndef SKMD_TOOLS_SKMD_SERVER_STEPBATCHER_H
 #define SKMD_TOOLS_SKMD_SERVER_STEPBATCHER_H
@@ -46,6 +56,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace skmd {
@@ -78,8 +89,14 @@ struct BatchReport {
   TaskClass Class = TaskClass::ComputeIntensive;
   double KernelShare = 0;
   SharingOrder Order = SharingOrder::PS2;
-  double GatherMs = 0;    ///< from the first step's arrival to the issue
-  double PredictedMs = 0; ///< turnaroundBatch, where Predicted
+  double GatherMs = 0; ///< from the first step's arrival to the issue
+  /// turnaroundBatch of the order issued, where Predicted: the model alone.
+  double ModelMs = 0;
+  /// ModelMs times what the batches of the same shape measured against the
+  /// model before (the learned ratio), once there were such batches.
+  double PredictedMs = 0;
+  double LearnedRatio = 1;
+  unsigned LearnedFrom = 0; ///< batches of the same shape and order before
   /// From the issue to the last step's end; negative where a step's end
   /// was not seen (its client left, or sent no Mark after its copies out).
   double MeasuredMs = -1;
@@ -145,6 +162,7 @@ private:
     Clock::time_point Since; ///< when Phase or Turn last moved
     bool IssuedAll = false;
     bool Reported = false;
+    uint64_t GroupsPerRun = 0;
     BatchReport R;
   };
 
@@ -179,6 +197,21 @@ private:
   /// When each client last announced a step or joined.
   std::map<Member, Clock::time_point> LastSeen;
   std::map<uint64_t, std::pair<std::shared_ptr<Batch>, size_t>> EndTokens;
+  /// What batches of one shape measured against the model, per order.
+  struct ShapeKey {
+    unsigned Steps = 0;
+    uint64_t GroupsPerRun = 0;
+    SharingOrder Order = SharingOrder::PS1;
+    bool operator<(const ShapeKey &O) const {
+      return std::tie(Steps, GroupsPerRun, Order) < std::tie(O.Steps, O.GroupsPerRun, O.Order);
+    }
+  };
+  struct Learned {
+    double Ratio = 1;
+    unsigned Batches = 0;
+  };
+  std::map<ShapeKey, Learned> Ratios;
+  ShapeKey shapeOf(const Batch &B, SharingOrder O) const;
   uint64_t Tokens = 0, Numbered = 0;
 };
 
