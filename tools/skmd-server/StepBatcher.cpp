@@ -161,7 +161,7 @@ void StepBatcher::advance(Clock::time_point Now) {
   while (!Issuing.empty()) {
     Batch &F = *Issuing.front();
     if (!F.Closed) {
-      bool Ready = Now >= F.Opened + Options.Wait ||
+      bool Ready = Now >= std::max(F.Opened, F.Front) + Options.Wait ||
                    (Options.Gather == GatherOptions::Barrier &&
                     F.Steps.size() >= awaited(Now));
       if (!Ready)
@@ -196,6 +196,8 @@ void StepBatcher::advance(Clock::time_point Now) {
       return;
     Running.push_back(Issuing.front());
     Issuing.pop_front();
+    if (!Issuing.empty())
+      Issuing.front()->Front = Now;
   }
 }
 
@@ -203,7 +205,7 @@ StepBatcher::Clock::time_point StepBatcher::nextDeadline() const {
   if (Issuing.empty())
     return Clock::now() + Options.Wait;
   const Batch &F = *Issuing.front();
-  return (F.Closed ? F.Since : F.Opened) + Options.Wait;
+  return (F.Closed ? F.Since : std::max(F.Opened, F.Front)) + Options.Wait;
 }
 
 void StepBatcher::endStep(Batch &B, StepState &St, bool Measured) {

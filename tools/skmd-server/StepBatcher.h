@@ -65,8 +65,9 @@ struct GatherOptions {
   enum Mode { Off, Window, Barrier };
   Mode Gather = Off;
   /// Window: how long a batch gathers from its first step. Barrier: the
-  /// longest a batch waits for its last client. Both: the longest a client
-  /// waits for another's stage before the batch goes on without it.
+  /// longest a batch waits for its last client once the batches before
+  /// it are issued. Both: the longest a client waits for another's stage
+  /// before the batch goes on without it.
   std::chrono::microseconds Wait{2000};
   /// The order every batch is issued in; none: the faster one the model
   /// predicts (PS-2 where the steps come unpredicted).
@@ -155,6 +156,11 @@ private:
     uint64_t Number = 0;
     std::vector<StepState> Steps; ///< in arrival order
     Clock::time_point Opened, Issued;
+    /// When the batches before it had all been issued: a barrier's wait
+    /// for its last client counts from then (a batch that forms while a
+    /// long one issues would otherwise close short, and its clients stay
+    /// split from the others).
+    Clock::time_point Front;
     bool Closed = false;
     SharingOrder Order = SharingOrder::PS2;
     Stage Phase = Stage::In; ///< PS-1: the stage issued now
