@@ -14,6 +14,10 @@
 #   bash gpu-run/bench/run-shared.sh overhead
 #        one process, vector add moving 400 MB (two 134 MB inputs, one
 #        134 MB output), direct against shared, pageable and page-locked
+#   bash gpu-run/bench/run-shared.sh load [STEPS]
+#        1, 4, 8 and 16 processes, each planning its launches over its CPU
+#        cores and the shared GPU (--plan=auto): plans that count the GPU's
+#        other users against plans that do not (SKMD_SHARED_LOAD=0)
 #   bash gpu-run/bench/run-shared.sh gather [STEPS]
 #        each application profiled on the GPU through the server
 #        (skmd-prof), then 4, 8 and 16 processes through a server that
@@ -64,6 +68,7 @@ app_args() { # the skmd-run arguments of application $1
 turnaround() {
   local app=$1 n=$2 mode=$3 devices plan
   if [ "$mode" = shared ]; then devices=cpu,shared:$sock plan=s.$direct_plan
+  elif [ "$mode" = planned ]; then devices=cpu,shared:$sock plan=auto
   else devices=cpu,$gpu plan=$direct_plan; fi
   local start end pids=() bad=0
   start=$(date +%s.%N)
@@ -165,6 +170,32 @@ gather)
       done
     done 2>&1 | tee -a "$OUT/gather.txt"
   done ;;
+load)
+  # Plans that see the GPU's other users (SKMD_SHARED_LOAD=1, the
+  # default) against plans that take it as the process's own (0): each
+  # process plans its launch over its CPU cores and the shared GPU
+  # (--plan=auto, after the profiles of the gather part or skmd-prof here).
+  apps=${APPS:-matmul vector-add black-scholes}
+  for app in $apps; do
+    # shellcheck disable=SC2046
+    bin/skmd-prof $(app_args "$app") --devices=cpu,shared:$sock >>"$OUT/profile.txt" 2>&1 ||
+      echo "FAILED: profiling $app" >&2
+  done
+  echo "| application | processes | plans see the others | turnaround s | GPU's share (median) |" |
+    tee "$OUT/load.txt"
+  echo "| --- | ---: | --- | ---: | ---: |" | tee -a "$OUT/load.txt"
+  for app in $apps; do
+    # The server's JIT and the first plan's measurements, once.
+    turnaround "$app" 1 planned >/dev/null
+    for n in 1 4 8 16; do
+      for see in 1 0; do
+        t=$(SKMD_SHARED_LOAD=$see turnaround "$app" "$n" planned)
+        share=$(cat "$logs"/$app-planned-$n-*.txt | awk -v d="s.$direct_plan" '$1 == d { print $4 }' |
+          tr -d % | sort -g | awk '{ e[NR] = $1 } END { if (NR) print e[int((NR + 1) / 2)] "%"; else print "-" }')
+        echo "| $app | $n | $([ $see = 1 ] && echo yes || echo no) | $t | $share |"
+      done
+    done
+  done 2>&1 | tee -a "$OUT/load.txt" ;;
 *)
   echo "unknown part '$part'"; kill $server; exit 2 ;;
 esac

@@ -60,4 +60,12 @@ std::string_view deviceKindName(DeviceKind Kind) {
   return "unknown";
 }
 
+unsigned othersOnThisHost(const std::vector<const DeviceInfo *> &Devices) {
+  unsigned N = 0;
+  for (const DeviceInfo *D : Devices)
+    if (D->OthersShareThisHost)
+      N = std::max(N, D->OtherUsers);
+  return N;
+}
+
 } // namespace skmd

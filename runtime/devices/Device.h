@@ -81,7 +81,16 @@ struct DeviceInfo {
   /// Device::refreshOtherUsers last learned: a plan gives it a share as
   /// if its kernels ran 1 + that many times slower.
   unsigned OtherUsers = 0;
+  /// Its other users are processes on this node (a shared device, its
+  /// server here): as this process, they compute on the node's cores too,
+  /// so a plan takes the CPU as busy with them as the device.
+  bool OthersShareThisHost = false;
 };
+
+/// How many other processes keep this node's cores busy beside this one,
+/// as the devices that others on this node share tell
+/// (DeviceInfo::OthersShareThisHost): the most of their OtherUsers.
+unsigned othersOnThisHost(const std::vector<const DeviceInfo *> &Devices);
 
 /// Whether one device reaches another's memory directly (CUDA peer
 /// access), and how.

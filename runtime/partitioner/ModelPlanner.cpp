@@ -512,14 +512,21 @@ Status ModelPlanner::addDeviceEstimates(Problem &Pr, const std::vector<HostArg> 
   Pr.Out.resize(Devices.size());
   for (auto *C : {&Pr.InOverlapped, &Pr.OutOverlapped, &Pr.InBeside, &Pr.OutBeside})
     C->resize(Devices.size());
+  std::vector<const DeviceInfo *> Infos;
+  for (Device *Dev : Devices)
+    Infos.push_back(&Dev->info());
+  const unsigned HostOthers = othersOnThisHost(Infos);
   for (unsigned D = 0; D < Devices.size(); ++D) {
     Device &Dev = *Devices[D];
     DeviceEstimate E;
     E.Name = Dev.info().Name;
     // A device busy with others' work (a shared GPU) computes as if that
-    // many times slower: its kernels take turns with theirs.
-    E.KernelMs = [Model = Pr.Models[D].ofGroups(Pr.Vars),
-                  Busy = 1.0 + Dev.info().OtherUsers](uint64_t N) {
+    // many times slower: its kernels take turns with theirs. So does the
+    // CPU where those others are processes on this node: they compute on
+    // its cores as this one does (16 processes that each moved work to
+    // their cores ran 1.6x longer on the H100 host).
+    unsigned Others = D == CpuIndex ? HostOthers : Dev.info().OtherUsers;
+    E.KernelMs = [Model = Pr.Models[D].ofGroups(Pr.Vars), Busy = 1.0 + Others](uint64_t N) {
       return Model(double(N)) * Busy;
     };
     if (Dev.info().UsesHostCores)

@@ -11,10 +11,11 @@ namespace skmd {
 namespace {
 
 /// A device's share of the proportional plan; one busy with others' work
-/// (DeviceInfo::OtherUsers) counts as that many times slower.
-double throughputWeight(const DeviceInfo &D) {
-  return double(std::max(1u, D.ComputeUnits)) * std::max(1u, D.LanesPerUnit) /
-         (1.0 + D.OtherUsers);
+/// (DeviceInfo::OtherUsers; for the CPU, \p HostOthers processes on this
+/// node) counts as that many times slower.
+double throughputWeight(const DeviceInfo &D, unsigned HostOthers) {
+  unsigned Others = D.Kind == DeviceKind::Cpu ? HostOthers : D.OtherUsers;
+  return double(std::max(1u, D.ComputeUnits)) * std::max(1u, D.LanesPerUnit) / (1.0 + Others);
 }
 
 std::string deviceNames(const std::vector<const DeviceInfo *> &Devices) {
@@ -81,8 +82,9 @@ Result<std::vector<Piece>> makePlan(const std::string &Plan,
     return -1;
   };
   std::vector<double> Proportional;
+  const unsigned HostOthers = othersOnThisHost(Devices);
   for (const DeviceInfo *D : Devices)
-    Proportional.push_back(throughputWeight(*D));
+    Proportional.push_back(throughputWeight(*D, HostOthers));
 
   if (Plan.empty() || Plan == "proportional") {
     if (Splittable)

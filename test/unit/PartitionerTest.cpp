@@ -729,6 +729,7 @@ TEST(Plan, ADeviceOthersKeepBusyGetsASmallerProportionalShare) {
   Cpu.Name = "cpu";
   Cpu.ComputeUnits = 4;
   Gpu.Name = "s.gpu0";
+  Gpu.Kind = DeviceKind::Remote;
   Gpu.ComputeUnits = 4;
   auto Alone = makePlan("proportional", {&Cpu, &Gpu}, 300, "k", "");
   ASSERT_TRUE(Alone.ok()) << Alone.error().message();
@@ -740,4 +741,15 @@ TEST(Plan, ADeviceOthersKeepBusyGetsASmallerProportionalShare) {
   ASSERT_EQ(Busy->size(), 2u);
   EXPECT_EQ((*Busy)[0].Count, 225u);
   EXPECT_EQ((*Busy)[1].Count, 75u);
+  // The others are processes on this node (the server is here): they keep
+  // its cores as busy as the GPU, and the shares stay as they were alone.
+  Gpu.OthersShareThisHost = true;
+  auto Here = makePlan("proportional", {&Cpu, &Gpu}, 300, "k", "");
+  ASSERT_TRUE(Here.ok()) << Here.error().message();
+  ASSERT_EQ(Here->size(), 2u);
+  EXPECT_EQ((*Here)[0].Count, 150u);
+  EXPECT_EQ((*Here)[1].Count, 150u);
+  EXPECT_EQ(othersOnThisHost({&Cpu, &Gpu}), 2u);
+  Gpu.OthersShareThisHost = false;
+  EXPECT_EQ(othersOnThisHost({&Cpu, &Gpu}), 0u);
 }

@@ -48,6 +48,8 @@ DeviceInfo offerInfo(const ServerLink &Link, uint32_t Index) {
   // waiting, and each wait costs a round trip. SKMD_REMOTE_QUEUE=0 keeps
   // the host's hand-offs between them (to measure what queuing saves).
   I.QueuesWork = true;
+  // Over a Unix socket the server and its other clients are on this node.
+  I.OthersShareThisHost = Link.sharesMemory();
   const char *Queue = std::getenv("SKMD_REMOTE_QUEUE");
   I.CallsCostRoundTrips = !Queue || std::string(Queue) != "0";
   // The server's host link bounds ours; skmd-prof --links measures ours.
@@ -345,6 +347,15 @@ void *RemoteDevice::allocPinnedHost(uint64_t Bytes) {
 void RemoteDevice::freePinnedHost(void *Ptr) { withdrawSegment(Ptr); }
 
 void RemoteDevice::refreshOtherUsers() {
+  // SKMD_SHARED_LOAD=0: plans take the device as if it were this
+  // process's alone (to compare, or where the others' use is known to be
+  // brief).
+  static const bool Ignore = [] {
+    const char *V = std::getenv("SKMD_SHARED_LOAD");
+    return V && std::string(V) == "0";
+  }();
+  if (Ignore)
+    return;
   auto Now = std::chrono::steady_clock::now();
   if (Now - LoadAsked < std::chrono::milliseconds(100))
     return;
