@@ -63,6 +63,17 @@ app_args() { # the skmd-run arguments of application $1
   esac
 }
 
+apps=${APPS:-matmul vector-add black-scholes}
+# profile_apps: each of $apps profiled on the CPU and on the GPU through the
+# server, for the clients' plans (skmd-prof).
+profile_apps() {
+  for app in $apps; do
+    # shellcheck disable=SC2046
+    bin/skmd-prof $(app_args "$app") --devices=cpu,shared:$sock >>"$OUT/profile.txt" 2>&1 ||
+      echo "FAILED: profiling $app" >&2
+  done
+}
+
 # turnaround APP N MODE: seconds until N processes of APP, started at once,
 # have each run STEPS launches; fails when one fails.
 turnaround() {
@@ -129,12 +140,7 @@ overhead)
     done
   done 2>&1 | tee "$OUT/overhead.txt" ;;
 gather)
-  apps=${APPS:-matmul vector-add black-scholes}
-  for app in $apps; do
-    # shellcheck disable=SC2046
-    bin/skmd-prof $(app_args "$app") --devices=cpu,shared:$sock >>"$OUT/profile.txt" 2>&1 ||
-      echo "FAILED: profiling $app" >&2
-  done
+  profile_apps
   echo "| application | processes | order | turnaround s | batches | of all | their orders | median error predicted | median error of the model alone |" |
     tee "$OUT/gather.txt"
   echo "| --- | ---: | --- | ---: | ---: | ---: | --- | ---: | ---: |" | tee -a "$OUT/gather.txt"
@@ -175,12 +181,7 @@ load)
   # default) against plans that take it as the process's own (0): each
   # process plans its launch over its CPU cores and the shared GPU
   # (--plan=auto, after the profiles of the gather part or skmd-prof here).
-  apps=${APPS:-matmul vector-add black-scholes}
-  for app in $apps; do
-    # shellcheck disable=SC2046
-    bin/skmd-prof $(app_args "$app") --devices=cpu,shared:$sock >>"$OUT/profile.txt" 2>&1 ||
-      echo "FAILED: profiling $app" >&2
-  done
+  profile_apps
   echo "| application | processes | plans see the others | turnaround s | GPU's share (median) |" |
     tee "$OUT/load.txt"
   echo "| --- | ---: | --- | ---: | ---: |" | tee -a "$OUT/load.txt"
