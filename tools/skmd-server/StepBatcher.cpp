@@ -156,8 +156,8 @@ bool StepBatcher::mayIssue(const Batch &B, const StepState &St, Stage S) const {
   return size_t(&St - B.Steps.data()) <= B.Turn;
 }
 
-void StepBatcher::advance(Clock::time_point Now) {
-  std::vector<BatchReport> Unused;
+bool StepBatcher::advance(Clock::time_point Now) {
+  bool Moved = false;
   while (!Issuing.empty()) {
     Batch &F = *Issuing.front();
     if (!F.Closed) {
@@ -165,8 +165,9 @@ void StepBatcher::advance(Clock::time_point Now) {
                    (Options.Gather == GatherOptions::Barrier &&
                     F.Steps.size() >= awaited(Now));
       if (!Ready)
-        return;
+        return Moved;
       close(F, Now);
+      Moved = true;
     }
     bool Late = Now >= F.Since + Options.Wait;
     if (F.Order == SharingOrder::PS1) {
@@ -178,6 +179,7 @@ void StepBatcher::advance(Clock::time_point Now) {
           break;
         Late = false;
         F.Since = Now;
+        Moved = true;
         if (F.Phase == Stage::Out) {
           F.IssuedAll = true;
           break;
@@ -188,17 +190,19 @@ void StepBatcher::advance(Clock::time_point Now) {
       while (F.Turn < F.Steps.size() && (F.Steps[F.Turn].Ended || Late)) {
         Late = false;
         F.Since = Now;
+        Moved = true;
         ++F.Turn;
       }
       F.IssuedAll = F.Turn >= F.Steps.size();
     }
     if (!F.IssuedAll)
-      return;
+      return Moved;
     Running.push_back(Issuing.front());
     Issuing.pop_front();
     if (!Issuing.empty())
       Issuing.front()->Front = Now;
   }
+  return Moved;
 }
 
 StepBatcher::Clock::time_point StepBatcher::nextDeadline() const {
@@ -301,8 +305,9 @@ void StepBatcher::enter(Member M, Stage S) {
     if (!St)
       break;
     // Waiting at S, it is past the stages before.
+    bool Moved = S > St->At;
     St->At = std::max(St->At, S);
-    advance(Now);
+    Moved |= advance(Now);
     std::tie(B, St) = stepOf(M);
     if (!St)
       break;
@@ -312,7 +317,10 @@ void StepBatcher::enter(Member M, Stage S) {
       St->OutIssued |= S == Stage::Out;
       break;
     }
-    Changed.notify_all(); // its stage may have moved a phase on
+    // Others wait for what moved, not for each other's wakes: a
+    // notification only when something did.
+    if (Moved)
+      Changed.notify_all();
     Changed.wait_until(G, nextDeadline());
   }
   std::vector<BatchReport> Out;

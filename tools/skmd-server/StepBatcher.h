@@ -176,7 +176,8 @@ private:
   bool mayIssue(const Batch &B, const StepState &St, Stage S) const;
   /// Closes the forming batch, moves phases and turns on, retires issued
   /// batches: whatever their steps and the time allow. Under Lock.
-  void advance(Clock::time_point Now);
+  /// Whether anything moved.
+  bool advance(Clock::time_point Now);
   void close(Batch &B, Clock::time_point Now);
   /// The batch and step \p M is in, if any. Under Lock.
   std::pair<Batch *, StepState *> stepOf(Member M);
