@@ -365,7 +365,10 @@ void RemoteDevice::refreshOtherUsers() {
 }
 
 void RemoteDevice::beginStep(const StepForecast &F) {
-  if (!F.Runs)
+  // A launch that hands each step off (SKMD_REMOTE_QUEUE=0) sends no Mark
+  // to end its step: a server would hold the others for it until its
+  // window passed.
+  if (!F.Runs || !Info.CallsCostRoundTrips)
     return;
   wire::Step S;
   S.Device = Index;
