@@ -159,6 +159,7 @@ Writer encode(const Step &M) {
   W.f64(M.InMs);
   W.f64(M.KernelMs);
   W.f64(M.OutMs);
+  W.u32(M.Flags);
   return W;
 }
 
@@ -428,12 +429,15 @@ Result<Step> decodeStep(const Message &M) {
   S.InMs = R->f64("input ms");
   S.KernelMs = R->f64("kernel ms");
   S.OutMs = R->f64("output ms");
+  S.Flags = R->u32("flags");
   auto Done = finished(*R, S);
   if (!Done)
     return Done.error();
   if (!S.Runs || S.Runs > MaxStepRuns)
     return malformed("a Step of " + std::to_string(S.Runs) + " Runs (1 to " +
                      std::to_string(MaxStepRuns) + ")");
+  if (S.Flags & ~Step::CopiesOut)
+    return malformed("a Step with unknown flags " + std::to_string(S.Flags));
   for (double Ms : {S.InMs, S.KernelMs, S.OutMs})
     if (!(Ms >= 0 && Ms <= 1e9)) // also NaN
       return malformed("a Step's predicted time is " + std::to_string(Ms) + " ms");

@@ -184,6 +184,10 @@ struct Step {
   uint32_t Runs = 0;
   uint64_t Groups = 0; ///< work-groups over all its Runs
   double InMs = 0, KernelMs = 0, OutMs = 0;
+  /// Bit 0 (CopiesOut): copies out follow its Runs; without it the Mark
+  /// after its last Run ends it (its results stay on the device).
+  uint32_t Flags = CopiesOut;
+  static constexpr uint32_t CopiesOut = 1;
 };
 /// The most Runs one Step announces.
 constexpr uint32_t MaxStepRuns = 1u << 20;

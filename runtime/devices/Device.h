@@ -187,6 +187,9 @@ struct Rect {
 struct StepForecast {
   unsigned Runs = 1;   ///< kernel ranges (a chunked share's chunks)
   uint64_t Groups = 0; ///< work-groups over all of them
+  /// Copies out follow the kernels (none where the results stay on the
+  /// device).
+  bool CopiesOut = true;
   double InMs = 0, KernelMs = 0, OutMs = 0;
 };
 

@@ -330,6 +330,8 @@ void Launcher::announceSteps(const LaunchState &L, const std::vector<StepForecas
       It->second = (*Predicted)[D];
     It->second.Runs = New ? 1 : It->second.Runs + 1;
     It->second.Groups = (New ? 0 : It->second.Groups) + L.Pieces[P].Count;
+    bool Out = L.P[P].CopyOut >= 0 && L.Ops[unsigned(L.P[P].CopyOut)].Bytes > 0;
+    It->second.CopiesOut = (!New && It->second.CopiesOut) || Out;
   }
   for (auto &[D, F] : Steps)
     Devices[D]->beginStep(F);

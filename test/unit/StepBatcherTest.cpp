@@ -323,3 +323,28 @@ TEST(StepBatcher, AutoTriesEachOrderOnceThenIssuesTheFasterAsMeasured) {
   EXPECT_NE(describe(Reports[2], "gpu0").find("learned from 1 batch)"), std::string::npos)
       << describe(Reports[2], "gpu0");
 }
+
+TEST(StepBatcher, AStepWithoutCopiesOutEndsAtTheMarkAfterItsKernel) {
+  // Results that stay on the device: no copy out comes, and PS-2's next
+  // client goes once the first one's kernel is marked, not after the
+  // wait (10 s).
+  StepBatcher B(options(GatherOptions::Barrier, 10s, SharingOrder::PS2), 0);
+  wire::Step Resident = step();
+  Resident.Flags = 0;
+  B.join(&Ids[0]);
+  B.join(&Ids[1]);
+  B.begin(&Ids[0], Resident);
+  B.begin(&Ids[1], Resident);
+  auto Start = std::chrono::steady_clock::now();
+  B.enter(&Ids[0], Stage::In);
+  B.enter(&Ids[0], Stage::Kernel);
+  EXPECT_TRUE(B.marked(&Ids[0]));
+  B.enter(&Ids[1], Stage::Kernel);
+  EXPECT_TRUE(B.marked(&Ids[1]));
+  EXPECT_LT(std::chrono::steady_clock::now() - Start, 5s);
+  // A step that announced copies out is not ended by its kernel's mark.
+  B.begin(&Ids[0], step());
+  B.begin(&Ids[1], step());
+  B.enter(&Ids[0], Stage::Kernel);
+  EXPECT_FALSE(B.marked(&Ids[0]));
+}

@@ -286,7 +286,7 @@ TEST(Wire, RequestsRoundTrip) {
   ASSERT_TRUE(Lo.ok()) << Lo.error().message();
   EXPECT_EQ(Lo->Device, 5u);
 
-  wire::Step St{4, 3, 96, 0.5, 2.25, 0.125};
+  wire::Step St{4, 3, 96, 0.5, 2.25, 0.125, 0};
   auto Ste = decodeStep(Again(Kind::Step, encode(St)));
   ASSERT_TRUE(Ste.ok()) << Ste.error().message();
   EXPECT_EQ(Ste->Device, 4u);
@@ -295,6 +295,7 @@ TEST(Wire, RequestsRoundTrip) {
   EXPECT_EQ(Ste->InMs, 0.5);
   EXPECT_EQ(Ste->KernelMs, 2.25);
   EXPECT_EQ(Ste->OutMs, 0.125);
+  EXPECT_EQ(Ste->Flags, 0u);
 
   auto D = decodeDone(Again(Kind::Done, encode(Done{42, 1})));
   ASSERT_TRUE(D.ok());
@@ -384,5 +385,7 @@ TEST(Wire, RequestsRefuseWhatCannotBe) {
             std::string::npos);
   EXPECT_NE(Why(Kind::Step, encode(wire::Step{0, 1, 1, std::nan(""), 1, 1}))
                 .find("predicted time"),
+            std::string::npos);
+  EXPECT_NE(Why(Kind::Step, encode(wire::Step{0, 1, 1, 1, 1, 1, 6})).find("unknown flags 6"),
             std::string::npos);
 }

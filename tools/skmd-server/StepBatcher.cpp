@@ -332,7 +332,8 @@ void StepBatcher::enter(Member M, Stage S) {
 std::optional<uint64_t> StepBatcher::marked(Member M) {
   std::unique_lock<std::mutex> G(Lock);
   auto [B, St] = stepOf(M);
-  if (!St || St->RunsIssued < St->Plan.Runs || !St->OutIssued)
+  bool OutsDone = St && (St->OutIssued || !(St->Plan.Flags & wire::Step::CopiesOut));
+  if (!St || St->RunsIssued < St->Plan.Runs || !OutsDone)
     return std::nullopt;
   std::shared_ptr<Batch> Holder = Current.at(M);
   size_t Index = size_t(St - B->Steps.data());

@@ -129,7 +129,8 @@ public:
   /// order lets it (at once where \p M is in no step).
   void enter(Member M, Stage S);
   /// After \p M's Mark: where it ends \p M's step (its Runs and a copy
-  /// out issued before it), a token for stepRan once the mark's work ran.
+  /// out issued before it, or no copy out where the step has none), a
+  /// token for stepRan once the mark's work ran.
   std::optional<uint64_t> marked(Member M);
   /// The work of the step that \p Token ended has run.
   void stepRan(uint64_t Token);

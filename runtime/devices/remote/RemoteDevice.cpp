@@ -381,6 +381,7 @@ void RemoteDevice::beginStep(const StepForecast &F) {
   S.InMs = Clean(F.InMs);
   S.KernelMs = Clean(F.KernelMs / Stretch);
   S.OutMs = Clean(F.OutMs);
+  S.Flags = F.CopiesOut ? wire::Step::CopiesOut : 0;
   // A lost step costs the server's order, never a result: no failure.
   (void)Link->post(wire::Kind::Step, wire::encode(S));
 }
