@@ -54,15 +54,18 @@ options:
                        barrier[:US] once every client active on the device
                                     has sent its step, at most US
                                     microseconds (default 2000) after the
-                                    first; no client waits longer for another
+                                    batches before were issued; no client
+                                    waits longer for another's stage
                        window:US    the steps that come within US
-                                    microseconds of the first
-  --order=ORDER      a batch's order: auto (default: the one the turnaround
-                     model predicts faster), ps1 (every client's copies in,
-                     then the kernels, then the copies out) or ps2 (each
-                     client's copies in, kernel and copies out in turn)
-  --explain          a line per batch: its steps, class, order, and the
-                     turnaround predicted against the one measured
+                                    microseconds
+  --order=ORDER      a batch's order: auto (default: each order once per
+                     shape of batch, then the one predicted faster: the
+                     turnaround model times what such batches measured),
+                     ps1 (every client's copies in, then the kernels, then
+                     the copies out) or ps2 (each client's copies in,
+                     kernel and copies out in turn)
+  --explain          a line per batch once it ran: its steps, class, order,
+                     and the turnaround predicted against the one measured
   --quiet            no line per client
   --help             this text
 
