@@ -37,9 +37,13 @@ trap 'rm -rf "$logs"' EXIT
 part=${1:-scaling}
 steps=${2:-10}
 # SHARED_TEST=1: HostDiscrete devices instead of the GPU, to try the
-# script on a machine without one.
+# script on a machine without one. GPUS=N: the processes take the host's N
+# GPUs in turn (scaling; direct processes open every GPU, as an SKMD
+# program does by default, and run on theirs).
 gpu=cuda direct_plan=gpu0
 [ -n "${SHARED_TEST:-}" ] && gpu=discrete direct_plan=discrete0
+[ -n "${SHARED_TEST:-}" ] && [ "${GPUS:-1}" -gt 1 ] &&
+  gpu=$(printf 'discrete,%.0s' $(seq "$GPUS")) && gpu=${gpu%,}
 server=
 start_server() { # LOG [OPTIONS]: (re)starts the server
   local log=$1; shift
@@ -78,12 +82,14 @@ profile_apps() {
 # have each run STEPS launches; fails when one fails.
 turnaround() {
   local app=$1 n=$2 mode=$3 devices plan
-  if [ "$mode" = shared ]; then devices=cpu,shared:$sock plan=s.$direct_plan
-  elif [ "$mode" = planned ]; then devices=cpu,shared:$sock plan=auto
-  else devices=cpu,$gpu plan=$direct_plan; fi
   local start end pids=() bad=0
   start=$(date +%s.%N)
   for i in $(seq "$n"); do
+    # With GPUS=2 (or more), process i runs on GPU (i - 1) mod GPUS.
+    local one=${direct_plan%0}$(((i - 1) % ${GPUS:-1}))
+    if [ "$mode" = shared ]; then devices=cpu,shared:$sock plan=s.$one
+    elif [ "$mode" = planned ]; then devices=cpu,shared:$sock plan=auto
+    else devices=cpu,$gpu plan=$one; fi
     # shellcheck disable=SC2046
     bin/skmd-run $(app_args "$app") --devices=$devices --plan=$plan --repeat="$steps" \
       >"$logs/$app-$mode-$n-$i.txt" 2>&1 &
@@ -102,7 +108,7 @@ scaling)
   echo "| --- | ---: | ---: | ---: | ---: |"
   for app in ${APPS:-matmul vector-add black-scholes}; do
     turnaround "$app" 1 shared >/dev/null # the server's JIT, once
-    for n in 1 2 4 8 16; do
+    for n in ${NS:-1 2 4 8 16}; do
       d=$(turnaround "$app" "$n" direct) s=$(turnaround "$app" "$n" shared)
       echo "| $app | $n | $d | $s | $(awk -v d="$d" -v s="$s" 'BEGIN { printf "%.2f", d / s }') |"
     done
@@ -120,7 +126,7 @@ scaling)
     echo "| application | processes | direct under MPS s |" | tee "$OUT/mps.txt"
     echo "| --- | ---: | ---: |" | tee -a "$OUT/mps.txt"
     for app in ${APPS:-matmul vector-add black-scholes}; do
-      for n in 1 2 4 8 16; do
+      for n in ${NS:-1 2 4 8 16}; do
         echo "| $app | $n | $(turnaround "$app" "$n" direct) |"
       done
     done 2>&1 | tee -a "$OUT/mps.txt"
