@@ -21,11 +21,15 @@
 #        suite (small sizes) on the GPU through the server alone and split
 #        evenly over the CPU, the GPU opened here and the GPU through the
 #        server, each result checked against its C++ reference
+# Logs are named after the part and SERVER_GPUS (bandwidth-cuda:1.txt).
 cd "$(dirname "$0")"
 export SKMD_PROFILE_DB=$PWD/profiles.sqlite
 export SKMD_SERVER_SECRET=gpu-host-benchmark-secret-$$
 sock=/tmp/skmd-bench-$$.sock
-bin/skmd-server --listen=unix:$sock --devices=cuda --name=s >"$OUT/server.log" 2>&1 &
+# SERVER_GPUS=cuda:1 on a host with two GPUs: the server serves the second
+# (its s.gpu0) and the client opens the first (cuda:0) next to it.
+bin/skmd-server --listen=unix:$sock --devices="${SERVER_GPUS:-cuda}" --name=s \
+  >"$OUT/server.log" 2>&1 &
 server=$!
 for _ in $(seq 200); do grep -q serving "$OUT/server.log" && break; sleep 0.1; done
 cat "$OUT/server.log"
@@ -35,10 +39,10 @@ bandwidth)
   for round in 1 2 3; do
     echo "== round $round"
     bin/remote-overhead --devices=cuda:0,remote:unix:$sock --mb=256 --runs=5 --calls=2000
-  done 2>&1 | tee "$OUT/bandwidth.txt"
-  echo "== through the socket alone" | tee -a "$OUT/bandwidth.txt"
+  done 2>&1 | tee "$OUT/bandwidth-${SERVER_GPUS:-cuda}.txt"
+  echo "== through the socket alone" | tee -a "$OUT/bandwidth-${SERVER_GPUS:-cuda}.txt"
   SKMD_REMOTE_SHARE=0 bin/remote-overhead --devices=remote:unix:$sock --mb=256 --runs=5 \
-    --calls=200 --host=ordinary 2>&1 | tee -a "$OUT/bandwidth.txt" ;;
+    --calls=200 --host=ordinary 2>&1 | tee -a "$OUT/bandwidth-${SERVER_GPUS:-cuda}.txt" ;;
 slots)
   for round in 1 2; do
     for mb in 1 2 4 8; do
@@ -64,8 +68,8 @@ launch)
 check)
   bin/skmd-bench --size=small --runs=1 --warmup=0 --kernels-dir=kernels --bundles-dir=kernels \
     --db=profiles.sqlite --devices=cpu,cuda:0,remote:unix:$sock --plans=s.gpu0,even \
-    --opencl=none 2>&1 | tee "$OUT/check.txt" | tail -n 30
-  echo "skmd-bench exit status: ${PIPESTATUS[0]}" | tee -a "$OUT/check.txt" ;;
+    --opencl=none 2>&1 | tee "$OUT/check-${SERVER_GPUS:-cuda}.txt" | tail -n 30
+  echo "skmd-bench exit status: ${PIPESTATUS[0]}" | tee -a "$OUT/check-${SERVER_GPUS:-cuda}.txt" ;;
 *)
   echo "unknown part '$part'"; kill $server; exit 2 ;;
 esac
