@@ -21,7 +21,7 @@
 #        suite (small sizes) on the GPU through the server alone and split
 #        evenly over the CPU, the GPU opened here and the GPU through the
 #        server, each result checked against its C++ reference
-# Logs are named after the part and SERVER_GPUS (bandwidth-cuda:1.txt).
+# Logs are named after the part and SERVER_GPUS (bandwidth-cuda-1.txt).
 cd "$(dirname "$0")"
 export SKMD_PROFILE_DB=$PWD/profiles.sqlite
 export SKMD_SERVER_SECRET=gpu-host-benchmark-secret-$$
@@ -39,10 +39,10 @@ bandwidth)
   for round in 1 2 3; do
     echo "== round $round"
     bin/remote-overhead --devices=cuda:0,remote:unix:$sock --mb=256 --runs=5 --calls=2000
-  done 2>&1 | tee "$OUT/bandwidth-${SERVER_GPUS:-cuda}.txt"
-  echo "== through the socket alone" | tee -a "$OUT/bandwidth-${SERVER_GPUS:-cuda}.txt"
+  done 2>&1 | tee "$OUT/bandwidth-$(echo "${SERVER_GPUS:-cuda}" | tr : -).txt"
+  echo "== through the socket alone" | tee -a "$OUT/bandwidth-$(echo "${SERVER_GPUS:-cuda}" | tr : -).txt"
   SKMD_REMOTE_SHARE=0 bin/remote-overhead --devices=remote:unix:$sock --mb=256 --runs=5 \
-    --calls=200 --host=ordinary 2>&1 | tee -a "$OUT/bandwidth-${SERVER_GPUS:-cuda}.txt" ;;
+    --calls=200 --host=ordinary 2>&1 | tee -a "$OUT/bandwidth-$(echo "${SERVER_GPUS:-cuda}" | tr : -).txt" ;;
 slots)
   for round in 1 2; do
     for mb in 1 2 4 8; do
@@ -68,8 +68,8 @@ launch)
 check)
   bin/skmd-bench --size=small --runs=1 --warmup=0 --kernels-dir=kernels --bundles-dir=kernels \
     --db=profiles.sqlite --devices=cpu,cuda:0,remote:unix:$sock --plans=s.gpu0,even \
-    --opencl=none 2>&1 | tee "$OUT/check-${SERVER_GPUS:-cuda}.txt" | tail -n 30
-  echo "skmd-bench exit status: ${PIPESTATUS[0]}" | tee -a "$OUT/check-${SERVER_GPUS:-cuda}.txt" ;;
+    --opencl=none 2>&1 | tee "$OUT/check-$(echo "${SERVER_GPUS:-cuda}" | tr : -).txt" | tail -n 30
+  echo "skmd-bench exit status: ${PIPESTATUS[0]}" | tee -a "$OUT/check-$(echo "${SERVER_GPUS:-cuda}" | tr : -).txt" ;;
 *)
   echo "unknown part '$part'"; kill $server; exit 2 ;;
 esac
