@@ -1089,6 +1089,12 @@ Status ClientSession::markQueue(uint64_t Id, const wire::QueueMark &Q) {
       return uint64_t(0);
     return D.mark(T->second.Stream);
   }();
+  // Whether it ends the client's step (before MarksLock: the batcher's
+  // lock is never taken inside it).
+  uint64_t StepEnd = 0;
+  if (Made)
+    if (StepBatcher *B = batcher(Q.Device))
+      StepEnd = B->marked(this).value_or(0);
   std::unique_lock<std::mutex> G(MarksLock);
   // A failed mark is kept too, finished, so that the client's ReleaseMark
   // of it finds it.
@@ -1100,12 +1106,6 @@ Status ClientSession::markQueue(uint64_t Id, const wire::QueueMark &Q) {
   }
   H.OnDevice = *Made;
   H.On = On;
-  // Not under MarksLock: the batcher's lock is never taken inside it.
-  G.unlock();
-  uint64_t StepEnd = 0;
-  if (StepBatcher *B = batcher(Q.Device))
-    StepEnd = B->marked(this).value_or(0);
-  G.lock();
   ToComplete.push_back(
       {Id, On, Q.Device, *Made, MarkKey{Q.Device, Q.Mark}, RetiredCount, StepEnd});
   if (!Completions.joinable())
