@@ -326,12 +326,19 @@ void Launcher::announceSteps(const LaunchState &L, const std::vector<StepForecas
       continue;
     unsigned D = L.Pieces[P].Device;
     auto [It, New] = Steps.try_emplace(D);
-    if (New && Predicted && D < Predicted->size())
-      It->second = (*Predicted)[D];
-    It->second.Runs = New ? 1 : It->second.Runs + 1;
-    It->second.Groups = (New ? 0 : It->second.Groups) + L.Pieces[P].Count;
-    bool Out = L.P[P].CopyOut >= 0 && L.Ops[unsigned(L.P[P].CopyOut)].Bytes > 0;
-    It->second.CopiesOut = (!New && It->second.CopiesOut) || Out;
+    StepForecast &F = It->second;
+    if (New) {
+      if (Predicted && D < Predicted->size()) {
+        F.InMs = (*Predicted)[D].InMs;
+        F.KernelMs = (*Predicted)[D].KernelMs;
+        F.OutMs = (*Predicted)[D].OutMs;
+      }
+      F.Runs = 0;
+      F.CopiesOut = false;
+    }
+    ++F.Runs;
+    F.Groups += L.Pieces[P].Count;
+    F.CopiesOut |= L.P[P].CopyOut >= 0 && L.Ops[unsigned(L.P[P].CopyOut)].Bytes > 0;
   }
   for (auto &[D, F] : Steps)
     Devices[D]->beginStep(F);

@@ -115,9 +115,10 @@ public:
 
   /// Runs \p Pieces; fills \p Report even when it fails. A failure before
   /// any device ran (bad arguments, a plan the kernel cannot take) leaves
-  /// every buffer untouched. \p Predicted, per device where given: what
-  /// the plan predicts of its work, told to each device with its own
-  /// memory as its step begins (Device::beginStep).
+  /// every buffer untouched. \p Predicted, per device where given: the
+  /// times the plan predicts of its work (InMs, KernelMs, OutMs), told to
+  /// each device with its own memory as its step begins
+  /// (Device::beginStep) with the step's runs, groups and copies out.
   Status run(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
              const NDRange &Range, const std::vector<Piece> &Pieces,
              LaunchReport &Report, const std::vector<StepForecast> *Predicted = nullptr);

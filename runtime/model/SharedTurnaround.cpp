@@ -48,15 +48,6 @@ double turnaroundBatch(const GpuTask &T, unsigned N, SharingOrder Order, double 
          (N - 1) * std::max({T.DataInMs, T.DataOutMs, Kernel});
 }
 
-SharingOrder fasterOrder(const GpuTask &T, unsigned N, double KernelShare) {
-  if (KernelShare <= 0)
-    return orderFor(classify(T));
-  return turnaroundBatch(T, N, SharingOrder::PS1, KernelShare) <=
-                 turnaroundBatch(T, N, SharingOrder::PS2, KernelShare)
-             ? SharingOrder::PS1
-             : SharingOrder::PS2;
-}
-
 double sharingSpeedup(const GpuTask &T, unsigned N) {
   double Shared = turnaroundShared(T, N);
   return Shared > 0 ? turnaroundAlone(T, N) / Shared : 0;

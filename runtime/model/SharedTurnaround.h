@@ -63,9 +63,6 @@ double turnaroundShared(const GpuTask &T, unsigned N);
 /// in turn): equations (2) and (4), and (3) and (7) where the longer copy
 /// outlasts the kernel.
 double turnaroundBatch(const GpuTask &T, unsigned N, SharingOrder Order, double KernelShare);
-/// The order with the shorter turnaroundBatch; for KernelShare 0, the
-/// paper's choice by class.
-SharingOrder fasterOrder(const GpuTask &T, unsigned N, double KernelShare);
 
 /// Equations (8) and (9): turnaroundAlone over turnaroundShared.
 double sharingSpeedup(const GpuTask &T, unsigned N);

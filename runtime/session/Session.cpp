@@ -326,8 +326,13 @@ Status Session::launchNow(LoadedKernel &K, const std::vector<HostArg> &Args,
   // other processes (their server orders its clients' steps by it).
   std::vector<StepForecast> Forecasts;
   if (Model)
-    for (const DevicePrediction &P : Model->Predicted)
-      Forecasts.push_back({1, 0, P.InputMs, P.KernelMs, P.OutputMs});
+    for (const DevicePrediction &P : Model->Predicted) {
+      StepForecast F;
+      F.InMs = P.InputMs;
+      F.KernelMs = P.KernelMs;
+      F.OutMs = P.OutputMs;
+      Forecasts.push_back(F);
+    }
   Status S = Run->run(K, Args, Range, *Pieces, Record.Report, Model ? &Forecasts : nullptr);
   if (Shape && S)
     ResidentPlans::measured(*Shape, *Pieces, Record.Report);

@@ -70,6 +70,48 @@ TEST(Launcher, AFailedReRunReleasesEveryDevicesMemoryAndFillsTheReport) {
   EXPECT_EQ(A.Live + B.Live, 0);
 }
 
+/// Records what each launch's step on it announces.
+class StepRecordingDevice : public test::ForwardingDevice {
+public:
+  using ForwardingDevice::ForwardingDevice;
+  void beginStep(const StepForecast &F) override { Steps.push_back(F); }
+  std::vector<StepForecast> Steps;
+};
+
+// A device with its own memory hears of its step once a launch: its
+// pieces' runs (chunks) and groups, that copies out follow, and the times
+// the plan predicted for it.
+TEST(Launcher, EachDeviceWithItsOwnMemoryHearsOfItsStep) {
+  auto Opened = openDevices("cpu,discrete");
+  ASSERT_TRUE(Opened.ok()) << Opened.error().message();
+  StepRecordingDevice D(*Opened->Devices[1]);
+  Launcher Run({Opened->Devices[0].get(), &D}, *Opened->Cpu);
+  test::VectorAddLaunch V(300);
+  ASSERT_TRUE(V.Error.empty()) << V.Error;
+  std::vector<StepForecast> Predicted(2);
+  Predicted[1].InMs = 1.5;
+  Predicted[1].KernelMs = 2.5;
+  Predicted[1].OutMs = 0.5;
+  LaunchReport Report;
+  Status S = Run.run(V.Kernel, V.Args, V.Range, {{0, 0, 100}, {1, 100, 200, 2}}, Report,
+                     &Predicted);
+  ASSERT_TRUE(S.ok()) << S.error().message();
+  ASSERT_EQ(D.Steps.size(), 1u);
+  EXPECT_EQ(D.Steps[0].Runs, 2u);
+  EXPECT_EQ(D.Steps[0].Groups, 200u);
+  EXPECT_TRUE(D.Steps[0].CopiesOut);
+  EXPECT_EQ(D.Steps[0].InMs, 1.5);
+  EXPECT_EQ(D.Steps[0].KernelMs, 2.5);
+  EXPECT_EQ(D.Steps[0].OutMs, 0.5);
+  EXPECT_EQ(V.C[0], 3.0f);
+  // Without predictions, the step still comes, its times 0.
+  ASSERT_TRUE(Run.run(V.Kernel, V.Args, V.Range, {{1, 0, 300}}, Report).ok());
+  ASSERT_EQ(D.Steps.size(), 2u);
+  EXPECT_EQ(D.Steps[1].Runs, 1u);
+  EXPECT_EQ(D.Steps[1].Groups, 300u);
+  EXPECT_EQ(D.Steps[1].KernelMs, 0);
+}
+
 /// Forwards to a real device and records the buffer addresses its kernels
 /// index from.
 class AddressRecordingDevice : public test::ForwardingDevice {
