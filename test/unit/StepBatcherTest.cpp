@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <functional>
 #include <thread>
 
 using namespace skmd;
@@ -31,6 +32,18 @@ struct Log {
   void add(int Client, Stage S) {
     std::lock_guard<std::mutex> G(Lock);
     Events.push_back({Client, S});
+  }
+};
+
+/// Collects the batches a batcher reports, from whichever thread.
+struct Reported {
+  std::mutex Lock;
+  std::vector<BatchReport> Reports;
+  std::function<void(const BatchReport &)> sink() {
+    return [this](const BatchReport &R) {
+      std::lock_guard<std::mutex> G(Lock);
+      Reports.push_back(R);
+    };
   }
 };
 
@@ -119,13 +132,9 @@ void client(StepBatcher &B, Log &L, int I, int Steps) {
 
 TEST(StepBatcher, ABarrierGathersEveryActiveClientsStep) {
   // A wait far longer than the test: only the barrier closes batches.
-  std::vector<BatchReport> Reports;
-  std::mutex Lock;
-  StepBatcher B(options(GatherOptions::Barrier, 20s, SharingOrder::PS1), 0,
-                [&](const BatchReport &R) {
-                  std::lock_guard<std::mutex> G(Lock);
-                  Reports.push_back(R);
-                });
+  Reported Got;
+  std::vector<BatchReport> &Reports = Got.Reports;
+  StepBatcher B(options(GatherOptions::Barrier, 20s, SharingOrder::PS1), 0, Got.sink());
   Log L;
   auto Start = std::chrono::steady_clock::now();
   std::vector<std::thread> Clients;
@@ -224,14 +233,10 @@ TEST(StepBatcher, AClientThatStopsShortHoldsTheOthersUpOnlyForTheWait) {
 }
 
 TEST(StepBatcher, ABatchIsReportedWithItsPredictionOnceItsStepsHaveRun) {
-  std::vector<BatchReport> Reports;
-  std::mutex Lock;
+  Reported Got;
+  std::vector<BatchReport> &Reports = Got.Reports;
   // 100 compute units; kernels of 50 groups fill half of them.
-  StepBatcher B(options(GatherOptions::Window, 100ms, std::nullopt), 100,
-                [&](const BatchReport &R) {
-                  std::lock_guard<std::mutex> G(Lock);
-                  Reports.push_back(R);
-                });
+  StepBatcher B(options(GatherOptions::Window, 100ms, std::nullopt), 100, Got.sink());
   Log L;
   for (int I = 0; I < 2; ++I)
     B.begin(&Ids[I], step(1, 4, 1, 50));
@@ -262,9 +267,9 @@ TEST(StepBatcher, ABatchIsReportedWithItsPredictionOnceItsStepsHaveRun) {
 }
 
 TEST(StepBatcher, AStepWithoutItsEndIsReportedUnmeasured) {
-  std::vector<BatchReport> Reports;
-  StepBatcher B(options(GatherOptions::Window, 1ms, std::nullopt), 0,
-                [&](const BatchReport &R) { Reports.push_back(R); });
+  Reported Got;
+  std::vector<BatchReport> &Reports = Got.Reports;
+  StepBatcher B(options(GatherOptions::Window, 1ms, std::nullopt), 0, Got.sink());
   B.begin(&Ids[0], step());
   B.enter(&Ids[0], Stage::In);
   B.begin(&Ids[0], step()); // the next step: the last one ended unseen
@@ -293,9 +298,9 @@ TEST(StepBatcher, GatherOptionsParse) {
 }
 
 TEST(StepBatcher, AutoTriesEachOrderOnceThenIssuesTheFasterAsMeasured) {
-  std::vector<BatchReport> Reports;
-  StepBatcher B(options(GatherOptions::Window, 1ms, std::nullopt), 100,
-                [&](const BatchReport &R) { Reports.push_back(R); });
+  Reported Got;
+  std::vector<BatchReport> &Reports = Got.Reports;
+  StepBatcher B(options(GatherOptions::Window, 1ms, std::nullopt), 100, Got.sink());
   Log L;
   // One client's steps, each its own batch. The model times both orders
   // alike (6 ms); PS-1's batch is measured slow (its end seen 60 ms
