@@ -142,7 +142,6 @@ void StepBatcher::close(Batch &B, Clock::time_point Now) {
     R.LearnedRatio = L.Ratio;
     R.LearnedFrom = L.Batches;
   }
-  B.Order = R.Order;
 }
 
 bool StepBatcher::mayIssue(const Batch &B, const StepState &St, Stage S) const {
@@ -151,7 +150,7 @@ bool StepBatcher::mayIssue(const Batch &B, const StepState &St, Stage S) const {
     return true;
   if (!B.Closed || Issuing.empty() || Issuing.front().get() != &B)
     return false;
-  if (B.Order == SharingOrder::PS1)
+  if (B.R.Order == SharingOrder::PS1)
     return S <= B.Phase;
   return size_t(&St - B.Steps.data()) <= B.Turn;
 }
@@ -170,7 +169,7 @@ bool StepBatcher::advance(Clock::time_point Now) {
       Moved = true;
     }
     bool Late = Now >= F.Since + Options.Wait;
-    if (F.Order == SharingOrder::PS1) {
+    if (F.R.Order == SharingOrder::PS1) {
       for (;;) {
         bool AllPast = std::all_of(F.Steps.begin(), F.Steps.end(), [&](const StepState &S) {
           return S.Ended || (F.Phase != Stage::Out && S.At > F.Phase);
@@ -241,7 +240,7 @@ void StepBatcher::reportIfRan(Batch &B, std::vector<BatchReport> &Out) {
   if (B.R.Predicted && B.R.MeasuredMs > 0 && B.R.ModelMs > 0) {
     // The batches before weigh 0.7, this one 0.3: a shape's time drifts
     // (other work on the host) but one slow batch should not swing it.
-    Learned &L = Ratios[shapeOf(B, B.Order)];
+    Learned &L = Ratios[shapeOf(B, B.R.Order)];
     double Now = B.R.MeasuredMs / B.R.ModelMs;
     L.Ratio = L.Batches ? 0.7 * L.Ratio + 0.3 * Now : Now;
     ++L.Batches;

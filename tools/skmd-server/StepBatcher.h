@@ -163,13 +163,13 @@ private:
     /// split from the others).
     Clock::time_point Front;
     bool Closed = false;
-    SharingOrder Order = SharingOrder::PS2;
     Stage Phase = Stage::In; ///< PS-1: the stage issued now
     size_t Turn = 0;         ///< PS-2: the step issued now
     Clock::time_point Since; ///< when Phase or Turn last moved
     bool IssuedAll = false;
     bool Reported = false;
     uint64_t GroupsPerRun = 0;
+    /// Its report as it fills, its order among it (set at close).
     BatchReport R;
   };
 
