@@ -184,6 +184,7 @@ double hostCoreShare(unsigned CpuThreads, const std::vector<unsigned> &DeviceThr
 
 /// A launch as the partitioner sees it, with the data its functions use.
 struct ModelPlanner::Problem {
+  std::string Key; ///< ModelPlan::ShapeKey
   PartitionProblem P;
   std::vector<RegressionModel> Models; ///< Per device.
   std::vector<double> Vars;
@@ -375,6 +376,7 @@ ModelPlanner::problem(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
 
   auto Start = Clock::now();
   auto Pr = std::make_shared<Problem>();
+  Pr->Key = Key;
   Pr->Vars = Shape.Vars;
   const uint64_t Total = Range.totalGroups();
   Pr->P.TotalGroups = Total;
@@ -1039,6 +1041,7 @@ Result<ModelPlan> ModelPlanner::plan(Method How, LoadedKernel &Kernel,
   }
   M.Steps = R.Steps;
   M.PartitionUs = Us;
+  M.ShapeKey = (*Pr)->Key;
   (*Pr)->Plans.emplace(int(How), M);
   return M;
 }

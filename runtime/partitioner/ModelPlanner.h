@@ -118,6 +118,10 @@ struct ModelPlan {
   /// holds it there.
   double BoundMs = 0;
   std::string BoundLimit;
+  /// The kernel, its launch shape, the host memory kinds and the shared
+  /// devices' loads: what the plan was made for (plan() only). Launches
+  /// of one key get the same plan.
+  std::string ShapeKey;
 };
 
 class ModelPlanner {

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -31,6 +32,13 @@ Result<SessionOptions> SessionOptions::fromEnvironment(const char *DeviceSpec) {
   }
   if (const char *Explain = std::getenv("SKMD_EXPLAIN"))
     O.Explain = std::string(Explain) != "" && std::string(Explain) != "0";
+  if (const char *Measured = std::getenv("SKMD_MEASURED_PLANS"); Measured && *Measured) {
+    std::string M = Measured;
+    if (M != "0" && M != "1")
+      return Failure(ErrorCode::InvalidArgument,
+                     "SKMD_MEASURED_PLANS is '" + M + "'; it may be 0 or 1");
+    O.MeasuredPlans = M == "1";
+  }
   return O;
 }
 
@@ -56,6 +64,7 @@ Result<std::unique_ptr<Session>> Session::open(const SessionOptions &Options) {
   if (Options.AutoProfile)
     S->Planner->setAutoProfile(*Options.AutoProfile);
   S->Explain = Options.Explain;
+  S->CheckPlans = Options.MeasuredPlans;
   S->setProgress({});
   return S;
 }
@@ -216,6 +225,74 @@ std::optional<std::vector<Piece>> Session::residentPlan(LoadedKernel &K,
   return S.Pieces;
 }
 
+std::vector<double> Session::sideSlowdowns(const ModelPlan &Model,
+                                           const LaunchReport &Report) const {
+  std::vector<double> Slowdown(Devices.size(), 0);
+  for (const PieceReport &P : Report.Pieces) {
+    auto It = std::find_if(Devices.begin(), Devices.end(),
+                           [&](const auto &D) { return D->info().Name == P.Device; });
+    if (It == Devices.end())
+      continue;
+    size_t D = size_t(It - Devices.begin());
+    if (D >= Model.Predicted.size() || !(Model.Predicted[D].DoneMs > 0))
+      continue;
+    double Done = std::max({P.InputAt + P.InputMs, P.KernelAt + P.KernelMs,
+                            P.OutputAt + P.OutputMs, P.MergeAt + P.MergeMs});
+    Slowdown[D] = std::max(Slowdown[D], Done / Model.Predicted[D].DoneMs);
+  }
+  return Slowdown;
+}
+
+std::optional<std::vector<Piece>> Session::measuredPlan(LoadedKernel &K,
+                                                       const std::vector<HostArg> &Args,
+                                                       const NDRange &Range,
+                                                       LaunchRecord &Record) {
+  const ModelPlan &M = *Record.Model;
+  if (!CheckPlans || M.ShapeKey.empty() || M.Pieces.size() < 2)
+    return std::nullopt;
+  // Launches on resident buffers are residentPlan's.
+  bool OnHost = std::any_of(Args.begin(), Args.end(), [](const HostArg &A) {
+    return A.K == HostArg::Buffer &&
+           (!A.Object || A.Object->coherence() != BufferObject::Coherence::Resident);
+  });
+  if (!OnHost)
+    return std::nullopt;
+  double AloneMs = INFINITY;
+  for (double Ms : M.AloneMs)
+    if (Ms > 0)
+      AloneMs = std::min(AloneMs, Ms);
+  MeasuredPlans::Shape &S = Measured.shape(M.ShapeKey, M.Pieces);
+  Checking = &S;
+  CheckedChoice = MeasuredPlans::next(S, std::isfinite(AloneMs) ? AloneMs : 0);
+  if (CheckedChoice == MeasuredPlans::Choice::Split)
+    return std::nullopt;
+  unsigned D = MeasuredPlans::aloneDevice(S, M.AloneMs);
+  auto A = Planner->predict({{D, 0, Range.totalGroups()}}, "alone", K, Args, Range,
+                            /*ChooseChunks=*/true);
+  if (!A) {
+    Checking = nullptr;
+    return std::nullopt;
+  }
+  auto Min = [](const std::vector<double> &V) {
+    return V.empty() ? 0.0 : *std::min_element(V.begin(), V.end());
+  };
+  const std::string &Name = Devices[D]->info().Name;
+  char Why[200];
+  if (S.AloneMs.empty())
+    std::snprintf(Why, sizeof Why,
+                  "auto, measured: %s alone, once (the split took %.3f ms at best; %s alone "
+                  "is predicted %.3f)",
+                  Name.c_str(), Min(S.SplitMs), Name.c_str(), M.AloneMs[D]);
+  else
+    std::snprintf(Why, sizeof Why,
+                  "auto, measured: %s alone (%.3f ms at best against the split's %.3f)",
+                  Name.c_str(), Min(S.AloneMs), Min(S.SplitMs));
+  A->Method = Why;
+  Record.Plan = Why;
+  Record.Model = std::move(*A);
+  return Record.Model->Pieces;
+}
+
 Result<std::vector<Piece>> Session::choosePlan(LoadedKernel &K, const std::vector<HostArg> &Args,
                                                const NDRange &Range, const std::string &Plan,
                                                LaunchRecord &Record, std::string &NoModel) {
@@ -251,9 +328,12 @@ Result<std::vector<Piece>> Session::choosePlan(LoadedKernel &K, const std::vecto
     if (M) {
       Record.Plan = M->Method;
       Record.Model = std::move(*M);
-      if (Plan != "linear")
+      if (Plan != "linear") {
         if (auto Kept = residentPlan(K, Args, Range, Record))
           return *Kept;
+        if (auto Checked = measuredPlan(K, Args, Range, Record))
+          return *Checked;
+      }
       return Record.Model->Pieces;
     }
     // The default falls back when the model cannot plan (no profiles, no
@@ -303,6 +383,8 @@ Status Session::launchNow(LoadedKernel &K, const std::vector<HostArg> &Args,
                           const NDRange &Range, const std::string &Plan,
                           LaunchRecord &Record) {
   auto Start = std::chrono::steady_clock::now();
+  Planned = nullptr;
+  Checking = nullptr;
   std::string NoModel;
   auto Pieces = choosePlan(K, Args, Range, Plan, Record, NoModel);
   if (!Pieces)
@@ -322,6 +404,7 @@ Status Session::launchNow(LoadedKernel &K, const std::vector<HostArg> &Args,
       if (Status Synced = syncAliases(*A.Object); !Synced)
         return Synced;
   ResidentPlans::Shape *Shape = std::exchange(Planned, nullptr);
+  MeasuredPlans::Shape *Checked = std::exchange(Checking, nullptr);
   // What the plan predicts of each device's work, for devices shared with
   // other processes (their server orders its clients' steps by it).
   std::vector<StepForecast> Forecasts;
@@ -336,6 +419,13 @@ Status Session::launchNow(LoadedKernel &K, const std::vector<HostArg> &Args,
   Status S = Run->run(K, Args, Range, *Pieces, Record.Report, Model ? &Forecasts : nullptr);
   if (Shape && S)
     ResidentPlans::measured(*Shape, *Pieces, Record.Report);
+  // The launch's own time: a kernel's first load on a device is not the
+  // plan's.
+  if (Checked && S)
+    MeasuredPlans::measured(*Checked, CheckedChoice, Record.Report.TotalMs - Record.Report.PlanMs,
+                            CheckedChoice == MeasuredPlans::Choice::Split && Model
+                                ? sideSlowdowns(*Model, Record.Report)
+                                : std::vector<double>());
   // Whatever a written buffer's kernel wrote, its aliases see it next
   // (after a failure too: some bytes may have changed).
   for (size_t A = 0; A < Args.size(); ++A)

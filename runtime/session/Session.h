@@ -18,6 +18,7 @@
 #include "devices/cpu/CpuDevice.h"
 #include "launch/Launcher.h"
 #include "partitioner/ModelPlanner.h"
+#include "session/MeasuredPlans.h"
 #include "session/ResidentPlans.h"
 #include "session/SessionBatch.h"
 
@@ -45,9 +46,13 @@ struct SessionOptions {
   /// Profile a kernel the model lacks before planning it (SKMD_PROFILE):
   /// unset leaves the planner's default.
   std::optional<bool> AutoProfile;
+  /// The model's splits held to what they measured
+  /// (session/MeasuredPlans.h; SKMD_MEASURED_PLANS=0 turns it off).
+  bool MeasuredPlans = true;
 
   /// \p DeviceSpec, or SKMD_DEVICES where it is null; SKMD_EXPLAIN;
-  /// SKMD_PROFILE (auto or off; anything else is an error).
+  /// SKMD_PROFILE (auto or off; anything else is an error);
+  /// SKMD_MEASURED_PLANS.
   static Result<SessionOptions> fromEnvironment(const char *DeviceSpec);
 };
 
@@ -192,6 +197,15 @@ private:
   std::optional<std::vector<Piece>> residentPlan(LoadedKernel &Kernel,
                                                  const std::vector<HostArg> &Args,
                                                  const NDRange &Range, LaunchRecord &Record);
+  /// For a launch on host memory that the model splits: the split, or the
+  /// fastest device alone where the split measured no faster
+  /// (session/MeasuredPlans.h); nullopt keeps Record's plan.
+  /// Per device, when its side of \p Report finished over \p Model's
+  /// prediction of it (MeasuredPlans::Shape::Slowdown).
+  std::vector<double> sideSlowdowns(const ModelPlan &Model, const LaunchReport &Report) const;
+  std::optional<std::vector<Piece>> measuredPlan(LoadedKernel &Kernel,
+                                                 const std::vector<HostArg> &Args,
+                                                 const NDRange &Range, LaunchRecord &Record);
 
   std::vector<std::unique_ptr<Device>> Devices;
   CpuDevice *Cpu = nullptr;
@@ -215,6 +229,12 @@ private:
   /// launch being planned (its measured time is kept after it runs).
   ResidentPlans Resident;
   ResidentPlans::Shape *Planned = nullptr;
+  /// Times of the model's splits on host memory, and the shape of the
+  /// launch being planned with the plan it was given.
+  MeasuredPlans Measured;
+  MeasuredPlans::Shape *Checking = nullptr;
+  MeasuredPlans::Choice CheckedChoice = MeasuredPlans::Choice::Split;
+  bool CheckPlans = true;
   /// Before \p B is used: every other member's dirty bytes that overlap
   /// it are made current on the host and stale in the other members.
   Status syncAliases(BufferObject &B);
