@@ -16,13 +16,15 @@ double medianOf(std::vector<double> V) {
 
 } // namespace
 
-MeasuredPlans::Choice MeasuredPlans::next(const Shape &S, double AlonePredictedMs) {
-  if (S.SplitMs.empty())
+MeasuredPlans::Choice MeasuredPlans::next(const Shape &S, double SplitPredictedMs,
+                                          double AlonePredictedMs) {
+  if (S.SplitMs.empty() || !(AlonePredictedMs > 0))
     return Choice::Split;
   if (S.AloneMs.empty()) {
     double Best = *std::min_element(S.SplitMs.begin(), S.SplitMs.end());
-    return AlonePredictedMs > 0 && Best > AlonePredictedMs * (1 - SplitGain) ? Choice::Alone
-                                                                            : Choice::Split;
+    bool NoGain = Best > AlonePredictedMs * (1 - SplitGain);
+    bool ModelWrong = SplitPredictedMs > 0 && Best > SplitPredictedMs * (1 + ModelSlack);
+    return NoGain || ModelWrong ? Choice::Alone : Choice::Split;
   }
   double Split = medianOf(S.SplitMs), Alone = medianOf(S.AloneMs);
   if (S.InUse == Choice::Split)

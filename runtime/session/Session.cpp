@@ -263,7 +263,8 @@ std::optional<std::vector<Piece>> Session::measuredPlan(LoadedKernel &K,
       AloneMs = std::min(AloneMs, Ms);
   MeasuredPlans::Shape &S = Measured.shape(M.ShapeKey, M.Pieces);
   Checking = &S;
-  CheckedChoice = MeasuredPlans::next(S, std::isfinite(AloneMs) ? AloneMs : 0);
+  CheckedChoice =
+      MeasuredPlans::next(S, M.PredictedMs, std::isfinite(AloneMs) ? AloneMs : 0);
   if (CheckedChoice == MeasuredPlans::Choice::Split)
     return std::nullopt;
   unsigned D = MeasuredPlans::aloneDevice(S, M.AloneMs);
@@ -280,9 +281,9 @@ std::optional<std::vector<Piece>> Session::measuredPlan(LoadedKernel &K,
   char Why[200];
   if (S.AloneMs.empty())
     std::snprintf(Why, sizeof Why,
-                  "auto, measured: %s alone, once (the split took %.3f ms at best; %s alone "
-                  "is predicted %.3f)",
-                  Name.c_str(), Min(S.SplitMs), Name.c_str(), M.AloneMs[D]);
+                  "auto, measured: %s alone, once (the split took %.3f ms at best, "
+                  "predicted %.3f; %s alone is predicted %.3f)",
+                  Name.c_str(), Min(S.SplitMs), M.PredictedMs, Name.c_str(), M.AloneMs[D]);
   else
     std::snprintf(Why, sizeof Why,
                   "auto, measured: %s alone (%.3f ms at best against the split's %.3f)",
