@@ -27,6 +27,10 @@ MeasuredPlans::Choice MeasuredPlans::next(const Shape &S, double SplitPredictedM
     return NoGain || ModelWrong ? Choice::Alone : Choice::Split;
   }
   double Split = medianOf(S.SplitMs), Alone = medianOf(S.AloneMs);
+  // Right after the device alone's one trial neither plan is established:
+  // the faster goes on.
+  if (S.InUse == Choice::Alone && S.AloneMs.size() == 1)
+    return Alone <= Split ? Choice::Alone : Choice::Split;
   if (S.InUse == Choice::Split)
     return Alone < Split * (1 - MinGain) ? Choice::Alone : Choice::Split;
   return Split < Alone * (1 - MinGain) ? Choice::Split : Choice::Alone;

@@ -16,9 +16,10 @@
 // so its figure for the device alone is in doubt too: on the same 2xH200
 // host the CPU ran Black-Scholes alone in 13.1 ms in one call and 9.5 in
 // the next, where the split held at 12.4 against 11.4 predicted), the
-// next launch runs a device alone, once; from then on the shape runs whichever
-// measured faster, by the median of its last three launches, changing only
-// for a gain of 5% or more so that noise does not make the plan flip. A
+// next launch runs a device alone, once, and the faster of the two goes on.
+// From then on the shape runs whichever measured faster by the median of
+// its last three launches, changing only for a gain of 5% or more so that
+// noise does not make the plan flip. A
 // shape's first launch is not judged: it pays for the first touches of its
 // memory, of staging buffers and of the devices' queues.
 //

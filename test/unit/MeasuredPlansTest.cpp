@@ -61,6 +61,17 @@ TEST(MeasuredPlans, TheSplitComesBackWhenTheDeviceAloneMeasuresSlower) {
   EXPECT_EQ(MeasuredPlans::next(S, 9.5, 9.8), Choice::Split);
 }
 
+TEST(MeasuredPlans, AfterTheTrialTheFasterGoesOnWithoutAMargin) {
+  MeasuredPlans Plans;
+  MeasuredPlans::Shape &S = Plans.shape("k", TwoGpus);
+  MeasuredPlans::measured(S, Choice::Split, 20);
+  MeasuredPlans::measured(S, Choice::Split, 5.16);
+  ASSERT_EQ(MeasuredPlans::next(S, 4.5, 5.4), Choice::Alone);
+  // The device alone 3% slower than the split: the split goes on.
+  MeasuredPlans::measured(S, Choice::Alone, 5.31);
+  EXPECT_EQ(MeasuredPlans::next(S, 4.5, 5.4), Choice::Split);
+}
+
 TEST(MeasuredPlans, APlanChangesOnlyForAGainOfFivePercent) {
   MeasuredPlans Plans;
   MeasuredPlans::Shape &S = Plans.shape("k", TwoGpus);
