@@ -3,7 +3,8 @@
 // The one place that says what happens to a kernel on its way to each
 // device. Read the three lower* functions top to bottom:
 //
-//   all:    OpenCL C --clang--> IR -> inline kernel bodies
+//   all:    OpenCL C --clang--> IR -> skmd-lower-async-copies
+//           -> inline kernel bodies
 //           -> internalize non-kernels -> O<n> without unrolling or
 //           vectorizing (= kernel IR, what --emit=llvm prints and SKMD's
 //           passes see: loops keep one induction variable each)
@@ -42,6 +43,7 @@
 #include "Plugin/SKMDPlugin.h"
 #include "Support/KernelCloning.h"
 #include "Support/OpenCLKernel.h"
+#include "Transforms/AsyncCopyLowering.h"
 #include "Transforms/CpuDispatch.h"
 #include "Transforms/ImplicitLoopBarriers.h"
 #include "Transforms/KernelBodyInlining.h"
@@ -342,6 +344,14 @@ Expected<std::unique_ptr<Module>> buildKernelIR(const CompilerOptions &Opts,
   auto M = compileToIR(Opts.Frontend, chooseTarget(Target).Triple, Ctx);
   if (!M)
     return M.takeError();
+  {
+    // Work-group copies as the loops their items share, which the
+    // footprint analysis can describe (Transforms/AsyncCopyLowering.h).
+    Passes P(**TM);
+    ModulePassManager MPM;
+    MPM.addPass(AsyncCopyLoweringPass());
+    MPM.run(**M, P.MAM);
+  }
   if (Error E = internalizeAndOptimize(**M, **TM, Opts.Frontend.OptLevel,
                                        analyzableTuning()))
     return E;

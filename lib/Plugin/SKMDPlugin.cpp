@@ -10,6 +10,7 @@
 #include "Analysis/KernelArgAccess.h"
 #include "Analysis/Partitionability.h"
 #include "Analysis/WorkItemUniformity.h"
+#include "Transforms/AsyncCopyLowering.h"
 #include "Transforms/CpuDispatch.h"
 #include "Transforms/ImplicitLoopBarriers.h"
 #include "Transforms/KernelBodyInlining.h"

@@ -68,7 +68,7 @@ bool isWorkGroupBarrier(const Instruction &I) {
   return N == "_Z7barrierj" || N.starts_with("_Z18work_group_barrier");
 }
 
-CallInst *emitBarrier(Instruction *At) {
+CallInst *emitBarrier(Instruction *At, uint32_t Fences) {
   Module &M = *At->getModule();
   LLVMContext &C = M.getContext();
   FunctionCallee Barrier = M.getOrInsertFunction(
@@ -76,9 +76,8 @@ CallInst *emitBarrier(Instruction *At) {
                                        {Type::getInt32Ty(C)}, false));
   if (auto *F = dyn_cast<Function>(Barrier.getCallee()))
     F->addFnAttr(Attribute::Convergent);
-  constexpr uint32_t LocalMemFence = 1; // CLK_LOCAL_MEM_FENCE
   auto *Call = CallInst::Create(
-      Barrier, {ConstantInt::get(Type::getInt32Ty(C), LocalMemFence)}, "",
+      Barrier, {ConstantInt::get(Type::getInt32Ty(C), Fences)}, "",
       At->getIterator());
   Call->addFnAttr(Attribute::Convergent);
   return Call;

@@ -41,9 +41,9 @@ llvm::StringRef mangledName(WorkItemFn Fn);
 /// Whether \p I is barrier() or work_group_barrier().
 bool isWorkGroupBarrier(const llvm::Instruction &I);
 
-/// Emits barrier(CLK_LOCAL_MEM_FENCE) before \p At, declaring barrier
-/// (convergent) in the module if needed.
-llvm::CallInst *emitBarrier(llvm::Instruction *At);
+/// Emits barrier(\p Fences) before \p At (default CLK_LOCAL_MEM_FENCE),
+/// declaring barrier (convergent) in the module if needed.
+llvm::CallInst *emitBarrier(llvm::Instruction *At, uint32_t Fences = 1);
 llvm::StringRef sourceName(WorkItemFn Fn);
 
 /// Whether the function takes a dimension index argument.

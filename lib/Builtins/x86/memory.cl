@@ -113,61 +113,9 @@ OVL float atomic_xchg(volatile __local float *p, float v) {
   return Old;
 }
 
-// async_work_group_copy: every work-item copies its share (items stride
-// through the elements), and wait_group_events is a barrier, which the
-// work-group function turns into the end of a work-item loop. The copy is
-// then complete for all items exactly where OpenCL says it may be used.
-__attribute__((overloadable)) size_t get_local_linear_id(void);
-__attribute__((overloadable)) size_t get_local_size(uint dim);
-__attribute__((overloadable)) void barrier(uint flags);
-#define ITEMS() (get_local_size(0) * get_local_size(1) * get_local_size(2))
-#define ASYNC_COPY(T, DST_AS, SRC_AS)                                          \
-  OVL event_t async_work_group_copy(DST_AS T *dst, const SRC_AS T *src,        \
-                                    size_t n, event_t e) {                     \
-    for (size_t i = get_local_linear_id(); i < n; i += ITEMS())                \
-      dst[i] = src[i];                                                         \
-    return e;                                                                  \
-  }
-#define ASYNC_COPIES(T)                                                        \
-  ASYNC_COPY(T, __local, __global)                                             \
-  ASYNC_COPY(T, __global, __local)                                             \
-  OVL event_t async_work_group_strided_copy(__local T *dst,                    \
-                                            const __global T *src, size_t n,   \
-                                            size_t stride, event_t e) {        \
-    for (size_t i = get_local_linear_id(); i < n; i += ITEMS())                \
-      dst[i] = src[i * stride];                                                \
-    return e;                                                                  \
-  }                                                                            \
-  OVL event_t async_work_group_strided_copy(__global T *dst,                   \
-                                            const __local T *src, size_t n,    \
-                                            size_t stride, event_t e) {        \
-    for (size_t i = get_local_linear_id(); i < n; i += ITEMS())                \
-      dst[i * stride] = src[i];                                                \
-    return e;                                                                  \
-  }                                                                            \
-  OVL void prefetch(const __global T *p, size_t n) {}
-#define ASYNC_ALL_WIDTHS(T)                                                    \
-  ASYNC_COPIES(T) ASYNC_COPIES(T##2) ASYNC_COPIES(T##3) ASYNC_COPIES(T##4)     \
-  ASYNC_COPIES(T##8) ASYNC_COPIES(T##16)
-ASYNC_ALL_WIDTHS(char)
-ASYNC_ALL_WIDTHS(uchar)
-ASYNC_ALL_WIDTHS(short)
-ASYNC_ALL_WIDTHS(ushort)
-ASYNC_ALL_WIDTHS(int)
-ASYNC_ALL_WIDTHS(uint)
-ASYNC_ALL_WIDTHS(long)
-ASYNC_ALL_WIDTHS(ulong)
-ASYNC_ALL_WIDTHS(float)
-ASYNC_ALL_WIDTHS(double)
-
-#define CLK_LOCAL_MEM_FENCE 1
-#define CLK_GLOBAL_MEM_FENCE 2
-OVL void wait_group_events(int n, __generic event_t *events) {
-  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-}
-OVL void wait_group_events(int n, __private event_t *events) {
-  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-}
+// async_work_group_copy, its strided form, wait_group_events and prefetch
+// never reach this library: skmd-lower-async-copies writes them as loops
+// and barriers in every variant (lib/Transforms/AsyncCopyLowering.h).
 
 // shuffle / shuffle2: lane i of the result is lane mask[i] of x (or of
 // x then y), taking only the mask bits that index them.

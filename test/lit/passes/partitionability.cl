@@ -94,3 +94,18 @@ __kernel void read_flag(__global int *flag) {
   if (flag[0] == 0)
     flag[0] = 2;
 }
+
+// Work-group copies (lowered to the loops the group's items share): each
+// group reads its tile of 'in' and writes every other element of its part
+// of 'out'.
+// CHECK-LABEL: kernel 'staged_tiles': partitionable
+__kernel void staged_tiles(__global const int *in, __global int *out) {
+  __local int tile[64], reversed[64];
+  size_t n = get_local_size(0), g = get_group_id(0), l = get_local_id(0);
+  event_t e = async_work_group_copy(tile, in + g * n, n, 0);
+  wait_group_events(1, &e);
+  reversed[l] = tile[n - 1 - l] + 1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  e = async_work_group_strided_copy(out + 2 * g * n, reversed, n, 2, 0);
+  wait_group_events(1, &e);
+}
