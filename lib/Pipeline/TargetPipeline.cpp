@@ -4,7 +4,7 @@
 // device. Read the three lower* functions top to bottom:
 //
 //   all:    OpenCL C --clang--> IR -> skmd-lower-async-copies
-//           -> inline kernel bodies
+//           -> skmd-private-out-args -> inline kernel bodies
 //           -> internalize non-kernels -> O<n> without unrolling or
 //           vectorizing (= kernel IR, what --emit=llvm prints and SKMD's
 //           passes see: loops keep one induction variable each)
@@ -49,6 +49,7 @@
 #include "Transforms/KernelBodyInlining.h"
 #include "Transforms/MergeKernel.h"
 #include "Transforms/PartitionReadyKernel.h"
+#include "Transforms/PrivateOutArguments.h"
 #include "Transforms/SPIRVIntegerConversions.h"
 #include "Transforms/SPIRVVectorSelects.h"
 #include "Transforms/X86BufferAlignment.h"
@@ -345,11 +346,13 @@ Expected<std::unique_ptr<Module>> buildKernelIR(const CompilerOptions &Opts,
   if (!M)
     return M.takeError();
   {
-    // Work-group copies as the loops their items share, which the
-    // footprint analysis can describe (Transforms/AsyncCopyLowering.h).
+    // Work-group copies as the loops their items share, and math builtins'
+    // second results through private slots: stores the footprint analysis
+    // can describe (Transforms/AsyncCopyLowering.h, PrivateOutArguments.h).
     Passes P(**TM);
     ModulePassManager MPM;
     MPM.addPass(AsyncCopyLoweringPass());
+    MPM.addPass(PrivateOutArgumentsPass());
     MPM.run(**M, P.MAM);
   }
   if (Error E = internalizeAndOptimize(**M, **TM, Opts.Frontend.OptLevel,

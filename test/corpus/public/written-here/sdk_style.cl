@@ -11,6 +11,7 @@
 // corpus-run: hash64 --global=2048 --local=64 --arg=2048:zero --arg=123456789 --arg=2000
 // corpus-run: float_atomic_sum --global=2048 --local=64 --arg=2048 --arg=1:zero --arg=2048
 // corpus-run: row_dot_local --global=64*32 --local=32 --arg=60*100 --arg=100 --arg=60:zero --arg=60 --arg=100
+// corpus-run: second_results --global=512 --local=64 --arg=500 --arg=500:zero --arg=500:zero --arg=500:zero --arg=500:zero --arg=500
 // corpus-note: every kernel here was written for this corpus; float_atomic_sum uses what atomic_cmpxchg returns, so its launches are refused a split and run whole
 
 // Sparse matrix (ELL, column-major: entry k of row r at k * rows + r) times
@@ -272,4 +273,15 @@ __kernel void row_dot_local(__global const float *a, __global const float *x,
   }
   if (lid == 0 && row < rows)
     y[row] = part[0];
+}
+
+// Math builtins' second results stored straight into buffers.
+__kernel void second_results(__global const float *x, __global float *s, __global float *c,
+                             __global float *whole, __global int *exps, int n) {
+  int i = get_global_id(0);
+  if (i < n) {
+    s[i] = sincos(x[i], &c[i]);
+    float m = frexp(fract(x[i] * 37.0f, &whole[i]) + 1.0f, exps + i);
+    s[i] += m;
+  }
 }
