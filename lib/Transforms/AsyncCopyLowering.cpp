@@ -137,7 +137,9 @@ PreservedAnalyses AsyncCopyLoweringPass::run(Module &M, ModuleAnalysisManager &)
   for (Function &F : M)
     for (Instruction &I : instructions(F))
       if (auto *Call = dyn_cast<CallInst>(&I))
-        if (Function *Callee = Call->getCalledFunction()) {
+        if (Function *Callee = Call->getCalledFunction();
+            Callee && Callee->isDeclaration()) {
+          // A file's own definition under a builtin's name is its own.
           StringRef Name = Callee->getName();
           if (Name.starts_with(CopyPrefix) || Name.starts_with(StridedPrefix) ||
               Name.starts_with(WaitPrefix) || Name.starts_with(PrefetchPrefix))

@@ -16,8 +16,11 @@ namespace {
 /// The type a builtin stores through its last argument, if \p Call is one
 /// of those that do: the result's type, or int with as many lanes.
 Type *outArgumentType(const CallInst &Call) {
+  // Only the builtins (declarations): a file's own function of that name
+  // may read through the pointer.
   const Function *Callee = Call.getCalledFunction();
-  if (!Callee || Call.arg_size() < 2 || !Call.getArgOperand(Call.arg_size() - 1)->getType()->isPointerTy())
+  if (!Callee || !Callee->isDeclaration() || Call.arg_size() < 2 ||
+      !Call.getArgOperand(Call.arg_size() - 1)->getType()->isPointerTy())
     return nullptr;
   StringRef Name = Callee->getName();
   Type *Result = Call.getType();

@@ -39,3 +39,17 @@ define spir_kernel void @already_private(float %x) {
   %s = call spir_func float @_Z6sincosfPU3AS4f(float %x, ptr addrspace(4) %g)
   ret void
 }
+
+; A file's own function under a builtin's name may read through the
+; pointer: left alone.
+; CHECK-LABEL: define spir_kernel void @own_definition(
+; CHECK-NOT: out.slot
+define spir_func float @_Z6sincosfPU3AS4d(float %x, ptr addrspace(4) %p) {
+  %old = load float, ptr addrspace(4) %p
+  store float %x, ptr addrspace(4) %p
+  ret float %old
+}
+define spir_kernel void @own_definition(ptr addrspace(4) %c, float %x) {
+  %s = call spir_func float @_Z6sincosfPU3AS4d(float %x, ptr addrspace(4) %c)
+  ret void
+}
