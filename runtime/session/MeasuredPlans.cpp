@@ -23,7 +23,10 @@ MeasuredPlans::Choice MeasuredPlans::next(const Shape &S, double SplitPredictedM
   if (S.AloneMs.empty()) {
     double Best = *std::min_element(S.SplitMs.begin(), S.SplitMs.end());
     bool NoGain = Best > AlonePredictedMs * (1 - SplitGain);
-    bool ModelWrong = SplitPredictedMs > 0 && Best > SplitPredictedMs * (1 + ModelSlack);
+    // The model is off on this launch by Error; were it off as much the
+    // other way on the device alone, could that device win?
+    double Error = SplitPredictedMs > 0 ? Best / SplitPredictedMs : 1;
+    bool ModelWrong = Error > 1 + ModelSlack && AlonePredictedMs < Best * Error;
     return NoGain || ModelWrong ? Choice::Alone : Choice::Split;
   }
   double Split = medianOf(S.SplitMs), Alone = medianOf(S.AloneMs);

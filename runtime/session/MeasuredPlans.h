@@ -12,10 +12,12 @@
 // So the launches of a shape the model splits are timed. Where the split's
 // best time is no better than the fastest device alone is predicted to
 // take (the gain that made the model split is not there), or more than 5%
-// above the split's own prediction (the model is wrong about this launch,
-// so its figure for the device alone is in doubt too: on the same 2xH200
-// host the CPU ran Black-Scholes alone in 13.1 ms in one call and 9.5 in
-// the next, where the split held at 12.4 against 11.4 predicted), the
+// above the split's own prediction while the device alone, were the model
+// off as much the other way for it, could win (the model is wrong about
+// this launch, so its figure for the device alone is in doubt too: on the
+// same 2xH200 host the CPU ran Black-Scholes alone in 13.1 ms in one call
+// and 9.5 in the next, where the split held at 12.4 against 11.4
+// predicted), the
 // next launch runs a device alone, once, and the faster of the two goes on.
 // From then on the shape runs whichever measured faster by the median of
 // its last three launches, changing only for a gain of 5% or more so that
@@ -65,7 +67,8 @@ public:
   /// The split is tried against a device alone once its best time is
   /// within this of the device's prediction (the planner's least gain)...
   static constexpr double SplitGain = 0.03;
-  /// ... or this much above its own prediction.
+  /// ... or this much above its own prediction, with the device alone
+  /// predicted within that error of the split's time.
   static constexpr double ModelSlack = 0.05;
 
   /// The plan for the next launch of \p S, the split being predicted to
