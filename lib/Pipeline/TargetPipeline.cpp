@@ -22,7 +22,7 @@
 //           arguments into dynamic shared memory -> link libclc +
 //           libdevice -> internalize -> O<n> -> PTX
 //   spirv:  SKMD IR -> skmd-spirv-integer-conversions
-//           -> skmd-spirv-vector-selects -> SPIR-V 1.2
+//           -> skmd-spirv-vector-selects -> skmd-spirv-any-all -> SPIR-V 1.2
 //           -> SPIRV-Tools validation
 //
 //===----------------------------------------------------------------------===//
@@ -50,6 +50,7 @@
 #include "Transforms/MergeKernel.h"
 #include "Transforms/PartitionReadyKernel.h"
 #include "Transforms/PrivateOutArguments.h"
+#include "Transforms/SPIRVAnyAll.h"
 #include "Transforms/SPIRVIntegerConversions.h"
 #include "Transforms/SPIRVVectorSelects.h"
 #include "Transforms/X86BufferAlignment.h"
@@ -498,6 +499,7 @@ Expected<std::string> lowerToVariant(Module &M, const CompilerOptions &Opts,
     ModulePassManager Fixes;
     Fixes.addPass(SPIRVIntegerConversionsPass());
     Fixes.addPass(SPIRVVectorSelectsPass());
+    Fixes.addPass(SPIRVAnyAllPass());
     Fixes.run(M, P.MAM);
     auto Binary = emitWithBackend(M, **TM, CodeGenFileType::ObjectFile);
     if (!Binary)

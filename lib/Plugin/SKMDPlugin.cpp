@@ -17,6 +17,7 @@
 #include "Transforms/MergeKernel.h"
 #include "Transforms/PartitionReadyKernel.h"
 #include "Transforms/PrivateOutArguments.h"
+#include "Transforms/SPIRVAnyAll.h"
 #include "Transforms/SPIRVIntegerConversions.h"
 #include "Transforms/SPIRVVectorSelects.h"
 #include "Transforms/X86BufferAlignment.h"

@@ -12,6 +12,7 @@
 // corpus-run: float_atomic_sum --global=2048 --local=64 --arg=2048 --arg=1:zero --arg=2048
 // corpus-run: row_dot_local --global=64*32 --local=32 --arg=60*100 --arg=100 --arg=60:zero --arg=60 --arg=100
 // corpus-run: second_results --global=512 --local=64 --arg=500 --arg=500:zero --arg=500:zero --arg=500:zero --arg=500:zero --arg=500
+// corpus-run: signs --global=256 --local=64 --arg=3*1000 --arg=3*1000:zero --arg=1000:zero --arg=1000
 // corpus-note: every kernel here was written for this corpus; float_atomic_sum uses what atomic_cmpxchg returns, so its launches are refused a split and run whole
 
 // Sparse matrix (ELL, column-major: entry k of row r at k * rows + r) times
@@ -283,5 +284,17 @@ __kernel void second_results(__global const float *x, __global float *s, __globa
     s[i] = sincos(x[i], &c[i]);
     float m = frexp(fract(x[i] * 37.0f, &whole[i]) + 1.0f, exps + i);
     s[i] += m;
+  }
+}
+
+// Relational builtins on vectors, reduced by any() and all(), with 3-lane
+// loads and stores; grid-stride loops over the rest.
+__kernel void signs(__global const float *in, __global float *out, __global int *flags, int n) {
+  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
+    float3 v = vload3(i, in);
+    int3 low = isless(v, (float3)(0.25f));
+    float3 r = select(v, -v, low);
+    flags[i] = any(low) * 10 + all(isgreater(v, (float3)(0.1f))) + any((int4)(low, 0)) * 100;
+    vstore3(r * (any(v > 0.9f) ? 2.0f : 1.0f), i, out);
   }
 }
