@@ -14,6 +14,7 @@
   OVL T sub_sat(T a, T b) { return __builtin_elementwise_sub_sat(a, b); }     \
   OVL T popcount(T x) { return __builtin_elementwise_popcount(x); }           \
   OVL T clz(T x) { return __builtin_elementwise_clzg(x, (T)BITS); }           \
+  OVL T ctz(T x) { return __builtin_elementwise_ctzg(x, (T)BITS); }           \
   OVL T rotate(T x, T n) { return __builtin_elementwise_fshl(x, x, n); }      \
   OVL T hadd(T a, T b) { return (a >> 1) + (b >> 1) + (a & b & (T)1); }       \
   OVL T rhadd(T a, T b) { return (a >> 1) + (b >> 1) + ((a | b) & (T)1); }    \

@@ -313,6 +313,16 @@ OVL float nan(uint code) {
   return __builtin_astype(code | __builtin_astype(__builtin_nanf(""), uint),
                           float);
 }
+// The vectors, lane by lane (the quiet-NaN bits or-ed into each code).
+#define NAN_VECTOR(T, U, N, NAN)                                               \
+  OVL T##N nan(U##N code) {                                                    \
+    return __builtin_astype(code | (U##N)__builtin_astype(NAN, U), T##N);      \
+  }
+#define NAN_VECTORS(T, U, NAN)                                                 \
+  NAN_VECTOR(T, U, 2, NAN) NAN_VECTOR(T, U, 3, NAN) NAN_VECTOR(T, U, 4, NAN)   \
+  NAN_VECTOR(T, U, 8, NAN) NAN_VECTOR(T, U, 16, NAN)
+NAN_VECTORS(float, uint, __builtin_nanf(""))
+NAN_VECTORS(double, ulong, __builtin_nan(""))
 
 // Results through a pointer (frexp, modf, fract, sincos, remquo,
 // lgamma_r), in each address space a pointer may have. The scalar forms on

@@ -13,6 +13,7 @@
 // corpus-run: row_dot_local --global=64*32 --local=32 --arg=60*100 --arg=100 --arg=60:zero --arg=60 --arg=100
 // corpus-run: second_results --global=512 --local=64 --arg=500 --arg=500:zero --arg=500:zero --arg=500:zero --arg=500:zero --arg=500
 // corpus-run: signs --global=256 --local=64 --arg=3*1000 --arg=3*1000:zero --arg=1000:zero --arg=1000
+// corpus-run: bit_tricks --global=128 --local=64 --arg=100 --arg=100:zero --arg=100:zero --arg=100
 // corpus-note: every kernel here was written for this corpus; float_atomic_sum uses what atomic_cmpxchg returns, so its launches are refused a split and run whole
 
 // Sparse matrix (ELL, column-major: entry k of row r at k * rows + r) times
@@ -296,5 +297,18 @@ __kernel void signs(__global const float *in, __global float *out, __global int 
     float3 r = select(v, -v, low);
     flags[i] = any(low) * 10 + all(isgreater(v, (float3)(0.1f))) + any((int4)(low, 0)) * 100;
     vstore3(r * (any(v > 0.9f) ? 2.0f : 1.0f), i, out);
+  }
+}
+
+// OpenCL 2.0's ctz on 64-bit vectors and nan() of vectors of codes, with
+// the other integer builtins around them.
+__kernel void bit_tricks(__global const long2 *in, __global long2 *out, __global float4 *nans,
+                         int n) {
+  int i = get_global_id(0);
+  if (i < n) {
+    long2 x = in[i] | (long2)(1L << 40, 1L << 3);
+    out[i] = ctz(x) * 1000 + clz(x) * 10 + popcount(x) + rotate(x, (long2)(5));
+    float4 q = nan((uint4)(i, 1, 2, 3));
+    nans[i] = select((float4)(1.0f), (float4)(2.0f), isnan(q)) + (float4)(ctz(i | 256));
   }
 }
