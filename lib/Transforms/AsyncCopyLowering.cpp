@@ -8,8 +8,6 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
-#include <optional>
-
 using namespace llvm;
 
 namespace skmd {

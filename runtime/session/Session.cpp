@@ -226,15 +226,15 @@ std::optional<std::vector<Piece>> Session::residentPlan(LoadedKernel &K,
 }
 
 std::vector<double> Session::sideSlowdowns(const ModelPlan &Model,
+                                           const std::vector<Piece> &Pieces,
                                            const LaunchReport &Report) const {
   std::vector<double> Slowdown(Devices.size(), 0);
-  for (const PieceReport &P : Report.Pieces) {
-    auto It = std::find_if(Devices.begin(), Devices.end(),
-                           [&](const auto &D) { return D->info().Name == P.Device; });
-    if (It == Devices.end())
-      continue;
-    size_t D = size_t(It - Devices.begin());
-    if (D >= Model.Predicted.size() || !(Model.Predicted[D].DoneMs > 0))
+  // The report has a piece for each of the plan's, in its order.
+  for (size_t I = 0; I < Pieces.size() && I < Report.Pieces.size(); ++I) {
+    const PieceReport &P = Report.Pieces[I];
+    unsigned D = Pieces[I].Device;
+    if (D >= Model.Predicted.size() || D >= Slowdown.size() ||
+        !(Model.Predicted[D].DoneMs > 0))
       continue;
     double Done = std::max({P.InputAt + P.InputMs, P.KernelAt + P.KernelMs,
                             P.OutputAt + P.OutputMs, P.MergeAt + P.MergeMs});
@@ -425,7 +425,7 @@ Status Session::launchNow(LoadedKernel &K, const std::vector<HostArg> &Args,
   if (Checked && S)
     MeasuredPlans::measured(*Checked, CheckedChoice, Record.Report.TotalMs - Record.Report.PlanMs,
                             CheckedChoice == MeasuredPlans::Choice::Split && Model
-                                ? sideSlowdowns(*Model, Record.Report)
+                                ? sideSlowdowns(*Model, *Pieces, Record.Report)
                                 : std::vector<double>());
   // Whatever a written buffer's kernel wrote, its aliases see it next
   // (after a failure too: some bytes may have changed).

@@ -197,12 +197,14 @@ private:
   std::optional<std::vector<Piece>> residentPlan(LoadedKernel &Kernel,
                                                  const std::vector<HostArg> &Args,
                                                  const NDRange &Range, LaunchRecord &Record);
+  /// Per device, when its side of \p Report (a launch of \p Pieces)
+  /// finished over \p Model's prediction of it
+  /// (MeasuredPlans::Shape::Slowdown).
+  std::vector<double> sideSlowdowns(const ModelPlan &Model, const std::vector<Piece> &Pieces,
+                                    const LaunchReport &Report) const;
   /// For a launch on host memory that the model splits: the split, or the
   /// fastest device alone where the split measured no faster
   /// (session/MeasuredPlans.h); nullopt keeps Record's plan.
-  /// Per device, when its side of \p Report finished over \p Model's
-  /// prediction of it (MeasuredPlans::Shape::Slowdown).
-  std::vector<double> sideSlowdowns(const ModelPlan &Model, const LaunchReport &Report) const;
   std::optional<std::vector<Piece>> measuredPlan(LoadedKernel &Kernel,
                                                  const std::vector<HostArg> &Args,
                                                  const NDRange &Range, LaunchRecord &Record);
