@@ -8,15 +8,20 @@
 // build cache (SKMD_CACHE, cache/BuildCache.h) or fail with
 // CL_COMPILER_NOT_AVAILABLE; binaries (bundles) still load. With both, a
 // build fills the cache with every variant, for the hosts without LLVM.
+// clCompileProgram and clLinkProgram go through the module and the cache
+// alike: a unit's compiled object keyed by its source, a link's output by
+// its objects' bytes.
 //
 //===----------------------------------------------------------------------===//
 #include "CompilerModule.h"
 #include "Icd.h"
 
 #include "bundle/Bundle.h"
+#include "bundle/CompiledObject.h"
 #include "cache/BuildCache.h"
 
 #include <algorithm>
+#include <functional>
 #include <cstdlib>
 #include <dlfcn.h>
 #include <fstream>
@@ -28,46 +33,52 @@ namespace skmd::opencl {
 
 namespace {
 
-skmd_opencl_compile_fn compilerEntry(std::string *Why) {
+/// The compiler module, opened once; null with the reason in \p Why.
+void *compilerModule(std::string *Why) {
   static std::once_flag Once;
-  static skmd_opencl_compile_fn Entry = nullptr;
+  static void *Handle = nullptr;
   static std::string Failed;
   std::call_once(Once, [] {
     // Beside this library: its folder from one of its own addresses.
     Dl_info Self;
     std::string Dir;
-    if (dladdr(reinterpret_cast<void *>(&compilerEntry), &Self) && Self.dli_fname) {
+    if (dladdr(reinterpret_cast<void *>(&compilerModule), &Self) && Self.dli_fname) {
       Dir = Self.dli_fname;
       Dir = Dir.substr(0, Dir.rfind('/') + 1);
     }
     std::string Path = Dir + SKMD_OPENCL_COMPILER_MODULE;
     if (const char *Env = std::getenv("SKMD_OPENCL_COMPILER"); Env && *Env)
       Path = Env;
-    void *Handle = dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    Handle = dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!Handle) {
       const char *E = dlerror();
       Failed = "the SKMD platform's compiler (" + Path + ") does not load" +
                (E ? std::string(": ") + E : std::string());
-      return;
     }
-    Entry = reinterpret_cast<skmd_opencl_compile_fn>(dlsym(Handle, "skmd_opencl_compile"));
-    if (!Entry)
-      Failed = Path + " has no skmd_opencl_compile";
   });
-  if (!Entry && Why)
+  if (!Handle && Why)
     *Why = Failed;
+  return Handle;
+}
+
+/// The compiler module's entry point \p Name (CompilerModule.h).
+template <typename Fn> Fn compilerEntry(const char *Name, std::string *Why) {
+  void *Handle = compilerModule(Why);
+  if (!Handle)
+    return nullptr;
+  auto Entry = reinterpret_cast<Fn>(dlsym(Handle, Name));
+  if (!Entry && Why)
+    *Why = std::string("the SKMD platform's compiler has no ") + Name;
   return Entry;
 }
 
 } // namespace
 
-bool compilerAvailable() { return compilerEntry(nullptr) != nullptr; }
+bool compilerAvailable() {
+  return compilerEntry<skmd_opencl_compile_fn>("skmd_opencl_compile", nullptr) != nullptr;
+}
 
-namespace {
-
-/// The variants the platform's devices run: x86 always (the CPU merges and
-/// re-runs).
-std::vector<TargetKind> neededVariants() {
+std::vector<TargetKind> platformVariants() {
   std::vector<TargetKind> Kinds{TargetKind::X86};
   for (const DeviceInfo *I : platformSession(nullptr)->deviceInfos())
     if (std::find(Kinds.begin(), Kinds.end(), I->Variant) == Kinds.end())
@@ -75,34 +86,48 @@ std::vector<TargetKind> neededVariants() {
   return Kinds;
 }
 
-cl_int runCompiler(skmd_opencl_compile_fn Compile, const std::string &Source,
-                   const std::string &Options, const std::vector<TargetKind> &Kinds,
-                   std::vector<uint8_t> &Bytes, std::string &Log) {
+namespace {
+
+std::string targetList(const std::vector<TargetKind> &Kinds) {
   std::string Targets;
   for (TargetKind K : Kinds)
     Targets += (Targets.empty() ? "" : ",") + std::string(targetKindName(K));
-  struct Out {
-    std::vector<uint8_t> *Bytes;
-    std::string *Log;
-  } Into{&Bytes, &Log};
-  return Compile(
-      Source.c_str(), Options.c_str(), Targets.c_str(),
-      [](void *C, const unsigned char *Data, size_t N) {
-        static_cast<Out *>(C)->Bytes->assign(Data, Data + N);
-      },
-      [](void *C, const char *Text) { *static_cast<Out *>(C)->Log = Text; }, &Into);
+  return Targets;
 }
 
-/// The variants of \p Needed that the bundle \p Bytes lacks, by name.
+/// Where the compiler module's callbacks put its output and log.
+struct Into {
+  std::vector<uint8_t> *Bytes;
+  std::string *Log;
+  static void output(void *C, const unsigned char *Data, size_t N) {
+    static_cast<Into *>(C)->Bytes->assign(Data, Data + N);
+  }
+  static void log(void *C, const char *Text) { *static_cast<Into *>(C)->Log = Text; }
+};
+
+/// The variants of \p Needed that \p Bytes, a bundle or a compiled
+/// object, lacks, by name.
 std::string missingVariants(const std::vector<uint8_t> &Bytes,
                             const std::vector<TargetKind> &Needed) {
+  std::string Missing;
+  auto Lacks = [&](TargetKind K) {
+    Missing += (Missing.empty() ? "" : ", ") + std::string(targetKindName(K));
+  };
+  if (isCompiledObject(Bytes)) {
+    auto Object = parseCompiledObject(Bytes);
+    if (!Object)
+      return "a readable compiled object (" + Object.error().message() + ")";
+    for (TargetKind K : Needed)
+      if (!Object->Bitcode.count(K))
+        Lacks(K);
+    return Missing;
+  }
   auto B = Bundle::fromBytes(Bytes);
   if (!B)
     return "a readable bundle (" + B.error().message() + ")";
-  std::string Missing;
   for (TargetKind K : Needed)
     if (B->variant(K).empty())
-      Missing += (Missing.empty() ? "" : ", ") + std::string(targetKindName(K));
+      Lacks(K);
   return Missing;
 }
 
@@ -171,6 +196,69 @@ private:
   std::vector<std::pair<std::string, bool>> Made; ///< Path, is a folder.
 };
 
+/// A build the build cache may serve. \p Build makes the output (a bundle
+/// or a compiled object) with the compiler for the variants it is given; a
+/// cache entry serves only with every variant the devices need.
+using Builder = std::function<cl_int(const std::vector<TargetKind> &, std::vector<uint8_t> &,
+                                     std::string &)>;
+
+cl_int cachedBuild(const std::string &KeySource, const BuildOptions &KeyOptions,
+                   const std::string &Unavailable, const Builder &Build,
+                   std::vector<uint8_t> &Bytes, std::string &Log) {
+  std::vector<TargetKind> Needed = platformVariants();
+  std::optional<BuildCache> Cache = BuildCache::fromEnvironment();
+  std::string CacheNote;
+  if (Cache) {
+    std::string Entry = Cache->entryPath(KeySource, KeyOptions) + ".skmd";
+    if (auto Hit = Cache->find(KeySource, KeyOptions)) {
+      std::string Missing = missingVariants(*Hit, Needed);
+      if (Missing.empty()) {
+        Bytes = std::move(*Hit);
+        Log = "skmd: built ahead of time: " + Entry + "\n";
+        return CL_SUCCESS;
+      }
+      CacheNote = "the build cache's " + Entry + " lacks " + Missing;
+    } else {
+      CacheNote = "the build cache " + Cache->dir() + " has no " + Entry;
+    }
+  }
+  if (!Unavailable.empty()) {
+    Log = Unavailable + (CacheNote.empty()
+                             ? "; set SKMD_CACHE to a build cache filled where LLVM is (skmd-cc "
+                               "--cache=DIR, or this program run with SKMD_CACHE=DIR)"
+                             : "; " + CacheNote +
+                                   " (fill it where LLVM is: skmd-cc --cache=DIR, or this "
+                                   "program run with SKMD_CACHE=DIR)");
+    return CL_COMPILER_NOT_AVAILABLE;
+  }
+  if (!Cache)
+    return Build(Needed, Bytes, Log);
+  // Filling the cache: every variant, so the entry serves hosts with other
+  // devices (a GPU host); the needed ones alone where the others cannot be
+  // built here (no CUDA libraries).
+  cl_int R = Build({TargetKind::X86, TargetKind::PTX, TargetKind::SPIRV}, Bytes, Log);
+  if (R != CL_SUCCESS) {
+    std::string AllLog = Log;
+    R = Build(Needed, Bytes, Log);
+    if (R == CL_SUCCESS)
+      Log += "skmd: stored in the build cache without every variant: " + AllLog;
+  }
+  if (R != CL_SUCCESS)
+    return R;
+  if (Status S = Cache->store(KeySource, KeyOptions, Bytes); !S)
+    Log += "skmd: not stored in the build cache: " + S.error().message() + "\n";
+  return CL_SUCCESS;
+}
+
+/// \p Source with its headers, as the cache's key holds them (not the
+/// folder they are written to for a compile).
+std::string keySource(const std::string &Source, const Headers &Included) {
+  std::string Key = Source;
+  for (const auto &[Name, Text] : Included)
+    Key += "\n//skmd-header " + Name + "\n" + Text;
+  return Key;
+}
+
 } // namespace
 
 cl_int compileSource(const std::string &Source, const std::string &Options,
@@ -184,89 +272,78 @@ cl_int compileSource(const std::string &Source, const std::string &Options,
     Log = Bad;
     return CL_INVALID_VALUE;
   }
-  // The cache's key holds the headers' text, not the folder they are
-  // written to for this compile.
-  std::string KeySource = Source;
-  for (const auto &[Name, Text] : Included)
-    KeySource += "\n//skmd-header " + Name + "\n" + Text;
-  std::vector<TargetKind> Needed = neededVariants();
-  std::optional<BuildCache> Cache = BuildCache::fromEnvironment();
-  std::string CacheNote;
-  if (Cache) {
-    std::string Entry = Cache->entryPath(KeySource, *Parsed) + ".skmd";
-    if (auto Hit = Cache->find(KeySource, *Parsed)) {
-      std::string Missing = missingVariants(*Hit, Needed);
-      if (Missing.empty()) {
-        Bytes = std::move(*Hit);
-        Log = "skmd: built ahead of time: " + Entry + "\n";
-        return CL_SUCCESS;
-      }
-      CacheNote = "the build cache's " + Entry + " lacks " + Missing;
-    } else {
-      CacheNote = "the build cache " + Cache->dir() + " has no " + Entry;
-    }
-  }
   std::string Why;
-  skmd_opencl_compile_fn Compile = compilerEntry(&Why);
-  if (!Compile) {
-    Log = Why + (CacheNote.empty()
-                     ? "; set SKMD_CACHE to a build cache filled where LLVM is (skmd-cc "
-                       "--cache=DIR, or this program run with SKMD_CACHE=DIR)"
-                     : "; " + CacheNote +
-                           " (fill it where LLVM is: skmd-cc --cache=DIR, or this program "
-                           "run with SKMD_CACHE=DIR)");
-    return CL_COMPILER_NOT_AVAILABLE;
-  }
-  // The headers go to disk only for a compile.
-  HeaderFolder Folder;
-  std::string CompileOptions;
-  if (!Folder.options(Included, Options, CompileOptions, Why)) {
-    Log = Why;
-    return CL_INVALID_VALUE;
-  }
-  if (!Cache)
-    return runCompiler(Compile, Source, CompileOptions, Needed, Bytes, Log);
-  // Filling the cache: every variant, so the entry serves hosts with other
-  // devices (a GPU host); the needed ones alone where the others cannot be
-  // built here (no CUDA libraries).
-  cl_int R = runCompiler(Compile, Source, CompileOptions,
-                         {TargetKind::X86, TargetKind::PTX, TargetKind::SPIRV}, Bytes, Log);
-  if (R != CL_SUCCESS) {
-    std::string AllLog = Log;
-    R = runCompiler(Compile, Source, CompileOptions, Needed, Bytes, Log);
-    if (R != CL_SUCCESS)
-      return R;
-    Log += "skmd: stored in the build cache without every variant: " + AllLog;
-  }
-  if (Status S = Cache->store(KeySource, *Parsed, Bytes); !S)
-    Log += "skmd: not stored in the build cache: " + S.error().message() + "\n";
-  return CL_SUCCESS;
+  auto Compile = compilerEntry<skmd_opencl_compile_fn>("skmd_opencl_compile", &Why);
+  auto Build = [&](const std::vector<TargetKind> &Kinds, std::vector<uint8_t> &Out,
+                   std::string &BuildLog) -> cl_int {
+    // The headers go to disk only for a compile.
+    HeaderFolder Folder;
+    std::string CompileOptions, Failed;
+    if (!Folder.options(Included, Options, CompileOptions, Failed)) {
+      BuildLog = Failed;
+      return CL_INVALID_VALUE;
+    }
+    Into To{&Out, &BuildLog};
+    return Compile(Source.c_str(), CompileOptions.c_str(), targetList(Kinds).c_str(),
+                   Into::output, Into::log, &To);
+  };
+  return cachedBuild(keySource(Source, Included), *Parsed, Compile ? "" : Why, Build, Bytes,
+                     Log);
 }
 
-cl_int checkSource(const std::string &Source, const std::string &Options,
-                   const Headers &Included, std::string &Log) {
-  if (auto Parsed = parseBuildOptions(Options); !Parsed) {
+cl_int compileObjectSource(const std::string &Source, const std::string &Options,
+                           const Headers &Included, std::vector<uint8_t> &Object,
+                           std::string &Log) {
+  auto Parsed = parseBuildOptions(Options);
+  if (!Parsed) {
     Log = Parsed.error().message();
-    return CL_INVALID_BUILD_OPTIONS;
+    return CL_INVALID_COMPILER_OPTIONS;
   }
-  std::string Why;
-  skmd_opencl_compile_fn Compile = compilerEntry(&Why);
-  if (!Compile) {
-    if (BuildCache::fromEnvironment()) {
-      Log = "skmd: not checked here (no compiler); the link builds from the build cache\n";
-      return CL_SUCCESS;
-    }
-    Log = Why;
-    return CL_COMPILER_NOT_AVAILABLE;
-  }
-  HeaderFolder Folder;
-  std::string CheckOptions;
-  if (!Folder.options(Included, Options, CheckOptions, Why)) {
-    Log = Why;
+  if (std::string Bad = HeaderFolder::refused(Included); !Bad.empty()) {
+    Log = Bad;
     return CL_INVALID_VALUE;
   }
-  std::vector<uint8_t> None;
-  return runCompiler(Compile, Source, CheckOptions, {}, None, Log);
+  std::string Why;
+  auto Compile =
+      compilerEntry<skmd_opencl_compile_object_fn>("skmd_opencl_compile_object", &Why);
+  auto Build = [&](const std::vector<TargetKind> &Kinds, std::vector<uint8_t> &Out,
+                   std::string &BuildLog) -> cl_int {
+    HeaderFolder Folder;
+    std::string CompileOptions, Failed;
+    if (!Folder.options(Included, Options, CompileOptions, Failed)) {
+      BuildLog = Failed;
+      return CL_INVALID_VALUE;
+    }
+    Into To{&Out, &BuildLog};
+    return Compile(Source.c_str(), CompileOptions.c_str(), targetList(Kinds).c_str(),
+                   Into::output, Into::log, &To);
+  };
+  // A compiled object's entry, apart from the same source's bundle.
+  return cachedBuild("//skmd-compiled-object\n" + keySource(Source, Included), *Parsed,
+                     Compile ? "" : Why, Build, Object, Log);
+}
+
+cl_int linkObjects(const std::vector<const std::vector<uint8_t> *> &Objects, bool Library,
+                   std::vector<uint8_t> &Bytes, std::string &Log) {
+  std::string Why;
+  auto Link = compilerEntry<skmd_opencl_link_fn>("skmd_opencl_link", &Why);
+  auto Build = [&](const std::vector<TargetKind> &Kinds, std::vector<uint8_t> &Out,
+                   std::string &BuildLog) -> cl_int {
+    std::vector<const unsigned char *> Data;
+    std::vector<size_t> Sizes;
+    for (const std::vector<uint8_t> *O : Objects) {
+      Data.push_back(O->data());
+      Sizes.push_back(O->size());
+    }
+    Into To{&Out, &BuildLog};
+    return Link(Data.data(), Sizes.data(), Data.size(), Library, targetList(Kinds).c_str(),
+                Into::output, Into::log, &To);
+  };
+  // Keyed by the objects' bytes, each with its length.
+  std::string Key = Library ? "//skmd-link library\n" : "//skmd-link executable\n";
+  for (const std::vector<uint8_t> *O : Objects)
+    Key += std::to_string(O->size()) + "\n" + std::string(O->begin(), O->end());
+  return cachedBuild(Key, BuildOptions(), Link ? "" : Why, Build, Bytes, Log);
 }
 
 } // namespace skmd::opencl

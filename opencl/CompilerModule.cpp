@@ -5,12 +5,14 @@
 // loads on hosts without LLVM (the GPU hosts) and opens this only when a
 // program is built from source (opencl/Compiler.cpp). A program's source is
 // compiled as skmd-cc would compile a file, with clBuildProgram's options
-// (cache/BuildCache.h parses them).
+// (cache/BuildCache.h parses them); clCompileProgram and clLinkProgram
+// go through Driver/SeparateCompilation.h.
 //
 //===----------------------------------------------------------------------===//
 #include "CompilerModule.h"
 
 #include "Driver/BundleCompiler.h"
+#include "Driver/SeparateCompilation.h"
 #include "Frontend/OpenCLFrontend.h"
 #include "cache/BuildCache.h"
 
@@ -19,95 +21,178 @@
 
 #include <CL/cl.h>
 
-#include <algorithm>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <unistd.h>
 
 using namespace skmd;
 
+namespace {
 
-static cl_int compile(const std::string &Source, const std::string &Options,
-                      const std::vector<TargetKind> &Targets, std::vector<uint8_t> &Bytes,
-                      std::string &Log) {
+/// A program's source in a file of its own, for the frontend, which reads
+/// files; removed with this.
+class SourceFile {
+public:
+  explicit SourceFile(const std::string &Source) {
+    char Made[] = "/tmp/skmd-opencl-XXXXXX";
+    if (!mkdtemp(Made))
+      return;
+    Dir = Made;
+    Path = Dir + "/program.cl";
+    std::ofstream Out(Path, std::ios::binary);
+    Out << Source;
+    if (!Out)
+      Path.clear();
+  }
+  ~SourceFile() {
+    if (!Dir.empty()) {
+      std::remove((Dir + "/program.cl").c_str());
+      rmdir(Dir.c_str());
+    }
+  }
+  /// Empty where the file could not be written.
+  const std::string &path() const { return Path; }
+
+private:
+  std::string Dir, Path;
+};
+
+/// The build log: clang's diagnostics (warnings too), as it prints them,
+/// then \p Why where the step failed.
+std::string buildLog(const std::string &Diagnostics, llvm::Error Why) {
+  std::string Log = Diagnostics;
+  if (Why)
+    Log += (Log.empty() || Log.back() == '\n' ? "" : "\n") + llvm::toString(std::move(Why));
+  return Log;
+}
+
+/// Opts from clBuildProgram's \p Options for the source at \p Path, with
+/// diagnostics to \p Diagnostics; false with the log's reason.
+bool compilerOptions(const std::string &Options, const std::string &Path,
+                     llvm::raw_ostream &Diagnostics, CompilerOptions &Opts, std::string &Log) {
   auto Parsed = parseBuildOptions(Options);
   if (!Parsed) {
     Log = Parsed.error().message();
-    return CL_INVALID_BUILD_OPTIONS;
+    return false;
   }
-  CompilerOptions Opts;
   Opts.Frontend.Defines = Parsed->Defines;
   Opts.Frontend.IncludeDirs = Parsed->IncludeDirs;
   Opts.Frontend.CLStd = Parsed->CLStd;
   if (Parsed->OptDisable)
     Opts.Frontend.OptLevel = 0;
-  // The frontend reads a file: the source goes to one of its own.
-  char Dir[] = "/tmp/skmd-opencl-XXXXXX";
-  if (!mkdtemp(Dir)) {
-    Log = "cannot make a temporary folder for the source";
-    return CL_OUT_OF_HOST_MEMORY;
-  }
-  std::string Path = std::string(Dir) + "/program.cl";
-  {
-    std::ofstream Out(Path, std::ios::binary);
-    Out << Source;
-  }
   Opts.Frontend.InputPath = Path;
-  // The build log: clang's diagnostics (warnings too), as it prints them.
-  std::string Diagnostics;
-  llvm::raw_string_ostream DiagOut(Diagnostics);
-  Opts.Frontend.Diagnostics = &DiagOut;
-  cl_int Result = CL_SUCCESS;
-  if (Targets.empty()) {
-    // clCompileProgram's check: parsed and checked, nothing generated (a
-    // unit may call functions another defines, and define no kernel).
-    auto Checked = analyzeKernels(Opts.Frontend);
-    Log = Diagnostics;
-    if (!Checked) {
-      std::string Why = llvm::toString(Checked.takeError());
-      Log += (Log.empty() || Log.back() == '\n' ? "" : "\n") + Why;
-      Result = CL_BUILD_PROGRAM_FAILURE;
-    }
-    std::remove(Path.c_str());
-    rmdir(Dir);
-    return Result;
-  }
-  auto Writer = compileBundle(Opts, Targets);
-  Log = Diagnostics;
-  if (!Writer) {
-    std::string Why = llvm::toString(Writer.takeError());
-    Log += (Log.empty() || Log.back() == '\n' ? "" : "\n") + Why;
-    Result = CL_BUILD_PROGRAM_FAILURE;
-  } else if (auto Serialized = Writer->serialize()) {
-    Bytes = std::move(*Serialized);
-  } else {
-    Log = Serialized.error().message();
-    Result = CL_BUILD_PROGRAM_FAILURE;
-  }
-  std::remove(Path.c_str());
-  rmdir(Dir);
-  return Result;
+  Opts.Frontend.Diagnostics = &Diagnostics;
+  return true;
 }
 
-extern "C" __attribute__((visibility("default"))) int
-skmd_opencl_compile(const char *Source, const char *Options, const char *Targets,
-                    void (*OnBundle)(void *, const unsigned char *, size_t),
-                    void (*OnLog)(void *, const char *), void *Context) {
-  // No targets: check the source only.
+std::vector<TargetKind> targetsFrom(const char *Targets) {
   std::vector<TargetKind> Kinds;
   std::istringstream In(Targets ? Targets : "x86");
   for (std::string Name; std::getline(In, Name, ',');)
     if (auto K = targetKindFromName(Name))
       Kinds.push_back(*K);
-  std::vector<uint8_t> Bytes;
-  std::string Log;
-  cl_int R = compile(Source ? Source : "", Options ? Options : "", Kinds, Bytes, Log);
+  return Kinds;
+}
+
+/// Hands \p Bytes and \p Log back; returns \p Result.
+int handBack(int Result, const std::vector<uint8_t> &Bytes, const std::string &Log,
+             skmd_opencl_output_fn OnOutput, skmd_opencl_log_fn OnLog, void *Context) {
   if (OnLog)
     OnLog(Context, Log.c_str());
-  if (R == CL_SUCCESS && OnBundle)
-    OnBundle(Context, Bytes.data(), Bytes.size());
-  return R;
+  if (Result == CL_SUCCESS && OnOutput)
+    OnOutput(Context, Bytes.data(), Bytes.size());
+  return Result;
+}
+
+/// \p Writer's bundle into \p Bytes; the failure's code otherwise.
+int serializeBundle(llvm::Expected<BundleWriter> Writer, int Failed, std::vector<uint8_t> &Bytes,
+                    std::string &Log) {
+  if (!Writer) {
+    Log = buildLog(Log, Writer.takeError());
+    return Failed;
+  }
+  auto Serialized = Writer->serialize();
+  if (!Serialized) {
+    Log += Serialized.error().message();
+    return Failed;
+  }
+  Bytes = std::move(*Serialized);
+  return CL_SUCCESS;
+}
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) int
+skmd_opencl_compile(const char *Source, const char *Options, const char *Targets,
+                    skmd_opencl_output_fn OnBundle, skmd_opencl_log_fn OnLog, void *Context) {
+  SourceFile File(Source ? Source : "");
+  std::string Diagnostics, Log;
+  llvm::raw_string_ostream DiagOut(Diagnostics);
+  CompilerOptions Opts;
+  std::vector<uint8_t> Bytes;
+  if (File.path().empty())
+    return handBack(CL_OUT_OF_HOST_MEMORY, Bytes, "cannot write the source to a file", nullptr,
+                    OnLog, Context);
+  if (!compilerOptions(Options ? Options : "", File.path(), DiagOut, Opts, Log))
+    return handBack(CL_INVALID_BUILD_OPTIONS, Bytes, Log, nullptr, OnLog, Context);
+  Opts.Frontend.Variants = targetsFrom(Targets);
+  auto Writer = compileBundle(Opts, Opts.Frontend.Variants);
+  Log = Diagnostics;
+  int R = serializeBundle(std::move(Writer), CL_BUILD_PROGRAM_FAILURE, Bytes, Log);
+  return handBack(R, Bytes, Log, OnBundle, OnLog, Context);
+}
+
+extern "C" __attribute__((visibility("default"))) int
+skmd_opencl_compile_object(const char *Source, const char *Options, const char *Targets,
+                           skmd_opencl_output_fn OnObject, skmd_opencl_log_fn OnLog,
+                           void *Context) {
+  SourceFile File(Source ? Source : "");
+  std::string Diagnostics, Log;
+  llvm::raw_string_ostream DiagOut(Diagnostics);
+  CompilerOptions Opts;
+  std::vector<uint8_t> Bytes;
+  if (File.path().empty())
+    return handBack(CL_OUT_OF_HOST_MEMORY, Bytes, "cannot write the source to a file", nullptr,
+                    OnLog, Context);
+  if (!compilerOptions(Options ? Options : "", File.path(), DiagOut, Opts, Log))
+    return handBack(CL_INVALID_COMPILER_OPTIONS, Bytes, Log, nullptr, OnLog, Context);
+  Opts.Frontend.Variants = targetsFrom(Targets);
+  auto Object = compileObject(Opts);
+  if (!Object)
+    return handBack(CL_COMPILE_PROGRAM_FAILURE, Bytes, buildLog(Diagnostics, Object.takeError()),
+                    nullptr, OnLog, Context);
+  return handBack(CL_SUCCESS, serialize(*Object), Diagnostics, OnObject, OnLog, Context);
+}
+
+extern "C" __attribute__((visibility("default"))) int
+skmd_opencl_link(const unsigned char *const *Objects, const size_t *Sizes, size_t Count,
+                 int Library, const char *Targets, skmd_opencl_output_fn OnOutput,
+                 skmd_opencl_log_fn OnLog, void *Context) {
+  std::vector<CompiledObject> Parsed;
+  std::vector<uint8_t> Bytes;
+  for (size_t I = 0; I < Count; ++I) {
+    auto O = parseCompiledObject(std::vector<uint8_t>(Objects[I], Objects[I] + Sizes[I]));
+    if (!O)
+      return handBack(CL_INVALID_PROGRAM, Bytes,
+                      "program " + std::to_string(I) + ": " + O.error().message(), nullptr,
+                      OnLog, Context);
+    Parsed.push_back(std::move(*O));
+  }
+  std::string Log;
+  if (Library) {
+    auto Linked = linkLibrary(Parsed);
+    if (!Linked)
+      return handBack(CL_LINK_PROGRAM_FAILURE, Bytes, buildLog("", Linked.takeError()), nullptr,
+                      OnLog, Context);
+    return handBack(CL_SUCCESS, serialize(*Linked), "", OnOutput, OnLog, Context);
+  }
+  std::string Diagnostics;
+  llvm::raw_string_ostream DiagOut(Diagnostics);
+  CompilerOptions Opts;
+  Opts.Frontend.Diagnostics = &DiagOut;
+  auto Writer = linkExecutable(Parsed, Opts, targetsFrom(Targets));
+  Log = Diagnostics;
+  int R = serializeBundle(std::move(Writer), CL_LINK_PROGRAM_FAILURE, Bytes, Log);
+  return handBack(R, Bytes, Log, OnOutput, OnLog, Context);
 }

@@ -44,6 +44,9 @@ cl_int answerString(const std::string &S, size_t Size, void *Out, size_t *SizeRe
 /// Whether clBuildProgram compiles source here (the compiler library is
 /// linked in).
 bool compilerAvailable();
+/// The variants programs are built for: x86 always (the CPU merges and
+/// re-runs), and each device's. Their extensions are the device's.
+std::vector<TargetKind> platformVariants();
 /// Compiles \p Source with the build options \p Options into a bundle's
 /// bytes for the variants the platform's devices run; \p Log gets the
 /// compiler's messages. Fails with the OpenCL error code and the log.
@@ -52,12 +55,18 @@ bool compilerAvailable();
 using Headers = std::vector<std::pair<std::string, std::string>>;
 cl_int compileSource(const std::string &Source, const std::string &Options,
                      const Headers &Included, std::vector<uint8_t> &Bundle, std::string &Log);
-/// clCompileProgram's check of one unit: parsed and checked, nothing built
-/// (a unit may call what another defines). Without the compiler, a build
-/// cache defers the check to the link's build; else
+/// clCompileProgram: one unit to a compiled object's bytes
+/// (bundle/CompiledObject.h); a unit may call what another defines.
+/// Without the compiler, from the build cache; else
 /// CL_COMPILER_NOT_AVAILABLE.
-cl_int checkSource(const std::string &Source, const std::string &Options,
-                   const Headers &Included, std::string &Log);
+cl_int compileObjectSource(const std::string &Source, const std::string &Options,
+                           const Headers &Included, std::vector<uint8_t> &Object,
+                           std::string &Log);
+/// clLinkProgram: compiled objects (or libraries) to a library, a compiled
+/// object of them all, or to a bundle for the platform's devices; the
+/// build cache serves it by the objects' bytes.
+cl_int linkObjects(const std::vector<const std::vector<uint8_t> *> &Objects, bool Library,
+                   std::vector<uint8_t> &Bytes, std::string &Log);
 
 cl_int CL_API_CALL getPlatformIDs(cl_uint, cl_platform_id *, cl_uint *);
 cl_int CL_API_CALL getPlatformInfo(cl_platform_id, cl_platform_info, size_t, void *, size_t *);

@@ -144,6 +144,24 @@ CL_API_ENTRY cl_int CL_API_CALL setKernelArg(cl_kernel K, cl_uint Index, size_t 
   return CL_SUCCESS;
 }
 
+/// CL_KERNEL_ATTRIBUTES: the kernel's attributes as written in the source,
+/// separated by spaces ("reqd_work_group_size(8,4,1) vec_type_hint(float4)").
+std::string kernelAttributes(const KernelInfo &Info) {
+  std::string Out;
+  auto Add = [&](const std::string &Attr) { Out += (Out.empty() ? "" : " ") + Attr; };
+  auto Dims = [](const char *Name, const std::array<uint32_t, 3> &D) {
+    return std::string(Name) + "(" + std::to_string(D[0]) + "," + std::to_string(D[1]) +
+           "," + std::to_string(D[2]) + ")";
+  };
+  if (Info.ReqdWorkGroupSize[0])
+    Add(Dims("reqd_work_group_size", Info.ReqdWorkGroupSize));
+  if (Info.WorkGroupSizeHint[0])
+    Add(Dims("work_group_size_hint", Info.WorkGroupSizeHint));
+  if (!Info.VecTypeHint.empty())
+    Add("vec_type_hint(" + Info.VecTypeHint + ")");
+  return Out;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL getKernelInfo(cl_kernel K, cl_kernel_info Param, size_t Size,
                                               void *Out, size_t *SizeRet) {
   if (!K)
@@ -160,7 +178,7 @@ CL_API_ENTRY cl_int CL_API_CALL getKernelInfo(cl_kernel K, cl_kernel_info Param,
   case CL_KERNEL_PROGRAM:
     return put(K->Program, Size, Out, SizeRet);
   case CL_KERNEL_ATTRIBUTES:
-    return answerString("", Size, Out, SizeRet);
+    return answerString(kernelAttributes(*K->Loaded.Info), Size, Out, SizeRet);
   default:
     return CL_INVALID_VALUE;
   }
@@ -238,12 +256,16 @@ CL_API_ENTRY cl_int CL_API_CALL getKernelArgInfo(cl_kernel K, cl_uint Index,
   case CL_KERNEL_ARG_TYPE_NAME:
     return answerString(A.TypeName, Size, Out, SizeRet);
   case CL_KERNEL_ARG_TYPE_QUALIFIER: {
+    // The pointee's qualifiers, and restrict, of pointers alone (bundles
+    // older than that marked a `const int` value const).
     cl_kernel_arg_type_qualifier Q = CL_KERNEL_ARG_TYPE_NONE;
-    if (A.IsConst || A.Kind == ArgKind::ConstantBuffer)
+    bool Pointer = A.Kind == ArgKind::GlobalBuffer || A.Kind == ArgKind::ConstantBuffer ||
+                   A.Kind == ArgKind::LocalBuffer;
+    if (Pointer && (A.IsConst || A.Kind == ArgKind::ConstantBuffer))
       Q |= CL_KERNEL_ARG_TYPE_CONST;
-    if (A.IsRestrict)
+    if (Pointer && A.IsRestrict)
       Q |= CL_KERNEL_ARG_TYPE_RESTRICT;
-    if (A.IsVolatile)
+    if (Pointer && A.IsVolatile)
       Q |= CL_KERNEL_ARG_TYPE_VOLATILE;
     return put(Q, Size, Out, SizeRet);
   }

@@ -10,7 +10,10 @@
 // launches for the process: the devices are not shared between two).
 //
 //===----------------------------------------------------------------------===//
+#include "HostCpu.h"
 #include "Icd.h"
+
+#include "support/DeviceFeatures.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -123,7 +126,21 @@ struct Limits {
   cl_uint Units = 0;
   cl_ulong GlobalMem = 0;
   bool Doubles = true;
+  cl_uint VendorId = 0;
 };
+
+/// The memory \p I offers a buffer that every member of \p Infos holds.
+/// Members whose memory is the host's (the CPU, HostDiscrete devices)
+/// share it: the user's buffer and each private copy are in it at once.
+cl_ulong memoryForOneBuffer(const DeviceInfo &I, const std::vector<const DeviceInfo *> &Infos) {
+  auto InHostMemory = [](const DeviceInfo &D) { return D.SharesHostMemory || D.UsesHostCores; };
+  if (!InHostMemory(I))
+    return I.MemoryBytes;
+  cl_ulong Copies = 1;
+  for (const DeviceInfo *D : Infos)
+    Copies += D->UsesHostCores && !D->SharesHostMemory;
+  return I.MemoryBytes / Copies;
+}
 
 /// \p D's limits: every device's for TheDevice, else its own.
 Limits limits(Session &S, cl_device_id D) {
@@ -132,13 +149,16 @@ Limits limits(Session &S, cl_device_id D) {
   std::vector<const DeviceInfo *> Infos = S.deviceInfos();
   if (D->Index >= 0)
     Infos = {Infos[size_t(D->Index)]};
+  L.VendorId = hostCpuVendorId();
   for (const DeviceInfo *I : Infos) {
     L.Name += (L.Name.empty() ? "" : " + ") + I->Name;
     L.Units += I->ComputeUnits;
     if (I->MemoryBytes)
-      L.GlobalMem = std::min<cl_ulong>(L.GlobalMem, I->MemoryBytes);
+      L.GlobalMem = std::min<cl_ulong>(L.GlobalMem, memoryForOneBuffer(*I, Infos));
     if (!I->UsesHostCores)
       L.Type = CL_DEVICE_TYPE_GPU;
+    if (I->Kind == DeviceKind::Cuda)
+      L.VendorId = 0x10de; // NVIDIA's PCI vendor id.
   }
   if (L.GlobalMem == ~cl_ulong(0))
     L.GlobalMem = cl_ulong(4) << 30;
@@ -245,7 +265,7 @@ cl_int CL_API_CALL getDeviceInfo(cl_device_id Device, cl_device_info Param, size
   case CL_DEVICE_TYPE:
     return answerBytes(&L.Type, sizeof L.Type, Size, Out, SizeRet);
   case CL_DEVICE_VENDOR_ID:
-    return U(0);
+    return U(L.VendorId);
   case CL_DEVICE_MAX_COMPUTE_UNITS:
     return U(std::max<cl_uint>(L.Units, 1));
   case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS:
@@ -274,11 +294,13 @@ cl_int CL_API_CALL getDeviceInfo(cl_device_id Device, cl_device_info Param, size
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
     return U(0);
   case CL_DEVICE_MAX_CLOCK_FREQUENCY:
-    return U(1000);
+    // The host processor's: no member reports another clock.
+    return U(hostCpuMaxMHz());
   case CL_DEVICE_ADDRESS_BITS:
     return U(64);
   case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
-    return UL(std::max<cl_ulong>(L.GlobalMem / 4, cl_ulong(128) << 20));
+    // The specification's least, within the memory itself.
+    return UL(std::min(L.GlobalMem, std::max<cl_ulong>(L.GlobalMem / 4, cl_ulong(128) << 20)));
   case CL_DEVICE_GLOBAL_MEM_SIZE:
     return UL(L.GlobalMem);
   case CL_DEVICE_IMAGE_SUPPORT:
@@ -362,12 +384,13 @@ cl_int CL_API_CALL getDeviceInfo(cl_device_id Device, cl_device_info Param, size
   case CL_DEVICE_OPENCL_C_VERSION:
     return Str("OpenCL C 1.2 ");
   case CL_DEVICE_EXTENSIONS:
-    return Str(std::string("cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics "
-                           "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics "
-                           "cl_khr_byte_addressable_store") +
-               (L.Doubles ? " cl_khr_fp64" : ""));
+    // What the compiler predefines for the variants programs are built
+    // for, from the same list.
+    return Str(extensionList(platformVariants()));
   case CL_DEVICE_PRINTF_BUFFER_SIZE:
-    return Z(0);
+    // printf writes to the host's stdout as it runs, unbounded: the
+    // specification's least for the full profile.
+    return Z(size_t(1) << 20);
   case CL_DEVICE_BUILT_IN_KERNELS:
     return Str("");
   case CL_DEVICE_PARENT_DEVICE: {

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
+#include "bundle/CompiledObject.h"
+
 #include <algorithm>
 #include <cstring>
 #include <sstream>
@@ -24,6 +26,22 @@ cl_program newProgram(cl_context C) {
   C->retain();
   P->Loaded.Source = nullptr;
   return P;
+}
+
+/// A compiled object or library given as a binary: its type, or
+/// CL_PROGRAM_BINARY_TYPE_NONE (with the log) where it does not read.
+cl_program_binary_type adoptObject(cl_program P, std::vector<uint8_t> Bytes) {
+  auto Object = parseCompiledObject(Bytes);
+  if (!Object) {
+    P->Log = Object.error().message();
+    return CL_PROGRAM_BINARY_TYPE_NONE;
+  }
+  P->Binary = std::move(Bytes);
+  P->Bundle.reset();
+  P->Loaded = LoadedProgram();
+  P->Loaded.Source = nullptr;
+  return Object->Library ? CL_PROGRAM_BINARY_TYPE_LIBRARY
+                         : CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
 }
 
 cl_int adoptBundle(cl_program P, std::vector<uint8_t> Bytes) {
@@ -94,14 +112,23 @@ createProgramWithBinary(cl_context C, cl_uint N, const cl_device_id *Devices,
       setError(Err, CL_INVALID_VALUE);
       return nullptr;
     }
-  // One bundle serves every device: each binary must be one, the first is
-  // kept.
+  // One binary serves every device: each must be a bundle (an executable)
+  // or a compiled object or library, of one type; the first is kept.
   cl_program P = newProgram(C);
   P->Devices.assign(Devices, Devices + N);
   cl_int E = CL_SUCCESS;
   for (cl_uint I = N; I-- > 0;) {
-    cl_int Each =
-        adoptBundle(P, std::vector<uint8_t>(Binaries[I], Binaries[I] + Lengths[I]));
+    std::vector<uint8_t> Bytes(Binaries[I], Binaries[I] + Lengths[I]);
+    cl_program_binary_type Type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    cl_int Each = CL_SUCCESS;
+    if (isCompiledObject(Bytes))
+      Type = adoptObject(P, std::move(Bytes));
+    else
+      Each = adoptBundle(P, std::move(Bytes));
+    if (Type == CL_PROGRAM_BINARY_TYPE_NONE ||
+        (I + 1 < N && Type != P->BinaryType))
+      Each = CL_INVALID_BINARY;
+    P->BinaryType = Type;
     if (BinaryStatus)
       BinaryStatus[I] = Each;
     if (Each != CL_SUCCESS)
@@ -113,7 +140,6 @@ createProgramWithBinary(cl_context C, cl_uint N, const cl_device_id *Devices,
     setError(Err, E);
     return nullptr;
   }
-  P->BinaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
   setError(Err, CL_SUCCESS);
   return P;
 }
@@ -166,17 +192,26 @@ CL_API_ENTRY cl_int CL_API_CALL buildProgram(cl_program P, cl_uint N,
     Result = compileSource(P->Source, P->Options, P->Included, Bytes, P->Log);
     if (Result == CL_SUCCESS && adoptBundle(P, std::move(Bytes)) != CL_SUCCESS)
       Result = CL_BUILD_PROGRAM_FAILURE;
+  } else if (P->BinaryType == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ||
+             P->BinaryType == CL_PROGRAM_BINARY_TYPE_LIBRARY) {
+    // A compiled object or library given as a binary: linked alone.
+    std::vector<uint8_t> Bytes;
+    Result = linkObjects({&P->Binary}, /*Library=*/false, Bytes, P->Log);
+    if (Result == CL_SUCCESS && adoptBundle(P, std::move(Bytes)) != CL_SUCCESS)
+      Result = CL_BUILD_PROGRAM_FAILURE;
+    if (Result == CL_LINK_PROGRAM_FAILURE)
+      Result = CL_BUILD_PROGRAM_FAILURE;
   } else if (!P->Bundle) {
     Result = CL_INVALID_PROGRAM;
   }
   return finishBuild(P, Result, CL_PROGRAM_BINARY_TYPE_EXECUTABLE, Notify, Data);
 }
 
-// Separate compilation. SKMD's bundles are whole programs: compiling a
-// unit checks it (parsed and checked, as clang would) and keeps its source,
-// options and headers; linking compiles the units' sources together, one
-// after another, into one program's bundle. A library is the same
-// units, kept for a later link.
+// Separate compilation (docs/opencl.md): compiling a unit makes its
+// compiled object (the frontend's bitcode for each target, and its kernels'
+// descriptions), the program's binary; linking links the objects' bitcode,
+// each unit's static functions its own, and compiles the result as a
+// source build does, or keeps it as a library for a later link.
 CL_API_ENTRY cl_int CL_API_CALL compileProgram(cl_program P, cl_uint N,
                                                const cl_device_id *Devices, const char *Options,
                                                cl_uint NumHeaders, const cl_program *HeaderPrograms,
@@ -202,10 +237,31 @@ CL_API_ENTRY cl_int CL_API_CALL compileProgram(cl_program P, cl_uint N,
   }
   P->Options = Options ? Options : "";
   P->Included = std::move(Included);
-  cl_int Result = checkSource(P->Source, P->Options, P->Included, P->Log);
-  if (Result == CL_BUILD_PROGRAM_FAILURE)
-    Result = CL_COMPILE_PROGRAM_FAILURE;
+  std::vector<uint8_t> Object;
+  cl_int Result = compileObjectSource(P->Source, P->Options, P->Included, Object, P->Log);
+  if (Result == CL_SUCCESS)
+    adoptObject(P, std::move(Object));
   return finishBuild(P, Result, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, Notify, Data);
+}
+
+/// Parses clLinkProgram's \p Options: -create-library, -enable-link-options
+/// (with -create-library alone) and the math options a link may take, which
+/// change nothing (SKMD keeps precise math). False for anything else.
+bool parseLinkOptions(const char *Options, bool &Library) {
+  Library = false;
+  bool LinkOptions = false;
+  std::istringstream In(Options ? Options : "");
+  for (std::string W; In >> W;) {
+    if (W == "-create-library")
+      Library = true;
+    else if (W == "-enable-link-options")
+      LinkOptions = true;
+    else if (W != "-cl-denorms-are-zero" && W != "-cl-no-signed-zeros" &&
+             W != "-cl-unsafe-math-optimizations" && W != "-cl-finite-math-only" &&
+             W != "-cl-fast-relaxed-math" && W != "-cl-no-subgroup-ifp")
+      return false;
+  }
+  return Library || !LinkOptions;
 }
 
 CL_API_ENTRY cl_program CL_API_CALL linkProgram(cl_context C, cl_uint N,
@@ -226,6 +282,7 @@ CL_API_ENTRY cl_program CL_API_CALL linkProgram(cl_context C, cl_uint N,
       setError(Err, CL_INVALID_DEVICE);
       return nullptr;
     }
+  std::vector<const std::vector<uint8_t> *> Objects;
   for (cl_uint I = 0; I < NumInputs; ++I) {
     if (!Inputs[I] || Inputs[I]->Context != C) {
       setError(Err, CL_INVALID_PROGRAM);
@@ -236,61 +293,25 @@ CL_API_ENTRY cl_program CL_API_CALL linkProgram(cl_context C, cl_uint N,
       setError(Err, CL_INVALID_OPERATION);
       return nullptr;
     }
+    Objects.push_back(&Inputs[I]->Binary);
   }
-  // Link options change nothing SKMD compiles, but a library.
-  bool Library = false;
-  {
-    std::istringstream In(Options ? Options : "");
-    for (std::string W; In >> W;) {
-      if (W == "-create-library")
-        Library = true;
-      else if (W != "-enable-link-options" && W.rfind("-cl-", 0) != 0) {
-        setError(Err, CL_INVALID_LINKER_OPTIONS);
-        return nullptr;
-      }
-    }
+  bool Library;
+  if (!parseLinkOptions(Options, Library)) {
+    setError(Err, CL_INVALID_LINKER_OPTIONS);
+    return nullptr;
   }
   cl_program P = newProgram(C);
   if (N)
     P->Devices.assign(Devices, Devices + N);
   P->Options = Options ? Options : "";
-  cl_int Result = CL_SUCCESS;
-  {
-    // One program of every input's source, in order, each from its own
-    // line 1; their compile options must agree (they are one compile).
-    std::string Source;
-    for (cl_uint I = 0; I < NumInputs; ++I) {
-      const cl_program In = Inputs[I];
-      if (In->Source.empty() || In->Options != Inputs[0]->Options) {
-        P->Log = In->Source.empty()
-                     ? "skmd: program " + std::to_string(I) +
-                           " has no source: SKMD links programs from their sources"
-                     : "skmd: programs 0 and " + std::to_string(I) +
-                           " were compiled with different options ('" + Inputs[0]->Options +
-                           "', '" + In->Options + "'); SKMD links by compiling them as one";
-        Result = CL_LINK_PROGRAM_FAILURE;
-        break;
-      }
-      Source += "#line 1 \"input-" + std::to_string(I) + "\"\n" + In->Source + "\n";
-      for (const auto &H : In->Included)
-        if (std::find(P->Included.begin(), P->Included.end(), H) == P->Included.end())
-          P->Included.push_back(H);
-    }
-    P->Source = Source;
-    std::vector<uint8_t> Bytes;
-    if (Result == CL_SUCCESS && Library) {
-      // Checked, and compiled where it is linked into an executable, with
-      // the options its units were compiled with.
-      Result = checkSource(Source, Inputs[0]->Options, P->Included, P->Log);
-      P->Options = Inputs[0]->Options;
-    } else if (Result == CL_SUCCESS) {
-      Result = compileSource(Source, Inputs[0]->Options, P->Included, Bytes, P->Log);
-      if (Result == CL_SUCCESS && adoptBundle(P, std::move(Bytes)) != CL_SUCCESS)
-        Result = CL_LINK_PROGRAM_FAILURE;
-    }
-    if (Result == CL_BUILD_PROGRAM_FAILURE)
-      Result = CL_LINK_PROGRAM_FAILURE;
-  }
+  std::vector<uint8_t> Bytes;
+  cl_int Result = linkObjects(Objects, Library, Bytes, P->Log);
+  if (Result == CL_SUCCESS && Library)
+    adoptObject(P, std::move(Bytes));
+  else if (Result == CL_SUCCESS && adoptBundle(P, std::move(Bytes)) != CL_SUCCESS)
+    Result = CL_LINK_PROGRAM_FAILURE;
+  if (Result == CL_COMPILER_NOT_AVAILABLE)
+    Result = CL_LINKER_NOT_AVAILABLE;
   finishBuild(P, Result,
               Library ? CL_PROGRAM_BINARY_TYPE_LIBRARY : CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
               Notify, Data);

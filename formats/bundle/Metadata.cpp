@@ -1,5 +1,6 @@
 //===- Metadata.cpp - Bundle metadata <-> JSON ----------------------------===//
 #include "bundle/Metadata.h"
+#include "bundle/CompiledObject.h"
 #include "footprint/IndexExprJson.h"
 
 #include <nlohmann/json.hpp>
@@ -506,6 +507,7 @@ std::string toJson(const BundleMetadata &Meta) {
                        {"args", Args},
                        {"reqd_work_group_size", K.ReqdWorkGroupSize},
                        {"work_group_size_hint", K.WorkGroupSizeHint},
+                       {"vec_type_hint", K.VecTypeHint},
                        {"symbols", Symbols},
                        {"partition", Partition},
                        {"footprint", footprintToJson(K.Footprint)},
@@ -589,6 +591,9 @@ Result<BundleMetadata> parseMetadata(std::string_view Text) {
             ObjectReader(Args[J], K.path() + ".args[" + std::to_string(J) + "]")));
       Info.ReqdWorkGroupSize = K.dims3("reqd_work_group_size");
       Info.WorkGroupSizeHint = K.dims3("work_group_size_hint");
+      // Absent from bundles that predate it.
+      if (K.has("vec_type_hint"))
+        Info.VecTypeHint = K.string("vec_type_hint");
 
       ObjectReader Symbols(K.field("symbols"), K.path() + ".symbols");
       for (const TargetInfo &T : Meta.Targets) {
@@ -666,6 +671,49 @@ Result<BundleMetadata> parseMetadata(std::string_view Text) {
   } catch (const json::exception &E) {
     return Failure(ErrorCode::CorruptBundle,
                  std::string("metadata does not fit the schema: ") + E.what());
+  }
+}
+
+std::string kernelSignaturesToJson(const std::vector<KernelInfo> &Kernels) {
+  ordered_json Out = ordered_json::array();
+  for (const KernelInfo &K : Kernels) {
+    ordered_json Args = ordered_json::array();
+    for (const KernelArg &A : K.Args)
+      Args.push_back(argToJson(A));
+    Out.push_back({{"name", K.Name},
+                   {"args", Args},
+                   {"reqd_work_group_size", K.ReqdWorkGroupSize},
+                   {"work_group_size_hint", K.WorkGroupSizeHint},
+                   {"vec_type_hint", K.VecTypeHint}});
+  }
+  return Out.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+}
+
+Result<std::vector<KernelInfo>> parseKernelSignatures(std::string_view Text) {
+  json Root = json::parse(Text, /*cb=*/nullptr, /*allow_exceptions=*/false);
+  if (Root.is_discarded() || !Root.is_array())
+    return Failure(ErrorCode::CorruptBundle, "kernel signatures are not a JSON array");
+  try {
+    std::vector<KernelInfo> Out;
+    for (size_t I = 0; I < Root.size(); ++I) {
+      ObjectReader K(Root[I], "kernels[" + std::to_string(I) + "]");
+      KernelInfo Info;
+      Info.Name = K.string("name");
+      const json &Args = K.array("args");
+      for (size_t J = 0; J < Args.size(); ++J)
+        Info.Args.push_back(argFromJson(
+            ObjectReader(Args[J], K.path() + ".args[" + std::to_string(J) + "]")));
+      Info.ReqdWorkGroupSize = K.dims3("reqd_work_group_size");
+      Info.WorkGroupSizeHint = K.dims3("work_group_size_hint");
+      Info.VecTypeHint = K.string("vec_type_hint");
+      Out.push_back(std::move(Info));
+    }
+    return Out;
+  } catch (const SchemaError &E) {
+    return Failure(ErrorCode::CorruptBundle, E.what());
+  } catch (const json::exception &E) {
+    return Failure(ErrorCode::CorruptBundle,
+                   std::string("kernel signatures do not fit the schema: ") + E.what());
   }
 }
 

@@ -138,6 +138,9 @@ struct KernelInfo {
   /// All zero when the kernel has no reqd_work_group_size attribute.
   std::array<uint32_t, 3> ReqdWorkGroupSize{0, 0, 0};
   std::array<uint32_t, 3> WorkGroupSizeHint{0, 0, 0};
+  /// __attribute__((vec_type_hint(T))): T in OpenCL's spelling ("float4");
+  /// empty without one.
+  std::string VecTypeHint;
   /// Entry points of this kernel in each target's variant.
   std::map<TargetKind, KernelSymbols> Symbols;
   /// Whether the work-groups may be split across devices, and if not why.

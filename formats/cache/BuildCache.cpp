@@ -99,10 +99,13 @@ Result<BuildOptions> parseBuildOptions(const std::string &Options) {
       B.IncludeDirs.push_back(V);
     } else if (W.rfind("-cl-std=", 0) == 0) {
       std::string Std = W.substr(8);
-      if (Std != "CL1.0" && Std != "CL1.1" && Std != "CL1.2" && Std != "CL2.0" &&
-          Std != "CL3.0")
+      if (Std == "CL2.0" || Std == "CL3.0")
+        return Failure(ErrorCode::InvalidArgument,
+                       "build option '" + W + "' asks for OpenCL C " + Std.substr(2) +
+                           "; the device's is OpenCL C 1.2 (CL_DEVICE_OPENCL_C_VERSION)");
+      if (Std != "CL1.0" && Std != "CL1.1" && Std != "CL1.2")
         return Unsupported(W);
-      B.CLStd = Std == "CL1.0" || Std == "CL1.1" ? "CL1.2" : Std;
+      B.CLStd = Std;
     } else if (W == "-cl-opt-disable") {
       B.OptDisable = true;
     } else if (W == "-w" || W == "-Werror" || W == "-cl-fast-relaxed-math" ||

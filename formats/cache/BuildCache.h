@@ -29,7 +29,7 @@ namespace skmd {
 struct BuildOptions {
   std::vector<std::string> Defines;     ///< -D name[=value]
   std::vector<std::string> IncludeDirs; ///< -I dir
-  std::string CLStd = "CL1.2";          ///< -cl-std= (1.0 and 1.1 build as 1.2)
+  std::string CLStd = "CL1.2";          ///< -cl-std=: CL1.0, CL1.1 or CL1.2
   bool OptDisable = false;              ///< -cl-opt-disable
 
   /// The options as one string in a fixed form ("-cl-std=CL1.2 -DN=4
@@ -38,7 +38,7 @@ struct BuildOptions {
 };
 
 /// Parses \p Options as clBuildProgram takes them: -D, -I (attached or
-/// not), -cl-std=, -cl-opt-disable; -w, -Werror and the -cl-* math and
+/// not), -cl-std= up to the devices' OpenCL C 1.2, -cl-opt-disable; -w, -Werror and the -cl-* math and
 /// argument-info switches are accepted and change nothing (SKMD keeps
 /// precise math and every warning). Anything else fails, naming it.
 Result<BuildOptions> parseBuildOptions(const std::string &Options);

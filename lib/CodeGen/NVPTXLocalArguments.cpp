@@ -1,6 +1,7 @@
 //===- NVPTXLocalArguments.cpp - __local arguments in dynamic shared memory -===//
 #include "CodeGen/NVPTXLocalArguments.h"
 #include "Support/OpenCLKernel.h"
+#include "support/DeviceFeatures.h"
 
 #include "llvm/IR/IRBuilder.h"
 
@@ -28,7 +29,7 @@ void addressLocalArgumentsFromDynamicShared(Module &M) {
                                      /*isConstant=*/false, GlobalValue::ExternalLinkage,
                                      nullptr, DynamicSharedName, nullptr,
                                      GlobalValue::NotThreadLocal, SharedAddressSpace);
-        Dynamic->setAlignment(Align(16));
+        Dynamic->setAlignment(Align(LocalArgumentAlignment));
       }
       IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
       Value *Offset = B.CreatePtrToInt(&A, B.getInt64Ty(), A.getName() + ".offset");

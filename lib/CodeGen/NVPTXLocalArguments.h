@@ -8,7 +8,8 @@
 // variables lay further in, and SHOC's top_scan had its __local seed
 // overwritten by its __local scan array. Here every kernel's __local
 // pointer argument becomes an offset into @skmd_dynamic_shared, which the
-// runtime passes (0, then each argument's size rounded to 16 bytes).
+// runtime passes (0, then each argument's size rounded to
+// LocalArgumentAlignment, support/DeviceFeatures.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SKMD_CODEGEN_NVPTXLOCALARGUMENTS_H

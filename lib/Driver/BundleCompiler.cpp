@@ -115,7 +115,8 @@ Expected<BundleMetadata> describeBundle(const CompilerOptions &Opts,
 Expected<BundleMetadata>
 compileKernels(const CompilerOptions &Opts, ArrayRef<TargetKind> Targets,
                std::string SourceHash, std::vector<KernelInfo> Kernels,
-               std::vector<std::pair<TargetKind, std::string>> *Variants) {
+               std::vector<std::pair<TargetKind, std::string>> *Variants,
+               const FrontendIR &Front) {
   auto Meta = describeBundle(Opts, Targets, std::move(SourceHash));
   if (!Meta)
     return Meta.takeError();
@@ -125,7 +126,9 @@ compileKernels(const CompilerOptions &Opts, ArrayRef<TargetKind> Targets,
     std::unique_ptr<Module> M;
     {
       StepTimer S(Name + ": compile to IR", Opts.Verbose);
-      auto IR = buildKernelIR(Opts, Target, Ctx);
+      auto IR = Front ? Front(Target, Ctx) : buildKernelIR(Opts, Target, Ctx);
+      if (IR && Front)
+        IR = prepareKernelIR(std::move(*IR), Opts, Target);
       if (!IR)
         return IR.takeError();
       M = std::move(*IR);

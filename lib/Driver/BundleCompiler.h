@@ -17,6 +17,7 @@
 #include "llvm/Support/Error.h"
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -46,15 +47,22 @@ llvm::Expected<std::string> sourceFileHash(const std::string &Path);
 llvm::Expected<std::vector<KernelInfo>>
 parseKernels(const CompilerOptions &Opts, BundleSource *Source);
 
+/// A target's frontend output from elsewhere than the source file
+/// (clLinkProgram's units, linked).
+using FrontendIR = std::function<llvm::Expected<std::unique_ptr<llvm::Module>>(
+    TargetKind, llvm::LLVMContext &)>;
+
 /// Compiles \p Kernels (from parseKernels) for every target in \p Targets
 /// and fills in what SKMD's analyses found; \p SourceHash is
 /// sourceFileHash of the input. With \p Variants, also lowers
 /// each target to its variant; without, only the metadata is built
-/// (skmd-cc --emit=meta).
+/// (skmd-cc --emit=meta). With \p Front, each target starts from its IR
+/// instead of Opts.Frontend.InputPath's.
 llvm::Expected<BundleMetadata>
 compileKernels(const CompilerOptions &Opts, llvm::ArrayRef<TargetKind> Targets,
                std::string SourceHash, std::vector<KernelInfo> Kernels,
-               std::vector<std::pair<TargetKind, std::string>> *Variants);
+               std::vector<std::pair<TargetKind, std::string>> *Variants,
+               const FrontendIR &Front = nullptr);
 
 /// The whole bundle for Opts.Frontend.InputPath: its hash, parseKernels, then
 /// compileKernels with variants, then the source.

@@ -1,6 +1,8 @@
 //===- OpenCLFrontend.cpp - OpenCL C to LLVM IR through Clang -------------===//
 #include "Frontend/OpenCLFrontend.h"
 
+#include "support/DeviceFeatures.h"
+
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -42,6 +44,24 @@ std::string defaultResourceDir() {
 #endif
 }
 
+/// Clang's -cl-ext for \p Opts: the extensions of its variants (and the
+/// OpenCL C 3.0 features) and no others, whatever the triple predefines, so
+/// that every variant sees the same macros and the platform reports what
+/// they say.
+std::string openCLExtensionsArg(const FrontendOptions &Opts) {
+  std::string Arg = "-cl-ext=-all";
+  for (const std::string &E : extensionsFor(Opts.Variants))
+    Arg += ",+" + E;
+  if (Opts.CLStd == "CL2.0" || Opts.CLStd == "CL3.0")
+    for (const char *F : DeviceOpenCLC30Features)
+      Arg += ",+" + std::string(F);
+  // Clang's own language extensions, not the device's: kernels that take a
+  // bool or size_t argument built before -all, and still do.
+  Arg += ",+__cl_clang_function_pointers,+__cl_clang_variadic_functions,"
+         "+__cl_clang_non_portable_kernel_param_types,+__cl_clang_bitfields";
+  return Arg;
+}
+
 std::vector<std::string> cc1Args(const FrontendOptions &Opts,
                                  llvm::StringRef Triple) {
   std::string ResourceDir =
@@ -71,12 +91,10 @@ std::vector<std::string> cc1Args(const FrontendOptions &Opts,
       // the builtins are all inlined. Clang's warning that AVX would change
       // that convention is therefore noise to the user.
       "-Wno-psabi"};
-  // OpenCL 3.0 makes images optional, and only the SPIR targets declare
-  // them: elsewhere Clang refused a file whose helper takes an image even
-  // when no kernel calls it. SKMD's own check refuses images that a kernel
-  // can reach, on every target alike.
-  if (Opts.CLStd == "CL3.0")
-    Args.push_back("-cl-ext=+__opencl_c_images,+__opencl_c_read_write_images");
+  Args.push_back(openCLExtensionsArg(Opts));
+  Args.push_back("-D__OPENCL_VERSION__=" + std::to_string(DeviceOpenCLVersion));
+  // The SPIR triples predefine it; SKMD's devices have no images.
+  Args.push_back("-U__IMAGE_SUPPORT__");
   if (!Opts.Diagnostics && llvm::errs().has_colors())
     Args.push_back("-fcolor-diagnostics");
   for (const std::string &D : Opts.Defines)
@@ -228,6 +246,16 @@ std::string openCLBaseTypeName(QualType T, const PrintingPolicy &Policy) {
   if (const auto *E = T->getAs<EnumType>())
     return openCLBaseTypeName(E->getDecl()->getIntegerType(), Policy);
   return T.getAsString(Policy);
+}
+
+/// \p T as clGetKernelArgInfo's type name spells it: a typedef by its name
+/// ("uint", "float4", "DATA_TYPE"), a type written without one in OpenCL's
+/// spelling ("unsigned int" is "uint"), as Clang's kernel_arg_type has it.
+std::string openCLTypeName(QualType T, const PrintingPolicy &Policy) {
+  T = T.getUnqualifiedType();
+  if (isa<TypedefType>(T.getTypePtr()))
+    return T.getAsString(Policy);
+  return openCLBaseTypeName(T, Policy);
 }
 
 /// Appends the scalars of \p T at byte \p Offset to \p Out, merging runs
@@ -433,14 +461,14 @@ private:
                     A.Space == AddressSpace::Constant;
         A.IsVolatile = Pointee.isVolatileQualified();
         A.IsRestrict = T.isRestrictQualified();
-        A.TypeName =
-            Pointee.getUnqualifiedType().getAsString(Policy) + "*";
+        A.TypeName = openCLTypeName(Pointee, Policy) + "*";
         A.BaseTypeName = openCLBaseTypeName(Pointee, Policy) + "*";
         A.Layout = layoutOf(Pointee, *Ctx);
       } else {
         A.Kind = T->isSamplerT() ? ArgKind::Sampler : ArgKind::Scalar;
-        A.IsConst = T.isConstQualified();
-        A.TypeName = T.getUnqualifiedType().getAsString(Policy);
+        // The type qualifiers clGetKernelArgInfo reports are the
+        // pointee's: a value's own const is none of the caller's business.
+        A.TypeName = openCLTypeName(T, Policy);
         A.BaseTypeName = openCLBaseTypeName(T, Policy);
         if (A.Kind == ArgKind::Scalar)
           A.Layout = layoutOf(T, *Ctx);
@@ -451,6 +479,8 @@ private:
       K.ReqdWorkGroupSize = dims(*Ctx, R->getXDim(), R->getYDim(), R->getZDim());
     if (const auto *H = FD->getAttr<WorkGroupSizeHintAttr>())
       K.WorkGroupSizeHint = dims(*Ctx, H->getXDim(), H->getYDim(), H->getZDim());
+    if (const auto *V = FD->getAttr<VecTypeHintAttr>())
+      K.VecTypeHint = openCLTypeName(V->getTypeHint(), Policy);
     return K;
   }
 

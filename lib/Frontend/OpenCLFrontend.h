@@ -27,8 +27,11 @@ struct FrontendOptions {
   std::string InputPath;
   std::vector<std::string> Defines;     ///< NAME or NAME=VALUE.
   std::vector<std::string> IncludeDirs;
-  std::string CLStd = "CL3.0";          ///< CL1.2, CL2.0 or CL3.0.
+  std::string CLStd = "CL3.0";          ///< CL1.0, CL1.1, CL1.2, CL2.0 or CL3.0.
   unsigned OptLevel = 3;
+  /// The variants the program is compiled for: its extension macros are
+  /// those every one implements (support/DeviceFeatures.h). Empty: all.
+  std::vector<TargetKind> Variants;
   /// Clang's resource directory (for opencl-c.h); empty means the one Clang
   /// was installed with.
   std::string ResourceDir;

@@ -340,12 +340,18 @@ TargetChoice chosenTarget(const CompilerOptions &Opts, TargetKind Target) {
 Expected<std::unique_ptr<Module>> buildKernelIR(const CompilerOptions &Opts,
                                                 TargetKind Target,
                                                 LLVMContext &Ctx) {
-  auto TM = targetMachineFor(Opts, Target);
-  if (!TM)
-    return TM.takeError();
   auto M = compileToIR(Opts.Frontend, chooseTarget(Target).Triple, Ctx);
   if (!M)
     return M.takeError();
+  return prepareKernelIR(std::move(*M), Opts, Target);
+}
+
+Expected<std::unique_ptr<Module>> prepareKernelIR(std::unique_ptr<Module> M,
+                                                  const CompilerOptions &Opts,
+                                                  TargetKind Target) {
+  auto TM = targetMachineFor(Opts, Target);
+  if (!TM)
+    return TM.takeError();
   {
     // Work-group copies as the loops their items share, and math builtins'
     // second results through private slots: stores the footprint analysis
@@ -354,15 +360,15 @@ Expected<std::unique_ptr<Module>> buildKernelIR(const CompilerOptions &Opts,
     ModulePassManager MPM;
     MPM.addPass(AsyncCopyLoweringPass());
     MPM.addPass(PrivateOutArgumentsPass());
-    MPM.run(**M, P.MAM);
+    MPM.run(*M, P.MAM);
   }
-  if (Error E = internalizeAndOptimize(**M, **TM, Opts.Frontend.OptLevel,
+  if (Error E = internalizeAndOptimize(*M, **TM, Opts.Frontend.OptLevel,
                                        analyzableTuning()))
     return E;
   // After the helpers no kernel calls are gone.
-  if (Error E = checkFunctionsDefined(**M, Opts.Frontend.InputPath))
+  if (Error E = checkFunctionsDefined(*M, Opts.Frontend.InputPath))
     return E;
-  return M;
+  return std::move(M);
 }
 
 Expected<std::map<std::string, KernelReport>>

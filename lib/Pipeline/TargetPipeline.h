@@ -54,6 +54,12 @@ llvm::Expected<std::unique_ptr<llvm::Module>>
 buildKernelIR(const CompilerOptions &Opts, TargetKind Target,
               llvm::LLVMContext &Ctx);
 
+/// buildKernelIR's steps after the frontend, on \p Front: the frontend's
+/// output for \p Target from elsewhere (clLinkProgram's units, linked).
+llvm::Expected<std::unique_ptr<llvm::Module>>
+prepareKernelIR(std::unique_ptr<llvm::Module> Front, const CompilerOptions &Opts,
+                TargetKind Target);
+
 /// SKMD's stage: adds each kernel's partition-ready (and, if asked, guard)
 /// and merge variants, reports what the analyses found per kernel name,
 /// and optimizes the new variants at -O<n>.

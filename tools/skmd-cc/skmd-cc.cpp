@@ -42,8 +42,8 @@ cl::list<std::string> Defines("D", cl::Prefix, cl::desc("Define a macro"),
 cl::list<std::string> IncludeDirs("I", cl::Prefix,
                                   cl::desc("Add an include directory"),
                                   cl::value_desc("dir"), cl::cat(Category));
-cl::opt<std::string> CLStd("cl-std", cl::desc("OpenCL C version: CL1.2, "
-                                              "CL2.0 or CL3.0 (default)"),
+cl::opt<std::string> CLStd("cl-std", cl::desc("OpenCL C version: CL1.0, CL1.1, "
+                                              "CL1.2, CL2.0 or CL3.0 (default)"),
                            cl::init("CL3.0"), cl::cat(Category));
 cl::opt<unsigned> OptLevel("O", cl::Prefix,
                            cl::desc("Optimization level 0-3 (default 3)"),
@@ -123,8 +123,9 @@ std::vector<TargetKind> selectedTargets() {
 }
 
 CompilerOptions compilerOptions() {
-  if (CLStd != "CL1.2" && CLStd != "CL2.0" && CLStd != "CL3.0")
-    fail("unsupported -cl-std=" + CLStd + " (use CL1.2, CL2.0 or CL3.0)");
+  if (CLStd != "CL1.0" && CLStd != "CL1.1" && CLStd != "CL1.2" && CLStd != "CL2.0" &&
+      CLStd != "CL3.0")
+    fail("unsupported -cl-std=" + CLStd + " (use CL1.0, CL1.1, CL1.2, CL2.0 or CL3.0)");
   if (OptLevel > 3)
     fail("unsupported -O" + Twine(OptLevel) + " (use -O0 to -O3)");
   if (!CudaArch.empty() && !StringRef(CudaArch).starts_with("sm_"))
@@ -135,6 +136,7 @@ CompilerOptions compilerOptions() {
   Opts.Frontend.IncludeDirs = IncludeDirs;
   Opts.Frontend.CLStd = CLStd;
   Opts.Frontend.OptLevel = OptLevel;
+  Opts.Frontend.Variants = selectedTargets();
   Opts.X86Cpu = X86Cpu;
   Opts.CudaArch = CudaArch;
   Opts.LibdevicePath = LibdevicePath;

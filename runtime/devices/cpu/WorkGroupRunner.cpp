@@ -1,6 +1,8 @@
 //===- WorkGroupRunner.cpp - Running groups of an x86 variant -------------===//
 #include "devices/cpu/WorkGroupRunner.h"
 
+#include "support/DeviceFeatures.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
@@ -9,7 +11,8 @@ namespace skmd {
 
 namespace {
 
-/// 64-byte aligned scratch (cache lines, and any vector type).
+/// Scratch aligned for OpenCL's largest type, long16 and double16 (a
+/// __local argument's type is not known here), which is whole cache lines.
 struct Scratch {
   struct Free {
     void operator()(char *P) const { std::free(P); }
@@ -19,8 +22,9 @@ struct Scratch {
   static Scratch make(uint64_t Bytes) {
     Scratch S;
     if (Bytes)
-      S.Data.reset(static_cast<char *>(
-          std::aligned_alloc(64, (Bytes + 63) / 64 * 64)));
+      S.Data.reset(static_cast<char *>(std::aligned_alloc(
+          LocalArgumentAlignment,
+          (Bytes + LocalArgumentAlignment - 1) / LocalArgumentAlignment * LocalArgumentAlignment)));
     return S;
   }
 };

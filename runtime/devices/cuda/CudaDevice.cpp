@@ -1,6 +1,8 @@
 //===- CudaDevice.cpp - An NVIDIA GPU through the CUDA driver API ---------===//
 #include "devices/cuda/CudaDevice.h"
 
+#include "support/DeviceFeatures.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -447,9 +449,11 @@ Status CudaDevice::queueRun(DeviceKernel &Kernel, const std::vector<DeviceArg> &
         case DeviceArg::Local:
           // An offset into the block's dynamic shared memory, which the
           // kernel reaches through its extern array (NVPTXLocalArguments.h):
-          // where the driver puts that array is its own business.
+          // where the driver puts that array is its own business. Each
+          // starts aligned for OpenCL's largest type (long16), as the array.
           PutWord(Dynamic);
-          Dynamic += (A.LocalBytes + 15) / 16 * 16;
+          Dynamic += (A.LocalBytes + LocalArgumentAlignment - 1) / LocalArgumentAlignment *
+                     LocalArgumentAlignment;
           break;
         }
         return Status::success();

@@ -7,6 +7,10 @@
 // CHECK: skmd-cc: error: the kernels call OpenCL builtins that SKMD's x86 builtins library does not provide:
 // CHECK-NEXT: work_group_reduce_add(int)
 
+// The devices lack the work-group collectives, so Clang no longer declares
+// them; a program that declares one itself still reaches the check.
+int __attribute__((overloadable)) work_group_reduce_add(int);
+
 __kernel void group_sums(__global int *v) {
   size_t i = get_global_id(0);
   v[i] = work_group_reduce_add(v[i]);

@@ -176,6 +176,7 @@ typedef struct {
 // CHECK-NEXT:       0,
 // CHECK-NEXT:       0
 // CHECK-NEXT:     ],
+// CHECK-NEXT:     "vec_type_hint": "",
 // CHECK-NEXT:     "symbols": {
 // On x86 every entry point is a work-group function.
 // CHECK-NEXT:       "x86": {

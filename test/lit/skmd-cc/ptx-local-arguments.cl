@@ -3,7 +3,7 @@
 // runtime's computed address (static size rounded up) met the kernel's
 // static __local variables on an H100 (SHOC's top_scan lost its seed).
 // RUN: %skmd-cc --emit=ptx %s | FileCheck %s
-// CHECK-DAG: .extern .shared .align 16 .b8 skmd_dynamic_shared[];
+// CHECK-DAG: .extern .shared .align 128 .b8 skmd_dynamic_shared[];
 // CHECK-DAG: .shared .align 4 .u32 t_$_seed;
 // CHECK-LABEL: .entry t(
 // CHECK-DAG: st.shared.b32 [t_$_seed]
