@@ -11,27 +11,37 @@ namespace skmd {
 
 namespace {
 
-std::mutex PinnedLock;
-std::map<uintptr_t, uint64_t> &pinnedRanges() {
-  static std::map<uintptr_t, uint64_t> Ranges;
-  return Ranges;
+/// Page-locked ranges by their start. Never destroyed: a session that is
+/// itself a static (the OpenCL platform's) is destroyed at exit after
+/// statics made after it, this one among them, and its worker and
+/// destructor still free page-locked blocks then.
+struct PinnedRanges {
+  std::mutex Lock;
+  std::map<uintptr_t, uint64_t> Ranges;
+};
+PinnedRanges &pinnedRanges() {
+  static PinnedRanges *const Ranges = new PinnedRanges();
+  return *Ranges;
 }
 
 } // namespace
 
 void notePinned(const void *Ptr, uint64_t Bytes) {
-  std::lock_guard<std::mutex> Hold(PinnedLock);
-  pinnedRanges()[reinterpret_cast<uintptr_t>(Ptr)] = Bytes;
+  PinnedRanges &Pinned = pinnedRanges();
+  std::lock_guard<std::mutex> Hold(Pinned.Lock);
+  Pinned.Ranges[reinterpret_cast<uintptr_t>(Ptr)] = Bytes;
 }
 
 void forgetPinned(const void *Ptr) {
-  std::lock_guard<std::mutex> Hold(PinnedLock);
-  pinnedRanges().erase(reinterpret_cast<uintptr_t>(Ptr));
+  PinnedRanges &Pinned = pinnedRanges();
+  std::lock_guard<std::mutex> Hold(Pinned.Lock);
+  Pinned.Ranges.erase(reinterpret_cast<uintptr_t>(Ptr));
 }
 
 bool isPinned(const void *Ptr, uint64_t Bytes) {
-  std::lock_guard<std::mutex> Hold(PinnedLock);
-  auto &R = pinnedRanges();
+  PinnedRanges &Pinned = pinnedRanges();
+  std::lock_guard<std::mutex> Hold(Pinned.Lock);
+  auto &R = Pinned.Ranges;
   uintptr_t P = reinterpret_cast<uintptr_t>(Ptr);
   auto It = R.upper_bound(P);
   if (It == R.begin())
