@@ -5,6 +5,7 @@
  * memory, copies are memcpy, modules do not load (a launch on it fails).
  * Page-locked blocks and registrations are tracked: freeing or
  * unregistering what the driver did not hand out aborts with a message.
+ * SKMD_FAKE_CUDA_HOST_ALLOCS=N: only the first N cuMemHostAlloc succeed.
  *
  *===----------------------------------------------------------------------===*/
 #include <pthread.h>
@@ -64,6 +65,14 @@ int cuMemAlloc_v2(CUdeviceptr *P, size_t Bytes) {
 }
 int cuMemFree_v2(CUdeviceptr P) { free((void *)P); return 0; }
 int cuMemHostAlloc(void **P, size_t Bytes, unsigned Flags) {
+  static long Made;
+  const char *Limit = getenv("SKMD_FAKE_CUDA_HOST_ALLOCS");
+  pthread_mutex_lock(&Lock);
+  int Refused = Limit && Made >= atol(Limit);
+  Made += !Refused;
+  pthread_mutex_unlock(&Lock);
+  if (Refused)
+    return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
   *P = aligned_alloc(4096, (Bytes + 4095) / 4096 * 4096);
   if (!*P || !track(Pinned, *P, 1))
     return 2;
