@@ -240,7 +240,7 @@ cl_int checkTransfer(cl_command_queue Q, cl_mem M, size_t Offset, size_t Size,
     return CL_INVALID_CONTEXT;
   if (!Ptr || Offset > M->Size || Size > M->Size - Offset)
     return CL_INVALID_VALUE;
-  return checkWaitList(NWait, Wait);
+  return checkWaitList(Q, NWait, Wait);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL enqueueReadBuffer(cl_command_queue Q, cl_mem M,
@@ -289,7 +289,7 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueCopyBuffer(cl_command_queue Q, cl_mem Src
   size_t From0 = SrcOffset + Src->Origin, To0 = DstOffset + Dst->Origin;
   if (root(Src) == root(Dst) && From0 < To0 + Size && To0 < From0 + Size)
     return CL_MEM_COPY_OVERLAP;
-  if (cl_int E = checkWaitList(NWait, Wait); E != CL_SUCCESS)
+  if (cl_int E = checkWaitList(Q, NWait, Wait); E != CL_SUCCESS)
     return E;
   BufferObject *From = Src->Object, *To = Dst->Object;
   // Through the host: the source's current bytes, then the destination's.
@@ -317,7 +317,7 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueFillBuffer(cl_command_queue Q, cl_mem M,
   if (!Pattern || !PowerOfTwo || PatternSize > 128 || Offset % PatternSize ||
       Size % PatternSize || Offset > M->Size || Size > M->Size - Offset)
     return CL_INVALID_VALUE;
-  if (cl_int E = checkWaitList(NWait, Wait); E != CL_SUCCESS)
+  if (cl_int E = checkWaitList(Q, NWait, Wait); E != CL_SUCCESS)
     return E;
   std::vector<uint8_t> Bytes(Size);
   for (size_t I = 0; I < Size; I += PatternSize)
@@ -353,7 +353,7 @@ CL_API_ENTRY void *CL_API_CALL enqueueMapBuffer(cl_command_queue Q, cl_mem M, cl
       ((Flags & CL_MAP_WRITE_INVALIDATE_REGION) && (Flags & (CL_MAP_READ | CL_MAP_WRITE))) ||
       Size == 0 || Offset > M->Size || Size > M->Size - Offset)
     return Fail(CL_INVALID_VALUE);
-  if (cl_int E = checkWaitList(NWait, Wait); E != CL_SUCCESS)
+  if (cl_int E = checkWaitList(Q, NWait, Wait); E != CL_SUCCESS)
     return Fail(E);
   BufferObject *B = M->Object;
   void *Ptr = static_cast<char *>(B->host()) + Offset;
@@ -388,7 +388,7 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueUnmapMemObject(cl_command_queue Q, cl_mem
     return CL_INVALID_MEM_OBJECT;
   if (M->Context != Q->Context)
     return CL_INVALID_CONTEXT;
-  if (cl_int E = checkWaitList(NWait, Wait); E != CL_SUCCESS)
+  if (cl_int E = checkWaitList(Q, NWait, Wait); E != CL_SUCCESS)
     return E;
   _cl_mem::Mapping Map;
   {
@@ -409,6 +409,54 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueUnmapMemObject(cl_command_queue Q, cl_mem
                                                                 Map.Ptr);
                     },
                     holding({M}));
+}
+
+// ---- Migration -------------------------------------------------------------
+
+// A placement hint. Toward the host, the buffers' newest bytes come back
+// there (a later map or read finds them in place); toward the device, the
+// launches that use the buffers move what they need where the plan puts
+// them, so there is nothing to do before the plan is known. The bytes are
+// kept either way, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED included.
+CL_API_ENTRY cl_int CL_API_CALL enqueueMigrateMemObjects(cl_command_queue Q, cl_uint N,
+                                                         const cl_mem *Mems,
+                                                         cl_mem_migration_flags Flags,
+                                                         cl_uint NWait, const cl_event *Wait,
+                                                         cl_event *Event) {
+  if (!Q)
+    return CL_INVALID_COMMAND_QUEUE;
+  if (N == 0 || !Mems)
+    return CL_INVALID_VALUE;
+  for (cl_uint I = 0; I < N; ++I) {
+    if (!Mems[I])
+      return CL_INVALID_MEM_OBJECT;
+    if (Mems[I]->Context != Q->Context)
+      return CL_INVALID_CONTEXT;
+  }
+  const cl_mem_migration_flags Known =
+      CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
+  if (Flags & ~Known)
+    return CL_INVALID_VALUE;
+  if (cl_int E = checkWaitList(Q, NWait, Wait); E != CL_SUCCESS)
+    return E;
+  auto Uses = std::make_shared<Held>();
+  std::vector<BufferObject *> Objects;
+  for (cl_uint I = 0; I < N; ++I) {
+    Uses->hold(Mems[I]);
+    Objects.push_back(Mems[I]->Object);
+  }
+  bool ToHost = Flags & CL_MIGRATE_MEM_OBJECT_HOST;
+  return enqueueJob(Q, CL_COMMAND_MIGRATE_MEM_OBJECTS, waitList(NWait, Wait), false, Event,
+                    [Objects, ToHost] {
+                      if (!ToHost)
+                        return Status::success();
+                      Session &S = *platformSession(nullptr);
+                      for (BufferObject *B : Objects)
+                        if (Status St = S.readNow(*B, 0, B->bytes(), B->host()); !St)
+                          return St;
+                      return Status::success();
+                    },
+                    std::move(Uses));
 }
 
 // ---- Rectangular transfers -----------------------------------------------
@@ -518,7 +566,7 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueCopyBufferRect(
     if (!IntervalSet::intersect(From, To).empty())
       return CL_MEM_COPY_OVERLAP;
   }
-  if (cl_int E = checkWaitList(NWait, Wait); E != CL_SUCCESS)
+  if (cl_int E = checkWaitList(Q, NWait, Wait); E != CL_SUCCESS)
     return E;
   BufferObject *From = Src->Object, *To = Dst->Object;
   return enqueueJob(Q, CL_COMMAND_COPY_BUFFER_RECT, waitList(NWait, Wait), false, Event,
@@ -569,6 +617,7 @@ void skmd::opencl::fillBufferEntries(cl_icd_dispatch &T) {
   T.clGetSupportedImageFormats = getSupportedImageFormats;
   T.clGetMemObjectInfo = getMemObjectInfo;
   T.clEnqueueReadBuffer = enqueueReadBuffer;
+  T.clEnqueueMigrateMemObjects = enqueueMigrateMemObjects;
   T.clEnqueueWriteBuffer = enqueueWriteBuffer;
   T.clEnqueueCopyBuffer = enqueueCopyBuffer;
   T.clEnqueueFillBuffer = enqueueFillBuffer;

@@ -28,8 +28,8 @@ const char *const WaitListFailed = "an event in the wait list failed";
 
 Status waitAll(const WaitList &W) {
   bool Failed = false;
-  for (const auto &F : W)
-    Failed |= !succeeded(F.get());
+  for (const Dependency &D : W)
+    Failed |= !succeeded(D.Done.get());
   return Failed ? Status(Failure(ErrorCode::InvalidArgument, WaitListFailed))
                 : Status::success();
 }
@@ -108,19 +108,22 @@ cl_ulong nowNs() {
                       .count());
 }
 
-cl_int checkWaitList(cl_uint N, const cl_event *List) {
+cl_int checkWaitList(cl_command_queue Q, cl_uint N, const cl_event *List) {
   if ((N == 0) != (List == nullptr))
     return CL_INVALID_EVENT_WAIT_LIST;
   for (cl_uint I = 0; I < N; ++I)
     if (!List[I])
       return CL_INVALID_EVENT_WAIT_LIST;
+  for (cl_uint I = 0; I < N; ++I)
+    if (List[I]->Context != Q->Context)
+      return CL_INVALID_CONTEXT;
   return CL_SUCCESS;
 }
 
 WaitList waitList(cl_uint N, const cl_event *List) {
   WaitList W;
   for (cl_uint I = 0; I < N; ++I)
-    W.push_back(List[I]->Done);
+    W.push_back({List[I]->Done, List[I]->State});
   return W;
 }
 
@@ -199,37 +202,41 @@ void Held::release() {
 
 cl_int enqueueJob(cl_command_queue Q, cl_command_type Type, WaitList W, bool Blocking,
                   cl_event *Event, std::function<Status()> Job, std::shared_ptr<Held> Uses,
-                  std::shared_ptr<LaunchRecord> Record) {
+                  std::shared_ptr<LaunchRecord> Record, CommandStream::Ordering Order) {
   auto State = std::make_shared<CommandState>();
   cl_ulong Queued = nowNs();
   auto Notify = Q->Context->Notify;
   void *NotifyData = Q->Context->NotifyData;
-  std::shared_future<Status> Done =
-      platformSession(nullptr)
-          ->enqueue([W = std::move(W), Job = std::move(Job), State, Type, Notify, NotifyData,
-                     Uses]() -> Status {
-            Status S = waitAll(W);
-            State->Start = nowNs();
-            reach(*State, CL_RUNNING);
-            if (S) {
-              S = Job();
-              // The event gives only a code: the reason goes to the
-              // context's callback (the specification's channel for
-              // errors at run time) and to stderr.
-              if (!succeeded(S)) {
-                std::string Why = "skmd: " + commandName(Type) + " failed: " + S.error().message();
-                std::fprintf(stderr, "%s\n", Why.c_str());
-                if (Notify)
-                  Notify(Why.c_str(), nullptr, 0, NotifyData);
-              }
-            }
-            State->End = nowNs();
-            if (Uses)
-              Uses->release();
-            reach(*State, statusCode(S));
-            return S;
-          })
-          .share();
+  auto Outcome = std::make_shared<std::promise<Status>>();
+  std::shared_future<Status> Done = Outcome->get_future().share();
+  auto Run = [Job = std::move(Job), State, Type, Notify, NotifyData, Uses,
+              Outcome](const WaitList &W) -> Status {
+    Status S = waitAll(W);
+    State->Start = nowNs();
+    reach(*State, CL_RUNNING);
+    if (S) {
+      S = Job();
+      // The event gives only a code: the reason goes to the context's
+      // callback (the specification's channel for errors at run time) and
+      // to stderr.
+      if (!succeeded(S)) {
+        std::string Why = "skmd: " + commandName(Type) + " failed: " + S.error().message();
+        std::fprintf(stderr, "%s\n", Why.c_str());
+        if (Notify)
+          Notify(Why.c_str(), nullptr, 0, NotifyData);
+      }
+    }
+    State->End = nowNs();
+    if (Uses)
+      Uses->release();
+    // The status first: a wait that returns sees it.
+    reach(*State, statusCode(S));
+    Outcome->set_value(S);
+    return S;
+  };
+  Q->Stream->add(std::move(W), Order, {Done, State}, [Run = std::move(Run)](const WaitList &W) {
+    platformSession(nullptr)->enqueue([W, Run] { return Run(W); });
+  });
   if (Event) {
     auto *E = new _cl_event();
     E->Context = Q->Context;
@@ -248,6 +255,13 @@ cl_int enqueueJob(cl_command_queue Q, cl_command_type Type, WaitList W, bool Blo
   // A failed command's status is the error the blocking call returns.
   cl_int Code = statusCode(Done.get());
   return Code == CL_COMPLETE ? CL_SUCCESS : Code;
+}
+
+cl_int waitForQueue(cl_command_queue Q) {
+  bool Failed = false;
+  for (const Dependency &D : Q->Stream->everything())
+    Failed |= !succeeded(D.Done.get());
+  return Failed ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
 }
 
 void releaseContext(cl_context C) {

@@ -1,17 +1,18 @@
 //===- Commands.h - What every entry point shares ----------------*- C++ -*-===//
 //
-// Commands are jobs in the platform's session queue (one FIFO for the
-// process: in order, an out-of-order queue accepted and run in order). A
-// wait list waits in the queue, not in the enqueuing call; every event is
-// the future of its command's job. This header holds the checks, the
-// enqueueing and the object lifetimes that the entry points of Contexts,
-// Buffers, Programs, Kernels and Events share.
+// Commands are jobs in the platform's session queue, handed to it by their
+// command queue's stream once what they wait for is there (Streams.h). A
+// wait list waits in the stream and the session, not in the enqueuing
+// call; every event is the future of its command's job. This header holds
+// the checks, the enqueueing and the object lifetimes that the entry
+// points of Contexts, Buffers, Programs, Kernels and Events share.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SKMD_OPENCL_COMMANDS_H
 #define SKMD_OPENCL_COMMANDS_H
 
 #include "Icd.h"
+#include "Streams.h"
 
 #include <functional>
 #include <initializer_list>
@@ -34,11 +35,11 @@ inline void setError(cl_int *Err, cl_int Code) {
 /// Nanoseconds on the steady clock (profiling times).
 cl_ulong nowNs();
 
-/// What a command's job waits for: the futures of its wait list's events
-/// (copies: the events may be released before the job runs).
-using WaitList = std::vector<std::shared_future<Status>>;
-
-cl_int checkWaitList(cl_uint N, const cl_event *List);
+/// The checks of a wait list for a command of \p Q: no null event, and
+/// every event of \p Q's context.
+cl_int checkWaitList(cl_command_queue Q, cl_uint N, const cl_event *List);
+/// What a command's job waits for (copies: the events may be released
+/// before the job runs).
 WaitList waitList(cl_uint N, const cl_event *List);
 /// CL_INVALID_VALUE or CL_INVALID_DEVICE unless \p Devices is the device.
 cl_int checkDevices(cl_uint N, const cl_device_id *Devices);
@@ -77,12 +78,17 @@ inline std::shared_ptr<Held> holding(std::initializer_list<cl_mem> Mems) {
   return std::make_shared<Held>(Mems);
 }
 
-/// Runs \p Job in the session's queue after the wait list \p W, and gives
-/// the command's event (when asked) and, for a blocking command, its
-/// outcome. \p Uses is released when the job has run.
+/// Runs \p Job in the session's queue after the wait list \p W and what
+/// \p Q's order puts before it, and gives the command's event (when
+/// asked) and, for a blocking command, its outcome. \p Uses is released
+/// when the job has run.
 cl_int enqueueJob(cl_command_queue Q, cl_command_type Type, WaitList W, bool Blocking,
                   cl_event *Event, std::function<Status()> Job, std::shared_ptr<Held> Uses,
-                  std::shared_ptr<LaunchRecord> Record = nullptr);
+                  std::shared_ptr<LaunchRecord> Record = nullptr,
+                  CommandStream::Ordering Order = CommandStream::Ordering::Command);
+/// Waits for every command enqueued on \p Q so far: CL_SUCCESS, or
+/// CL_OUT_OF_RESOURCES when one of them failed.
+cl_int waitForQueue(cl_command_queue Q);
 
 /// Runs \p Fn on the platform's callback thread (never the session's
 /// worker: a callback may call a blocking entry point).

@@ -132,6 +132,7 @@ CL_API_ENTRY cl_command_queue CL_API_CALL createCommandQueue(cl_context C, cl_de
   Q->Context = C;
   Q->Device = D;
   Q->Properties = P;
+  Q->Stream = std::make_shared<CommandStream>(!(P & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE));
   C->retain();
   setError(Err, CL_SUCCESS);
   return Q;
@@ -140,8 +141,9 @@ CL_API_ENTRY cl_command_queue CL_API_CALL createCommandQueue(cl_context C, cl_de
 CL_API_ENTRY cl_int CL_API_CALL finish(cl_command_queue Q) {
   if (!Q)
     return CL_INVALID_COMMAND_QUEUE;
-  platformSession(nullptr)->drain();
-  return CL_SUCCESS;
+  // A command that failed is reported here too: a program that checks
+  // only clFinish's code learns that its results are not there.
+  return waitForQueue(Q);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL flush(cl_command_queue Q) {
@@ -154,8 +156,9 @@ cl_int CL_API_CALL skmd::opencl::releaseCommandQueue(cl_command_queue Q) {
   if (!Q)
     return CL_INVALID_COMMAND_QUEUE;
   if (Q->release()) {
-    // An implicit flush: the commands run on (every command is in the
-    // session's queue already), holding what they use.
+    // An implicit flush: the commands run on (the stream hands those
+    // still waiting to the session when they may go), holding what they
+    // use.
     releaseContext(Q->Context);
     delete Q;
   }

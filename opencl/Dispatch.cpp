@@ -55,6 +55,7 @@ cl_icd_dispatch *dispatchTable() {
     T.clGetDeviceInfo = getDeviceInfo;
     T.clRetainDevice = retainDevice;
     T.clReleaseDevice = retainDevice;
+    T.clCreateSubDevices = createSubDevices;
     T.clRetainContext = retainObject<cl_context, CL_INVALID_CONTEXT>;
     T.clRetainCommandQueue = retainObject<cl_command_queue, CL_INVALID_COMMAND_QUEUE>;
     T.clReleaseCommandQueue = releaseCommandQueue;

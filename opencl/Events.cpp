@@ -14,22 +14,32 @@ using namespace skmd::opencl;
 
 namespace {
 
+/// A marker or barrier: with no wait list it waits for every command
+/// before it; a barrier also holds back every command after it.
+cl_int enqueueSync(cl_command_queue Q, cl_command_type Type, cl_uint NWait, const cl_event *Wait,
+                   cl_event *Event, CommandStream::Ordering Order) {
+  if (!Q)
+    return CL_INVALID_COMMAND_QUEUE;
+  if (cl_int E = checkWaitList(Q, NWait, Wait); E != CL_SUCCESS)
+    return E;
+  if (NWait && Order == CommandStream::Ordering::Marker)
+    Order = CommandStream::Ordering::Command;
+  return enqueueJob(Q, Type, waitList(NWait, Wait), false, Event,
+                    [] { return Status::success(); }, nullptr, nullptr, Order);
+}
+
 CL_API_ENTRY cl_int CL_API_CALL enqueueMarkerWithWaitList(cl_command_queue Q, cl_uint NWait,
                                                           const cl_event *Wait,
                                                           cl_event *Event) {
-  if (!Q)
-    return CL_INVALID_COMMAND_QUEUE;
-  if (cl_int E = checkWaitList(NWait, Wait); E != CL_SUCCESS)
-    return E;
-  // In order: everything before it is done when it is.
-  return enqueueJob(Q, CL_COMMAND_MARKER, waitList(NWait, Wait), false, Event,
-                    [] { return Status::success(); }, nullptr);
+  return enqueueSync(Q, CL_COMMAND_MARKER, NWait, Wait, Event,
+                     CommandStream::Ordering::Marker);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL enqueueBarrierWithWaitList(cl_command_queue Q, cl_uint NWait,
                                                            const cl_event *Wait,
                                                            cl_event *Event) {
-  return enqueueMarkerWithWaitList(Q, NWait, Wait, Event);
+  return enqueueSync(Q, CL_COMMAND_BARRIER, NWait, Wait, Event,
+                     CommandStream::Ordering::Barrier);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL enqueueMarker(cl_command_queue Q, cl_event *Event) {
@@ -39,7 +49,7 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueMarker(cl_command_queue Q, cl_event *Even
 }
 
 CL_API_ENTRY cl_int CL_API_CALL enqueueBarrier(cl_command_queue Q) {
-  return enqueueMarkerWithWaitList(Q, 0, nullptr, nullptr);
+  return enqueueBarrierWithWaitList(Q, 0, nullptr, nullptr);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL enqueueWaitForEvents(cl_command_queue Q, cl_uint N,
@@ -48,10 +58,12 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueWaitForEvents(cl_command_queue Q, cl_uint
     return CL_INVALID_COMMAND_QUEUE;
   if (N == 0 || !List)
     return CL_INVALID_VALUE;
-  if (cl_int E = checkWaitList(N, List); E != CL_SUCCESS)
-    return CL_INVALID_EVENT;
-  return enqueueJob(Q, CL_COMMAND_MARKER, waitList(N, List), false, nullptr,
-                    [] { return Status::success(); }, nullptr);
+  if (cl_int E = checkWaitList(Q, N, List); E != CL_SUCCESS)
+    return E == CL_INVALID_CONTEXT ? E : CL_INVALID_EVENT;
+  // OpenCL 1.1's form of a barrier with a wait list.
+  return enqueueJob(Q, CL_COMMAND_BARRIER, waitList(N, List), false, nullptr,
+                    [] { return Status::success(); }, nullptr, nullptr,
+                    CommandStream::Ordering::Barrier);
 }
 
 // ---- Events ------------------------------------------------------------
@@ -62,6 +74,9 @@ CL_API_ENTRY cl_int CL_API_CALL waitForEvents(cl_uint N, const cl_event *List) {
   for (cl_uint I = 0; I < N; ++I)
     if (!List[I])
       return CL_INVALID_EVENT;
+  for (cl_uint I = 1; I < N; ++I)
+    if (List[I]->Context != List[0]->Context)
+      return CL_INVALID_CONTEXT;
   cl_int Result = CL_SUCCESS;
   for (cl_uint I = 0; I < N; ++I) {
     List[I]->Done.wait();
@@ -180,6 +195,9 @@ CL_API_ENTRY cl_int CL_API_CALL setUserEventStatus(cl_event E, cl_int Status) {
                                                 "the user event's status is " +
                                                     std::to_string(Status))));
   reach(*E->State, Status);
+  // Commands that waited for it in their queues' streams go on.
+  E->State->Handed = true;
+  pumpStreams();
   return CL_SUCCESS;
 }
 

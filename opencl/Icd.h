@@ -74,6 +74,8 @@ cl_int CL_API_CALL getDeviceIDs(cl_platform_id, cl_device_type, cl_uint, cl_devi
                                 cl_uint *);
 cl_int CL_API_CALL getDeviceInfo(cl_device_id, cl_device_info, size_t, void *, size_t *);
 cl_int CL_API_CALL retainDevice(cl_device_id);
+cl_int CL_API_CALL createSubDevices(cl_device_id, const cl_device_partition_property *, cl_uint,
+                                    cl_device_id *, cl_uint *);
 
 
 } // namespace skmd::opencl

@@ -317,7 +317,7 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueNDRangeKernel(cl_command_queue Q, cl_kern
       return CL_INVALID_GLOBAL_WORK_SIZE;
   if (std::find(K->Set.begin(), K->Set.end(), false) != K->Set.end())
     return CL_INVALID_KERNEL_ARGS;
-  if (cl_int E = checkWaitList(NWait, Wait); E != CL_SUCCESS)
+  if (cl_int E = checkWaitList(Q, NWait, Wait); E != CL_SUCCESS)
     return E;
   std::array<size_t, 3> Local{1, 1, 1};
   // A reqd_work_group_size is the local size: given, it must match; not

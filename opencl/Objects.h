@@ -34,10 +34,16 @@ namespace skmd::opencl {
 /// The one table every object points to.
 cl_icd_dispatch *dispatchTable();
 
+class CommandStream;
+
 /// A command's progress, shared by its job and its event: profiling times,
 /// the execution status reached, and the callbacks waiting for a status.
 struct CommandState {
   std::atomic<cl_ulong> Start{0}, End{0};
+  /// Whether the session has the command's job (or, for a user event,
+  /// the program set its status): a command waiting only for such events
+  /// may follow them into the session (Streams.h).
+  std::atomic<bool> Handed{false};
   std::mutex Lock;
   cl_int Reached = CL_SUBMITTED;
   struct Callback {
@@ -83,6 +89,8 @@ struct _cl_command_queue : skmd::opencl::Counted {
   cl_context Context = nullptr;
   cl_device_id Device = nullptr;
   cl_command_queue_properties Properties = 0;
+  /// Its commands not yet in the session's queue (Streams.h).
+  std::shared_ptr<skmd::opencl::CommandStream> Stream;
 };
 
 struct _cl_mem : skmd::opencl::Counted {

@@ -46,6 +46,11 @@ Session *platformSession(std::string *Why) {
     }
     S = std::move(*Opened);
   });
+  // The platform is then without devices: say why once, where a program
+  // that only sees CL_DEVICE_NOT_FOUND cannot.
+  static std::once_flag Told;
+  if (!S)
+    std::call_once(Told, [] { std::fprintf(stderr, "skmd: the SKMD platform has no devices: %s\n", Failed.c_str()); });
   if (!S && Why)
     *Why = Failed;
   return S.get();
@@ -122,7 +127,9 @@ const char *const Version = "OpenCL 1.2 SKMD";
 /// What every device of the session can do.
 struct Limits {
   std::string Name;
-  cl_device_type Type = CL_DEVICE_TYPE_CPU;
+  /// What the device spans: CPU for devices on the host's cores, GPU for
+  /// the others, both for a device made of both.
+  cl_device_type Type = 0;
   cl_uint Units = 0;
   cl_ulong GlobalMem = 0;
   bool Doubles = true;
@@ -155,11 +162,12 @@ Limits limits(Session &S, cl_device_id D) {
     L.Units += I->ComputeUnits;
     if (I->MemoryBytes)
       L.GlobalMem = std::min<cl_ulong>(L.GlobalMem, memoryForOneBuffer(*I, Infos));
-    if (!I->UsesHostCores)
-      L.Type = CL_DEVICE_TYPE_GPU;
+    L.Type |= I->UsesHostCores ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU;
     if (I->Kind == DeviceKind::Cuda)
       L.VendorId = 0x10de; // NVIDIA's PCI vendor id.
   }
+  if (!L.Type)
+    L.Type = CL_DEVICE_TYPE_CPU;
   if (L.GlobalMem == ~cl_ulong(0))
     L.GlobalMem = cl_ulong(4) << 30;
   L.Name = D->Index < 0 ? "SKMD (" + L.Name + ")" : "SKMD " + L.Name;
@@ -227,15 +235,13 @@ cl_int CL_API_CALL getDeviceIDs(cl_platform_id Platform, cl_device_type Type,
     return CL_INVALID_DEVICE_TYPE;
   if ((NumEntries == 0 && Devices) || (!Devices && !NumDevices))
     return CL_INVALID_VALUE;
-  // The device made of all: found by programs that ask for a GPU, a CPU,
-  // the default or any. Each device on its own: by its own type, or any.
+  // Each device by what it spans (the device made of all by a CPU or a GPU
+  // among its devices); the device made of all is the default.
   std::vector<cl_device_id> Found;
   for (cl_device_id D : platformDevices()) {
-    bool Matches = Type == CL_DEVICE_TYPE_ALL;
-    if (D->Index < 0)
-      Matches |= (Type & (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU)) != 0;
-    else
-      Matches |= (Type & limits(*platformSession(nullptr), D).Type) != 0;
+    bool Matches = Type == CL_DEVICE_TYPE_ALL ||
+                   (D->Index < 0 && (Type & CL_DEVICE_TYPE_DEFAULT)) ||
+                   (Type & limits(*platformSession(nullptr), D).Type) != 0;
     if (Matches)
       Found.push_back(D);
   }
@@ -417,6 +423,19 @@ cl_int CL_API_CALL getDeviceInfo(cl_device_id Device, cl_device_info Param, size
 
 cl_int CL_API_CALL retainDevice(cl_device_id Device) {
   return hasDevice(platformDevices(), Device) ? CL_SUCCESS : CL_INVALID_DEVICE;
+}
+
+cl_int CL_API_CALL createSubDevices(cl_device_id Device,
+                                    const cl_device_partition_property *Properties,
+                                    cl_uint, cl_device_id *, cl_uint *) {
+  if (!hasDevice(platformDevices(), Device))
+    return CL_INVALID_DEVICE;
+  // The devices partition no further (CL_DEVICE_PARTITION_PROPERTIES is
+  // empty; each runtime device alone is SKMD_OPENCL_EXPOSE=each's): a
+  // partition it does not support is CL_INVALID_VALUE, as one it does not
+  // know.
+  (void)Properties;
+  return CL_INVALID_VALUE;
 }
 
 } // namespace skmd::opencl

@@ -275,7 +275,7 @@ planMoves(const KernelInfo &K, const std::vector<HostArg> &Args,
   auto Planned = [&](size_t P) { return HostPieces || !SharesHostMemory[P]; };
   LaunchValues LV = launchValues(K, Args, Range);
   for (unsigned AI = 0; AI < K.Args.size(); ++AI) {
-    if (!isBufferArg(K.Args[AI].Kind))
+    if (!isBufferArg(K.Args[AI].Kind) || Args[AI].isNullBuffer())
       continue;
     const KernelArg &Info = K.Args[AI];
     int64_t Size = int64_t(Args[AI].Bytes);

@@ -48,6 +48,10 @@ struct HostArg {
   BufferObject *Object = nullptr;
   std::vector<uint8_t> Value; ///< Scalar
   uint64_t LocalBytes = 0;    ///< Local
+
+  /// A buffer argument set to no buffer (OpenCL allows a null cl_mem): the
+  /// kernel sees a null pointer on every device, and nothing moves.
+  bool isNullBuffer() const { return K == Buffer && !Data && Bytes == 0; }
 };
 
 /// One device's share of a launch.

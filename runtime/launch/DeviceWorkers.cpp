@@ -17,6 +17,11 @@ DeviceWorkers::~DeviceWorkers() {
 void DeviceWorkers::post(size_t Device, std::function<void()> Job) {
   {
     std::lock_guard<std::mutex> Hold(Lock);
+    // Lanes are numbered by whoever posts (a schedule of a machine with more
+    // devices than the launcher's, as the engine's own cost measurement is):
+    // a lane past the end is a new thread, not a write past the vector.
+    if (Device >= Workers.size())
+      Workers.resize(Device + 1);
     std::unique_ptr<Worker> &W = Workers[Device];
     if (!W) {
       W = std::make_unique<Worker>();

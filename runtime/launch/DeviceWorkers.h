@@ -29,7 +29,8 @@ public:
   DeviceWorkers &operator=(const DeviceWorkers &) = delete;
 
   /// Runs \p Job on device \p Device's thread; one job per device at a
-  /// time (wait() before posting to it again).
+  /// time (wait() before posting to it again). A lane past the ones made
+  /// at construction is started on its first job.
   void post(size_t Device, std::function<void()> Job);
   /// Returns when every posted job has finished.
   void wait();

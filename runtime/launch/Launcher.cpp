@@ -1079,7 +1079,7 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
   Buffers.tick();
   L.Object.assign(Args.size(), nullptr);
   for (unsigned A = 0; A < Args.size(); ++A) {
-    if (Args[A].K != HostArg::Buffer)
+    if (Args[A].K != HostArg::Buffer || Args[A].isNullBuffer())
       continue;
     BufferObject *B = Args[A].Object;
     for (unsigned E = 0; !B && E < A; ++E)

@@ -149,7 +149,7 @@ std::optional<std::vector<Piece>> Session::residentPlan(LoadedKernel &K,
                                                        LaunchRecord &Record) {
   std::vector<BufferObject *> Read;
   for (size_t A = 0; A < Args.size(); ++A) {
-    if (Args[A].K != HostArg::Buffer)
+    if (Args[A].K != HostArg::Buffer || Args[A].isNullBuffer())
       continue;
     BufferObject *B = Args[A].Object;
     if (!B || B->coherence() != BufferObject::Coherence::Resident)
@@ -252,7 +252,7 @@ std::optional<std::vector<Piece>> Session::measuredPlan(LoadedKernel &K,
     return std::nullopt;
   // Launches on resident buffers are residentPlan's.
   bool OnHost = std::any_of(Args.begin(), Args.end(), [](const HostArg &A) {
-    return A.K == HostArg::Buffer &&
+    return A.K == HostArg::Buffer && !A.isNullBuffer() &&
            (!A.Object || A.Object->coherence() != BufferObject::Coherence::Resident);
   });
   if (!OnHost)

@@ -7,13 +7,9 @@
 // checked against the host.
 //
 //===----------------------------------------------------------------------===//
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
-#include <CL/cl_ext.h>
+#include "OpenCLTest.h"
 
 #include "skmd/cl_skmd.h"
-
-#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
@@ -31,6 +27,8 @@
 
 namespace {
 
+using skmd::test::OpenCL;
+
 const char *VectorAdd =
     "__kernel void vector_add(__global const float *a, __global const float *b,\n"
     "                         __global float *c, int n) {\n"
@@ -44,53 +42,6 @@ const char *VectorAdd =
     "  x[i] = tmp[get_local_id(0)];\n"
     "}\n";
 
-class OpenCL : public ::testing::Test {
-protected:
-  void SetUp() override {
-    cl_platform_id Platforms[16];
-    cl_uint N = 0;
-    ASSERT_EQ(clGetPlatformIDs(16, Platforms, &N), CL_SUCCESS);
-    for (cl_uint I = 0; I < N; ++I) {
-      char Name[64] = {0};
-      clGetPlatformInfo(Platforms[I], CL_PLATFORM_NAME, sizeof Name, Name, nullptr);
-      if (std::string(Name) == "SKMD")
-        P = Platforms[I];
-    }
-    ASSERT_NE(P, nullptr) << "no SKMD platform: is OCL_ICD_VENDORS set?";
-    ASSERT_EQ(clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, 1, &D, nullptr), CL_SUCCESS);
-    cl_int E;
-    Ctx = clCreateContext(nullptr, 1, &D, nullptr, nullptr, &E);
-    ASSERT_EQ(E, CL_SUCCESS);
-    Q = clCreateCommandQueue(Ctx, D, CL_QUEUE_PROFILING_ENABLE, &E);
-    ASSERT_EQ(E, CL_SUCCESS);
-  }
-  void TearDown() override {
-    if (Q)
-      clReleaseCommandQueue(Q);
-    if (Ctx)
-      clReleaseContext(Ctx);
-  }
-  cl_program build(const char *Source, const char *Options = nullptr) {
-    cl_int E;
-    cl_program Prog = clCreateProgramWithSource(Ctx, 1, &Source, nullptr, &E);
-    EXPECT_EQ(E, CL_SUCCESS);
-    EXPECT_EQ(clBuildProgram(Prog, 1, &D, Options, nullptr, nullptr), CL_SUCCESS)
-        << log(Prog);
-    return Prog;
-  }
-  std::string log(cl_program Prog) {
-    size_t Size = 0;
-    clGetProgramBuildInfo(Prog, D, CL_PROGRAM_BUILD_LOG, 0, nullptr, &Size);
-    std::string Log(Size, '\0');
-    clGetProgramBuildInfo(Prog, D, CL_PROGRAM_BUILD_LOG, Size, Log.data(), nullptr);
-    return Log;
-  }
-  cl_platform_id P = nullptr;
-  cl_device_id D = nullptr;
-  cl_context Ctx = nullptr;
-  cl_command_queue Q = nullptr;
-};
-
 TEST_F(OpenCL, PlatformAndDeviceAnswerAsTheSpecificationSays) {
   char Suffix[16];
   ASSERT_EQ(clGetPlatformInfo(P, CL_PLATFORM_ICD_SUFFIX_KHR, sizeof Suffix, Suffix, nullptr),
@@ -99,16 +50,24 @@ TEST_F(OpenCL, PlatformAndDeviceAnswerAsTheSpecificationSays) {
   char Tiny[2];
   EXPECT_EQ(clGetPlatformInfo(P, CL_PLATFORM_VERSION, sizeof Tiny, Tiny, nullptr),
             CL_INVALID_VALUE);
-  for (cl_device_type T : {cl_device_type(CL_DEVICE_TYPE_GPU), cl_device_type(CL_DEVICE_TYPE_CPU),
+  // The device's type is what it spans: here (the CPU and two HostDiscrete
+  // devices, both on the host's cores) a CPU, found as one and no GPU.
+  for (cl_device_type T : {cl_device_type(CL_DEVICE_TYPE_CPU),
                            cl_device_type(CL_DEVICE_TYPE_DEFAULT),
                            cl_device_type(CL_DEVICE_TYPE_ALL)}) {
     cl_uint N = 0;
     EXPECT_EQ(clGetDeviceIDs(P, T, 0, nullptr, &N), CL_SUCCESS) << T;
     EXPECT_EQ(N, 1u);
   }
+  cl_device_type Type = 0;
+  ASSERT_EQ(clGetDeviceInfo(D, CL_DEVICE_TYPE, sizeof Type, &Type, nullptr), CL_SUCCESS);
+  EXPECT_EQ(Type, cl_device_type(CL_DEVICE_TYPE_CPU));
   cl_uint N = 7;
-  EXPECT_EQ(clGetDeviceIDs(P, CL_DEVICE_TYPE_ACCELERATOR, 0, nullptr, &N), CL_DEVICE_NOT_FOUND);
-  EXPECT_EQ(N, 0u);
+  for (cl_device_type T : {cl_device_type(CL_DEVICE_TYPE_GPU),
+                           cl_device_type(CL_DEVICE_TYPE_ACCELERATOR)}) {
+    EXPECT_EQ(clGetDeviceIDs(P, T, 0, nullptr, &N), CL_DEVICE_NOT_FOUND) << T;
+    EXPECT_EQ(N, 0u);
+  }
   EXPECT_EQ(clGetDeviceIDs(P, cl_device_type(1) << 40, 0, nullptr, &N), CL_INVALID_DEVICE_TYPE);
   cl_bool Images = CL_TRUE;
   ASSERT_EQ(clGetDeviceInfo(D, CL_DEVICE_IMAGE_SUPPORT, sizeof Images, &Images, nullptr),
@@ -493,9 +452,11 @@ TEST_F(OpenCL, EachDeviceOnItsOwn) {
   cl_uint Defaults = 0;
   ASSERT_EQ(clGetDeviceIDs(P, CL_DEVICE_TYPE_DEFAULT, 0, nullptr, &Defaults), CL_SUCCESS);
   EXPECT_EQ(Defaults, 1u);
-  cl_uint Gpus = 0;
-  ASSERT_EQ(clGetDeviceIDs(P, CL_DEVICE_TYPE_GPU, 0, nullptr, &Gpus), CL_SUCCESS);
-  EXPECT_EQ(Gpus, 1u); // the one made of all; HostDiscrete devices are CPUs
+  cl_uint Cpus = 0, Gpus = 7;
+  ASSERT_EQ(clGetDeviceIDs(P, CL_DEVICE_TYPE_CPU, 0, nullptr, &Cpus), CL_SUCCESS);
+  EXPECT_EQ(Cpus, 4u); // HostDiscrete devices are CPUs, and so all of them
+  EXPECT_EQ(clGetDeviceIDs(P, CL_DEVICE_TYPE_GPU, 0, nullptr, &Gpus), CL_DEVICE_NOT_FOUND);
+  EXPECT_EQ(Gpus, 0u);
   cl_int E;
   cl_context Each = clCreateContext(nullptr, N, All.data(), nullptr, nullptr, &E);
   ASSERT_EQ(E, CL_SUCCESS);

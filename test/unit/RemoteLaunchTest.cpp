@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include <future>
+#include <thread>
 
 using namespace skmd;
 using namespace std::chrono_literals;
@@ -102,6 +103,29 @@ TEST_F(RemoteLaunch, QueuedPiecesAgreeWithTheCpuAlone) {
     for (int32_t I = 0; I < 512; ++I)
       ASSERT_EQ(V.C[I], I < N ? 3.0f : 0.0f) << "n " << N << ", element " << I;
   }
+}
+
+// Heartbeats start after the handshake: a client slow to answer the
+// Challenge (a busy machine) still gets the Welcome next, not a heartbeat
+// it would take for a malformed handshake.
+TEST_F(RemoteLaunch, HeartbeatsDoNotRaceTheHandshake) {
+  auto Raw = [&]() -> wire::Message {
+    auto M = Client->receive(2000ms);
+    EXPECT_TRUE(M.ok() && *M) << (M.ok() ? "silence" : M.error().message());
+    return M.ok() && *M ? std::move(**M) : wire::Message();
+  };
+  wire::Message First = Raw();
+  ASSERT_EQ(First.H.What, wire::Kind::Challenge);
+  auto Ch = wire::decodeChallenge(First);
+  ASSERT_TRUE(Ch.ok());
+  // Ten heartbeat periods before the Hello.
+  std::this_thread::sleep_for(500ms);
+  wire::Hello H{"slow-client", proveSecret(Secret, Ch->Nonce, "slow-client")};
+  ASSERT_TRUE(Client->send(wire::frame(wire::Kind::Hello, 0, wire::encode(H))).ok());
+  EXPECT_EQ(Raw().H.What, wire::Kind::Welcome);
+  // After it, the server beats while the client is quiet.
+  EXPECT_EQ(Raw().H.What, wire::Kind::Heartbeat);
+  ASSERT_TRUE(Client->send(wire::frame(wire::Kind::Goodbye, 0, wire::empty())).ok());
 }
 
 // A Run that names an argument as the same as last time where the server

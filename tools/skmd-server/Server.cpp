@@ -99,6 +99,9 @@ public:
     }
   }
 
+  /// Challenge, Hello, Welcome: the client proves it holds the secret.
+  Status handshake();
+  /// The client's requests until it leaves (after the handshake).
   Status run();
   /// What it did, for the log: "12 requests, 3 runs, 1.5 MB in, 0.4 MB out".
   std::string summary() const {
@@ -129,7 +132,6 @@ private:
     bool Released = false;
   };
 
-  Status handshake();
   /// Runs one request; an error ends the connection (the stream is lost).
   Status handle(const wire::Message &M);
   /// Answers request \p Id with \p R: Done, or the Error it carries.
@@ -351,20 +353,25 @@ Status Server::serve(std::unique_ptr<Connection> C) {
     std::lock_guard<std::mutex> G(ClientsLock);
     Me = Open.insert(Open.end(), C.get());
   }
-  // Heartbeats while the client's requests run, however long a kernel is.
+  // Heartbeats while the client's requests run, however long a kernel is;
+  // only after the handshake, whose messages come in a fixed order.
   std::mutex BeatLock;
   std::condition_variable Beat;
   bool Done = false;
-  std::thread Heart([&] {
-    std::unique_lock<std::mutex> G(BeatLock);
-    while (!Beat.wait_for(G, Options.Times.Heartbeat, [&] { return Done; }))
-      if (!C->send(wire::frame(wire::Kind::Heartbeat, 0, wire::empty())))
-        return;
-  });
+  std::thread Heart;
   std::string Summary;
   Status Result = [&] {
     ClientSession Session(*this, *C);
-    Status R = Session.run();
+    Status R = Session.handshake();
+    if (R) {
+      Heart = std::thread([&] {
+        std::unique_lock<std::mutex> G(BeatLock);
+        while (!Beat.wait_for(G, Options.Times.Heartbeat, [&] { return Done; }))
+          if (!C->send(wire::frame(wire::Kind::Heartbeat, 0, wire::empty())))
+            return;
+      });
+      R = Session.run();
+    }
     Summary = Session.summary();
     return R;
   }();
@@ -374,7 +381,8 @@ Status Server::serve(std::unique_ptr<Connection> C) {
   }
   Beat.notify_all();
   C->close();
-  Heart.join();
+  if (Heart.joinable())
+    Heart.join();
   log(Options.Name + ": " + C->peer() + ": " + Summary);
   std::lock_guard<std::mutex> G(ClientsLock);
   Open.erase(Me);
@@ -449,8 +457,6 @@ Status ClientSession::handshake() {
 }
 
 Status ClientSession::run() {
-  if (Status St = handshake(); !St)
-    return St;
   auto Heard = Clock::now();
   while (!S.Stopping) {
     auto M = C.receive(std::chrono::milliseconds(100));

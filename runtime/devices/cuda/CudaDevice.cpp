@@ -508,12 +508,22 @@ void CudaDevice::freePinned(void *P) {
 namespace {
 /// Host memory registered with the driver, and how many devices asked:
 /// registration is portable, so the first does it and the last undoes it.
-std::mutex RegisteredLock;
-std::map<void *, unsigned> Registered;
+/// Never destroyed, as the page-locked ranges (StagingPool.cpp): sessions
+/// unregister memory at exit.
+struct Registrations {
+  std::mutex Lock;
+  std::map<void *, unsigned> Users;
+};
+Registrations &registrations() {
+  static Registrations *const R = new Registrations();
+  return *R;
+}
 } // namespace
 
 bool CudaDevice::registerHost(void *Host, uint64_t Bytes) {
-  std::lock_guard<std::mutex> Hold(RegisteredLock);
+  Registrations &R = registrations();
+  std::lock_guard<std::mutex> Hold(R.Lock);
+  auto &Registered = R.Users;
   unsigned &Users = Registered[Host];
   if (Users) {
     ++Users;
@@ -530,7 +540,9 @@ bool CudaDevice::registerHost(void *Host, uint64_t Bytes) {
 }
 
 void CudaDevice::unregisterHost(void *Host) {
-  std::lock_guard<std::mutex> Hold(RegisteredLock);
+  Registrations &R = registrations();
+  std::lock_guard<std::mutex> Hold(R.Lock);
+  auto &Registered = R.Users;
   auto It = Registered.find(Host);
   if (It == Registered.end() || --It->second)
     return;

@@ -11,27 +11,37 @@ namespace skmd {
 
 namespace {
 
-std::mutex PinnedLock;
-std::map<uintptr_t, uint64_t> &pinnedRanges() {
-  static std::map<uintptr_t, uint64_t> Ranges;
-  return Ranges;
+/// Page-locked ranges by their start. Never destroyed: a session that is
+/// itself a static (the OpenCL platform's) is destroyed at exit after
+/// statics made after it, this one among them, and its worker and
+/// destructor still free page-locked blocks then.
+struct PinnedRanges {
+  std::mutex Lock;
+  std::map<uintptr_t, uint64_t> Ranges;
+};
+PinnedRanges &pinnedRanges() {
+  static PinnedRanges *const Ranges = new PinnedRanges();
+  return *Ranges;
 }
 
 } // namespace
 
 void notePinned(const void *Ptr, uint64_t Bytes) {
-  std::lock_guard<std::mutex> Hold(PinnedLock);
-  pinnedRanges()[reinterpret_cast<uintptr_t>(Ptr)] = Bytes;
+  PinnedRanges &Pinned = pinnedRanges();
+  std::lock_guard<std::mutex> Hold(Pinned.Lock);
+  Pinned.Ranges[reinterpret_cast<uintptr_t>(Ptr)] = Bytes;
 }
 
 void forgetPinned(const void *Ptr) {
-  std::lock_guard<std::mutex> Hold(PinnedLock);
-  pinnedRanges().erase(reinterpret_cast<uintptr_t>(Ptr));
+  PinnedRanges &Pinned = pinnedRanges();
+  std::lock_guard<std::mutex> Hold(Pinned.Lock);
+  Pinned.Ranges.erase(reinterpret_cast<uintptr_t>(Ptr));
 }
 
 bool isPinned(const void *Ptr, uint64_t Bytes) {
-  std::lock_guard<std::mutex> Hold(PinnedLock);
-  auto &R = pinnedRanges();
+  PinnedRanges &Pinned = pinnedRanges();
+  std::lock_guard<std::mutex> Hold(Pinned.Lock);
+  auto &R = Pinned.Ranges;
   uintptr_t P = reinterpret_cast<uintptr_t>(Ptr);
   auto It = R.upper_bound(P);
   if (It == R.begin())
@@ -64,18 +74,28 @@ Status StagingPool::ensureAllocated() {
     return Status::success();
   // Two buffers per copier: it fills one while the other's DMA runs.
   unsigned N = 2 * Copiers.size();
-  Pinned.assign(N, nullptr);
-  Done.assign(N, nullptr);
-  for (unsigned I = 0; I < N; ++I) {
-    if (Status S = check(D.cuMemHostAlloc(&Pinned[I], ChunkBytes, CU_MEMHOSTALLOC_PORTABLE),
-                         "allocating pinned staging memory");
-        !S)
-      return S;
-    if (Status S = check(D.cuEventCreate(&Done[I], CU_EVENT_DISABLE_TIMING),
-                         "cuEventCreate");
-        !S)
-      return S;
+  std::vector<void *> Buffers(N, nullptr);
+  std::vector<CUevent> Events(N, nullptr);
+  Status S = Status::success();
+  for (unsigned I = 0; I < N && S; ++I) {
+    S = check(D.cuMemHostAlloc(&Buffers[I], ChunkBytes, CU_MEMHOSTALLOC_PORTABLE),
+              "allocating pinned staging memory");
+    if (S)
+      S = check(D.cuEventCreate(&Events[I], CU_EVENT_DISABLE_TIMING), "cuEventCreate");
   }
+  if (!S) {
+    // None of it kept: the next copy tries again, where a pool half made
+    // would hand a copier a null buffer.
+    for (CUevent E : Events)
+      if (E)
+        D.cuEventDestroy(E);
+    for (void *P : Buffers)
+      if (P)
+        D.cuMemFreeHost(P);
+    return S;
+  }
+  Pinned = std::move(Buffers);
+  Done = std::move(Events);
   return Status::success();
 }
 
@@ -101,6 +121,7 @@ std::vector<std::pair<uint64_t, uint64_t>> stagingChunks(uint64_t Bytes,
 Status StagingPool::forEachPiece(
     const std::vector<std::pair<uint64_t, uint64_t>> &Pieces, CUcontext Ctx,
     const std::function<Status(unsigned, uint64_t, uint64_t)> &Body) {
+  std::lock_guard<std::mutex> Hold(OneCopy);
   if (Status S = ensureAllocated(); !S)
     return S;
   std::mutex ErrorLock;

@@ -73,6 +73,11 @@ private:
   ThreadPool Copiers;
   /// Per copier, which of its two buffers it takes next.
   std::vector<unsigned> Turn;
+  /// Held by the staged copy running: the copiers' pool runs one job at a
+  /// time, and the buffers are per copier (two threads copying through
+  /// one device's pool, a copy between devices through the host beside
+  /// the device's own copies, would share them).
+  std::mutex OneCopy;
 };
 
 /// The (offset, bytes) pieces a copy of \p Bytes is staged in: chunks of

@@ -58,6 +58,9 @@ Result<std::shared_ptr<ServerLink>> ServerLink::open(std::unique_ptr<Connection>
   // The server's next message of the handshake (\p What), or why not.
   auto Next = [&](const char *What, const char *Hint) -> Result<wire::Message> {
     auto M = C->receive(Times.Silence);
+    // A server of an earlier version beats during the handshake too.
+    while (M && *M && (**M).H.What == wire::Kind::Heartbeat)
+      M = C->receive(Times.Silence);
     if (!M)
       return Fail(M.error());
     if (!*M)
