@@ -360,8 +360,8 @@ cl_int CL_API_CALL getDeviceInfo(cl_device_id Device, cl_device_info Param, size
   case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
     return B(CL_TRUE);
   case CL_DEVICE_COMPILER_AVAILABLE:
-  case CL_DEVICE_LINKER_AVAILABLE: // Linking compiles the programs' sources together.
-    // With a build cache, source builds may succeed without the compiler.
+  case CL_DEVICE_LINKER_AVAILABLE:
+    // With a build cache, builds and links may succeed without the compiler.
     return B(compilerAvailable() || std::getenv("SKMD_CACHE") ? CL_TRUE : CL_FALSE);
 
   case CL_DEVICE_EXECUTION_CAPABILITIES: {
