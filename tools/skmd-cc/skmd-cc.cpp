@@ -260,6 +260,9 @@ int main(int argc, char **argv) {
            "(-cl-opt-disable), not -O" + Twine(OptLevel));
     if (CLStd.getNumOccurrences() == 0)
       CLStd = "CL1.2";
+    if (CLStd == "CL2.0" || CLStd == "CL3.0")
+      fail("--cache builds as clBuildProgram does, which refuses -cl-std=" + CLStd +
+           " (the devices' OpenCL C is 1.2)");
   }
   CompilerOptions Opts = compilerOptions();
 
