@@ -753,19 +753,23 @@ std::vector<int> runIntKernel(cl_context Ctx, cl_command_queue Q, cl_program Pro
 
 // Separate compilation as OpenCL means it: each unit its own static
 // helper of one name, a function one unit defines and another declares
-// (compiled with other options), each unit's kernels in the program.
+// (compiled with other options), an inline function both define, each
+// unit's kernels in the program.
 TEST_F(OpenCL, LinkedUnitsKeepTheirOwnStaticsAndShareTheirFunctions) {
+  // Both units define the plain inline function a shared header would.
   const char *First = "static int helper(int x) { return x + OFFSET; }\n"
+                      "inline int plus(int x, int y) { return x + y; }\n"
                       "int scaled(int x);\n"
                       "__kernel void first(__global int *o) {\n"
                       "  int i = get_global_id(0);\n"
-                      "  o[i] = scaled(helper(i));\n"
+                      "  o[i] = plus(scaled(helper(i)), 0);\n"
                       "}\n";
   const char *Second = "static int helper(int x) { return x * SCALE; }\n"
+                       "inline int plus(int x, int y) { return x + y; }\n"
                        "int scaled(int x) { return helper(x); }\n"
                        "__kernel void second(__global int *o) {\n"
                        "  int i = get_global_id(0);\n"
-                       "  o[i] = helper(i) + 7;\n"
+                       "  o[i] = plus(helper(i), 7);\n"
                        "}\n";
   cl_program Units[] = {compileUnit(Ctx, First, "-DOFFSET=1"),
                         compileUnit(Ctx, Second, "-D SCALE=3")};
