@@ -9,7 +9,12 @@ shift || true
 
 "$root/scripts/setup.sh"
 if [ ! -f "$build/build.ninja" ]; then
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
+  # ccache, where installed, makes a second build tree (the sanitizers')
+  # and rebuilds after a branch switch cheap.
+  launcher=()
+  command -v ccache >/dev/null &&
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@"
 elif [ $# -gt 0 ]; then
   cmake "$build" "$@"
 fi

@@ -1270,9 +1270,11 @@ TEST_F(OpenCL, EventCallbacksRunWhenTheirStatusIsReached) {
     EXPECT_EQ(S.Statuses[1], -42);
     EXPECT_EQ(S.Statuses[2], CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   }
-  // Registered after the status was reached: runs at once.
+  // Registered after the status was reached: runs at once. (On a queue of
+  // its own: in Q, every command after the failed marker fails too.)
+  cl_command_queue Fresh = clCreateCommandQueue(Ctx, D, 0, &E);
   cl_event Done = nullptr;
-  ASSERT_EQ(clEnqueueMarkerWithWaitList(Q, 0, nullptr, &Done), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueMarkerWithWaitList(Fresh, 0, nullptr, &Done), CL_SUCCESS);
   clWaitForEvents(1, &Done);
   ASSERT_EQ(clSetEventCallback(Done, CL_RUNNING, record, &S), CL_SUCCESS);
   {
@@ -1283,6 +1285,7 @@ TEST_F(OpenCL, EventCallbacksRunWhenTheirStatusIsReached) {
   }
   clReleaseEvent(Done);
   clReleaseEvent(Gate);
+  clReleaseCommandQueue(Fresh);
 }
 
 /// Two units compiled and linked, then run; the link's log goes to \p Log.
