@@ -10,7 +10,7 @@
 // launches for the process: the devices are not shared between two).
 //
 //===----------------------------------------------------------------------===//
-#include "HostCpu.h"
+#include "HostProcessor.h"
 #include "Icd.h"
 
 #include "support/DeviceFeatures.h"

@@ -1,5 +1,5 @@
-//===- HostCpu.cpp - What the platform reports of the host's processor -----===//
-#include "HostCpu.h"
+//===- HostProcessor.cpp - What the platform reports of the host's processor -----===//
+#include "HostProcessor.h"
 
 #include <cstdlib>
 #include <fstream>

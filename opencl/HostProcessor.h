@@ -1,4 +1,4 @@
-//===- HostCpu.h - What the platform reports of the host's processor -*- C++ -*-===//
+//===- HostProcessor.h - What the platform reports of the host's processor -*- C++ -*-===//
 //
 // CL_DEVICE_VENDOR_ID and CL_DEVICE_MAX_CLOCK_FREQUENCY of devices that run
 // on the host's cores, read from Linux: the PCI vendor id of the
@@ -6,8 +6,8 @@
 // (cpufreq's cpuinfo_max_freq, else /proc/cpuinfo's "cpu MHz").
 //
 //===----------------------------------------------------------------------===//
-#ifndef SKMD_OPENCL_HOSTCPU_H
-#define SKMD_OPENCL_HOSTCPU_H
+#ifndef SKMD_OPENCL_HOSTPROCESSOR_H
+#define SKMD_OPENCL_HOSTPROCESSOR_H
 
 #include <string>
 
@@ -25,4 +25,4 @@ unsigned hostCpuMaxMHz();
 
 } // namespace skmd::opencl
 
-#endif // SKMD_OPENCL_HOSTCPU_H
+#endif // SKMD_OPENCL_HOSTPROCESSOR_H
