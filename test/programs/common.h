@@ -7,7 +7,8 @@
    executable (or in $OCL_PROGRAMS_DIR, or the source folder), checks every
    OpenCL return code (exit 2 on any error), compares with its own CPU
    reference and prints PASS or FAIL with a one-line summary (exit 1 on a
-   mismatch). The problem size comes from `-s N` or $OCL_SIZE. */
+   mismatch). The problem size comes from `-s N`, $OCL_SIZE or $OCL_SCALE
+   (a factor on the program's default). */
 #ifndef PROGRAMS_COMMON_H
 #define PROGRAMS_COMMON_H
 
@@ -78,7 +79,8 @@ static inline int contains_nocase(const char *haystack, const char *needle) {
   return n == 0;
 }
 
-/* The size from `-s N` or $OCL_SIZE, else DEFAULT_SIZE. */
+/* The size from `-s N` or $OCL_SIZE, else DEFAULT_SIZE times $OCL_SCALE
+   (default 1): each program says what its size is. */
 static inline int ocl_size(int argc, char **argv, int default_size) {
   const char *text = getenv("OCL_SIZE");
   for (int i = 1; i < argc; ++i) {
@@ -89,9 +91,18 @@ static inline int ocl_size(int argc, char **argv, int default_size) {
       exit(2);
     }
   }
+  const char *scale = getenv("OCL_SCALE");
+  char *end;
+  if (!text && scale) {
+    double factor = strtod(scale, &end);
+    if (*end || !(factor > 0) || factor * default_size > (double)(1L << 30)) {
+      fprintf(stderr, "%s: bad OCL_SCALE '%s'\n", argv[0], scale);
+      exit(2);
+    }
+    return factor * default_size < 1 ? 1 : (int)(factor * default_size);
+  }
   if (!text)
     return default_size;
-  char *end;
   long n = strtol(text, &end, 10);
   if (*end || n < 1 || n > (1L << 30)) {
     fprintf(stderr, "%s: bad size '%s'\n", argv[0], text);
