@@ -4,7 +4,7 @@
 #include "common.h"
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 64);
+  int n = ocl_size(argc, argv, 64, 1);
   int steps = 3;
   ocl_init("adi", NULL);
   size_t bytes = sizeof(float) * n * n;

@@ -4,7 +4,7 @@
 #include "common.h"
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 500);
+  int n = ocl_size(argc, argv, 500, 1);
   int nx = n, ny = n + 37;
   ocl_init("atax", NULL);
   float *a = xmalloc(sizeof(float) * nx * ny), *x = xmalloc(sizeof(float) * ny),

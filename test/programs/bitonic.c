@@ -10,7 +10,7 @@ static int cmp_up(const void *a, const void *b) {
 }
 
 int main(int argc, char **argv) {
-  int requested = ocl_size(argc, argv, 1 << 16);
+  int requested = ocl_size(argc, argv, 1 << 16, 1);
   int log_n = 1;
   while ((1 << log_n) < requested)
     ++log_n;

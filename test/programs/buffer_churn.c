@@ -7,7 +7,7 @@
 #include "common.h"
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 50000);
+  int n = ocl_size(argc, argv, 50000, 2);
   int rounds = 12;
   ocl_init("buffer_churn", NULL);
   cl_int err;

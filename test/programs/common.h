@@ -80,8 +80,8 @@ static inline int contains_nocase(const char *haystack, const char *needle) {
 }
 
 /* The size from `-s N` or $OCL_SIZE, else DEFAULT_SIZE times $OCL_SCALE
-   (default 1): each program says what its size is. */
-static inline int ocl_size(int argc, char **argv, int default_size) {
+   (default 1), at least MINIMUM: each program says what its size is. */
+static inline int ocl_size_given(int argc, char **argv, int default_size) {
   const char *text = getenv("OCL_SIZE");
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "-s") == 0 && i + 1 < argc)
@@ -109,6 +109,15 @@ static inline int ocl_size(int argc, char **argv, int default_size) {
     exit(2);
   }
   return (int)n;
+}
+
+static inline int ocl_size(int argc, char **argv, int default_size, int minimum) {
+  int n = ocl_size_given(argc, argv, default_size);
+  if (n < minimum) {
+    fprintf(stderr, "%s: the size must be at least %d\n", argv[0], minimum);
+    exit(2);
+  }
+  return n;
 }
 
 static inline char *read_source(const char *name) {

@@ -6,7 +6,7 @@
 #include "common.h"
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 300);
+  int n = ocl_size(argc, argv, 300, 1);
   int width = n + 3, height = n - 7 > 1 ? n - 7 : 1;
   int nx = n / 4 + 5, ny = n / 5 + 3, nz = n / 6 + 2;
   float c0 = 0.5f, c1 = 0.05f, c2 = 0.0125f;

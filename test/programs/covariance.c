@@ -70,7 +70,7 @@ static long run(int n, int m, int correlate, unsigned seed) {
 }
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 200);
+  int n = ocl_size(argc, argv, 200, 2);
   int m = n - 20 > 1 ? n - 20 : 2;
   ocl_init("covariance", NULL);
   long bad = run(n, m, 0, 70) + run(n, m, 1, 71);

@@ -4,7 +4,7 @@
 #include "common.h"
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 200);
+  int n = ocl_size(argc, argv, 200, 1);
   int nx = n, ny = n + 24, steps = 30;
   ocl_init("fdtd2d", NULL);
   size_t bytes = sizeof(float) * nx * ny;

@@ -4,7 +4,7 @@
 #include "common.h"
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 128);
+  int n = ocl_size(argc, argv, 128, 1);
   int ni = n + 1, nj = n + 13, nk = n - 3;
   if (nk < 1)
     nk = 1;

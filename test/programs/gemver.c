@@ -3,7 +3,7 @@
 #include "common.h"
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 500);
+  int n = ocl_size(argc, argv, 500, 1);
   float alpha = 0.5f, beta = 0.25f;
   ocl_init("gemver", NULL);
   size_t sv = sizeof(float) * n, sa = sv * n;

@@ -5,7 +5,7 @@
 #include "common.h"
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 64);
+  int n = ocl_size(argc, argv, 64, 1);
   int m = n + 40;
   ocl_init("gramschmidt", NULL);
   size_t bytes = sizeof(float) * m * n, rbytes = sizeof(float) * n * n;

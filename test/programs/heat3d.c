@@ -5,7 +5,7 @@
 #include "common.h"
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 50);
+  int n = ocl_size(argc, argv, 50, 1);
   int steps = 10;
   ocl_init("heat3d", NULL);
   size_t cells = (size_t)n * n * n, bytes = sizeof(float) * cells;

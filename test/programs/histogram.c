@@ -4,7 +4,7 @@
 #include "common.h"
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 1 << 20);
+  int n = ocl_size(argc, argv, 1 << 20, 1);
   ocl_init("histogram", NULL);
   unsigned char *data = xmalloc(n);
   unsigned seed = 170;

@@ -4,7 +4,7 @@
 #include "common.h"
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 256);
+  int n = ocl_size(argc, argv, 256, 1);
   int n1 = n * 64, steps = 20;
   ocl_init("jacobi", NULL);
   float *a1 = xmalloc(sizeof(float) * n1), *a2 = xmalloc(sizeof(float) * n * n);

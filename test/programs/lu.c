@@ -5,7 +5,7 @@
 #include "common.h"
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 96);
+  int n = ocl_size(argc, argv, 96, 1);
   ocl_init("lu", NULL);
   size_t bytes = sizeof(float) * n * n;
   float *a = xmalloc(bytes);

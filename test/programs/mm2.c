@@ -4,7 +4,7 @@
 #include "common.h"
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 100);
+  int n = ocl_size(argc, argv, 100, 1);
   int ni = n, nj = n + 7, nk = n + 3, nl = n + 11;
   float alpha = 1.5f, beta = 1.2f;
   ocl_init("mm2", NULL);

@@ -15,7 +15,7 @@ static void product(const float *x, const float *y, double *out, int rows, int c
 }
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 96);
+  int n = ocl_size(argc, argv, 96, 1);
   int ni = n, nj = n + 5, nk = n + 2, nl = n + 9, nm = n + 1;
   ocl_init("mm3", NULL);
   size_t sa = sizeof(float) * ni * nk, sb = sizeof(float) * nk * nj,

@@ -6,7 +6,7 @@
 #include "common.h"
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 1 << 16);
+  int n = ocl_size(argc, argv, 1 << 16, 1);
   ocl_init("multi_queue", NULL);
   cl_int err;
   cl_command_queue q2 = clCreateCommandQueue(ocl.context, ocl.device, 0, &err);

@@ -4,7 +4,7 @@
 #include "common.h"
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 600);
+  int n = ocl_size(argc, argv, 600, 1);
   float alpha = 1.5f, beta = 2.5f;
   ocl_init("mvt", NULL);
   size_t sv = sizeof(float) * n, sa = sv * n;

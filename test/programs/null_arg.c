@@ -5,7 +5,7 @@
 #include "common.h"
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 100000);
+  int n = ocl_size(argc, argv, 100000, 1);
   int width = 256, height = n / 256 > 1 ? n / 256 : 1;
   ocl_init("null_arg", NULL);
   float *x = xmalloc(sizeof(float) * n), *y = xmalloc(sizeof(float) * n), bias[16];

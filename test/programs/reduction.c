@@ -5,7 +5,7 @@
 #include "common.h"
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 1 << 18);
+  int n = ocl_size(argc, argv, 1 << 18, 128);
   ocl_init("reduction", NULL);
   const size_t group = 128;
   float *data = xmalloc(sizeof(float) * n);

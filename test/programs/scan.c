@@ -36,7 +36,7 @@ static void scan(cl_mem in, cl_mem out, int n, int *levels) {
 }
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 1000000);
+  int n = ocl_size(argc, argv, 1000000, 1);
   ocl_init("scan", NULL);
   kscan = ocl_kernel("scan_blocks");
   kadd = ocl_kernel("add_block_sums");

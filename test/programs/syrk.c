@@ -5,7 +5,7 @@
 #include "common.h"
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 120);
+  int n = ocl_size(argc, argv, 120, 1);
   int m = n + 5;
   float alpha = 1.25f, beta = 0.8f;
   ocl_init("syrk", NULL);

@@ -4,7 +4,7 @@
 #include "common.h"
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 500);
+  int n = ocl_size(argc, argv, 500, 1);
   int width = n + 9, height = n / 2 + 3;
   ocl_init("transpose", NULL);
   size_t cells = (size_t)width * height, bytes = sizeof(float) * cells;

@@ -5,7 +5,7 @@
 #include "common.h"
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 200);
+  int n = ocl_size(argc, argv, 200, 1);
   ocl_init("trisolv", NULL);
   size_t bytes = sizeof(float) * n * n;
   float *l = xmalloc(bytes), *b = xmalloc(sizeof(float) * n), *x = xmalloc(sizeof(float) * n);

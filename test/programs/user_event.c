@@ -11,7 +11,7 @@ static cl_int status_of(cl_event e) {
 }
 
 int main(int argc, char **argv) {
-  int n = ocl_size(argc, argv, 1 << 16);
+  int n = ocl_size(argc, argv, 1 << 16, 1);
   ocl_init("user_event", NULL);
   cl_int err;
   float *v = xmalloc(sizeof(float) * n), *got = xmalloc(sizeof(float) * n);
