@@ -15,7 +15,8 @@
 # Environment:
 #   DEVICE_LISTS  space-separated SKMD_DEVICES values (default
 #                 "cpu cpu,discrete,discrete"; a GPU host: "cuda cpu,cuda
-#                 default"); "platform=NAME" runs on the system's platform
+#                 default"; "default" leaves SKMD_DEVICES unset: every
+#                 device found); "platform=NAME" runs on the system's platform
 #                 whose name or vendor contains NAME instead (e.g.
 #                 platform=Portable for PoCL)
 #   PROGRAMS      the programs to run (default: all)
@@ -32,7 +33,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
   --fill-cache) mode=fill; cache=${2:?--fill-cache needs a folder}; shift 2 ;;
   --cache) cache=${2:?--cache needs a folder}; shift 2 ;;
-  -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+  -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
   -*) echo "run-all: unknown option $1" >&2; exit 2 ;;
   *) break ;;
   esac
@@ -82,11 +83,13 @@ run_one() {
   platform=*)
     env=(OCL_PLATFORM="${list#platform=}") ;;
   *)
-    env=(OCL_PLATFORM=SKMD OCL_ICD_VENDORS="$vendors" OCL_ICD_FILENAMES="$lib"
-         SKMD_DEVICES="$list")
+    env=(OCL_PLATFORM=SKMD OCL_ICD_VENDORS="$vendors" OCL_ICD_FILENAMES="$lib")
+    [ "$list" = default ] || env+=(SKMD_DEVICES="$list")
     [ -n "$cache" ] && env+=(SKMD_CACHE="$cache") ;;
   esac
-  env "${env[@]}" timeout "$timeout_s" "$bin/$program" > "$log" 2>&1
+  local -a unset=()
+  [ "$list" = default ] && unset=(-u SKMD_DEVICES)
+  env "${unset[@]}" "${env[@]}" timeout "$timeout_s" "$bin/$program" > "$log" 2>&1
   local rc=$?
   if [ $rc -eq 0 ] && grep -q '^PASS ' "$log"; then
     echo PASS
