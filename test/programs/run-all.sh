@@ -11,6 +11,10 @@
 #                     every program's kernels, all variants (x86, PTX,
 #                     SPIR-V), for a host without LLVM
 #   --cache DIR       run with SKMD_CACHE=DIR (on a host without LLVM)
+#   --pack DIR        run nothing: copy what a run on another host needs
+#                     (the platform's libraries, the programs and their
+#                     .cl files, and the --cache folder as DIR/cache) into
+#                     DIR, a build folder of its own for this script there
 #
 # Environment:
 #   DEVICE_LISTS  space-separated SKMD_DEVICES values (default
@@ -33,6 +37,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
   --fill-cache) mode=fill; cache=${2:?--fill-cache needs a folder}; shift 2 ;;
   --cache) cache=${2:?--cache needs a folder}; shift 2 ;;
+  --pack) mode=pack; pack=${2:?--pack needs a folder}; shift 2 ;;
   -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
   -*) echo "run-all: unknown option $1" >&2; exit 2 ;;
   *) break ;;
@@ -47,6 +52,18 @@ if [ ! -f "$lib" ] || [ ! -d "$bin" ]; then
 fi
 if [ -n "$cache" ]; then
   mkdir -p "$cache" && cache=$(cd "$cache" && pwd) || exit 2
+fi
+if [ $mode = pack ]; then
+  mkdir -p "$pack/lib" "$pack/test/programs" || exit 2
+  cp "$build/lib/libskmd.so" "$lib" "$pack/lib/" || exit 2
+  for cl in "$bin"/*.cl; do
+    [ -x "${cl%.cl}" ] && cp "$cl" "${cl%.cl}" "$pack/test/programs/"
+  done
+  if [ -n "$cache" ]; then
+    mkdir -p "$pack/cache" && cp "$cache"/* "$pack/cache/" || exit 2
+  fi
+  echo "packed into $pack ($(du -sh "$pack" | cut -f1)): there, run-all.sh${cache:+ --cache $pack/cache} $pack"
+  exit 0
 fi
 log_dir=${LOG_DIR:-$(mktemp -d /tmp/skmd-programs.XXXXXX)}
 mkdir -p "$log_dir" || exit 2
