@@ -15,12 +15,7 @@ int main(int argc, char **argv) {
   float rate = 0.02f, volatility = 0.3f;
   /* The device's extensions decide the build options. */
   ocl.name = "blackscholes";
-  ocl.platform = pick_platform();
-  cl_device_id device;
-  cl_int err = clGetDeviceIDs(ocl.platform, CL_DEVICE_TYPE_DEFAULT, 1, &device, NULL);
-  if (err == CL_DEVICE_NOT_FOUND)
-    err = clGetDeviceIDs(ocl.platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL);
-  CHECK(err);
+  cl_device_id device = pick_device(pick_platform());
   size_t size = 0;
   CHECK(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &size));
   char *extensions = xmalloc(size + 1);

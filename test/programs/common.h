@@ -171,15 +171,23 @@ static inline cl_platform_id pick_platform(void) {
   exit(2);
 }
 
+/* The platform's first device of type DEFAULT, else of any type. */
+static inline cl_device_id pick_device(cl_platform_id platform) {
+  cl_device_id device;
+  cl_int err = clGetDeviceIDs(platform, CL_DEVICE_TYPE_DEFAULT, 1, &device, NULL);
+  if (err == CL_DEVICE_NOT_FOUND)
+    err = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL);
+  CHECK(err);
+  return device;
+}
+
 /* Platform, device, context, one in-order queue, and NAME.cl built with
    OPTIONS. */
 static inline void ocl_init(const char *name, const char *options) {
   ocl.name = name;
   ocl.platform = pick_platform();
-  cl_int err = clGetDeviceIDs(ocl.platform, CL_DEVICE_TYPE_DEFAULT, 1, &ocl.device, NULL);
-  if (err == CL_DEVICE_NOT_FOUND)
-    err = clGetDeviceIDs(ocl.platform, CL_DEVICE_TYPE_ALL, 1, &ocl.device, NULL);
-  CHECK(err);
+  ocl.device = pick_device(ocl.platform);
+  cl_int err;
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
                                    (cl_context_properties)ocl.platform, 0};
   ocl.context = clCreateContext(props, 1, &ocl.device, NULL, NULL, &err);
