@@ -3,9 +3,13 @@
 // Each function maps to an LLVM intrinsic or libm call through Clang's
 // elementwise builtins, which keeps vectors whole: after inlining into a
 // work-group function the loop vectorizer widens them, and with the glibc
-// vector math library (libmvec) transcendental functions stay vectorized.
-// native_* and half_* forms share the full-precision implementations,
-// which meet their (looser) error bounds.
+// vector math library (libmvec) exp, log, sin, cos, tan and pow (those
+// LLVM maps to it) stay vectorized. libmvec is accurate to 4 ulp, beyond
+// OpenCL's 3 for exp and log and with no margin for sin's and cos's 4: in
+// float those four compute in double, whose few ulp vanish when the result
+// rounds to float; double exp and log call glibc's scalar functions. native_* and half_* forms use libmvec's float
+// functions or share the full-precision implementations, which meet
+// their (looser) error bounds.
 //
 //===----------------------------------------------------------------------===//
 #include "builtins.h"
@@ -29,14 +33,46 @@
   OVL float8 NAME(float8 x) { return IMPL(x); }                                \
   OVL float16 NAME(float16 x) { return IMPL(x); }
 
-UNARY_ELEMENTWISE(exp, exp)
+// float through double: converted, computed, rounded once.
+#define FLOAT_IN_DOUBLE(NAME, BUILTIN)                                         \
+  OVL float NAME(float x) {                                                    \
+    return (float)__builtin_elementwise_##BUILTIN((double)x);                  \
+  }                                                                            \
+  FLOAT_IN_DOUBLE_VEC(NAME, BUILTIN, 2) FLOAT_IN_DOUBLE_VEC(NAME, BUILTIN, 3)  \
+  FLOAT_IN_DOUBLE_VEC(NAME, BUILTIN, 4) FLOAT_IN_DOUBLE_VEC(NAME, BUILTIN, 8)  \
+  FLOAT_IN_DOUBLE_VEC(NAME, BUILTIN, 16)
+#define FLOAT_IN_DOUBLE_VEC(NAME, BUILTIN, N)                                  \
+  OVL float##N NAME(float##N x) {                                              \
+    return __builtin_convertvector(                                            \
+        __builtin_elementwise_##BUILTIN(__builtin_convertvector(x, double##N)),\
+        float##N);                                                             \
+  }
+// glibc's scalar exp and log under their _Float64 names, which LLVM does
+// not take for exp and log: the vectorizer leaves them scalar.
+double libm_exp(double) __asm__("expf64") __attribute__((const));
+double libm_log(double) __asm__("logf64") __attribute__((const));
+#define DOUBLE_SCALAR_LIBM(NAME, IMPL)                                         \
+  OVL double NAME(double x) { return IMPL(x); }                                \
+  OVL double2 NAME(double2 x) { SKMD_LANEWISE(double2, 2, IMPL(x[i])) }        \
+  OVL double3 NAME(double3 x) { SKMD_LANEWISE(double3, 3, IMPL(x[i])) }        \
+  OVL double4 NAME(double4 x) { SKMD_LANEWISE(double4, 4, IMPL(x[i])) }        \
+  OVL double8 NAME(double8 x) { SKMD_LANEWISE(double8, 8, IMPL(x[i])) }        \
+  OVL double16 NAME(double16 x) { SKMD_LANEWISE(double16, 16, IMPL(x[i])) }
+
+FLOAT_IN_DOUBLE(exp, exp)
+FLOAT_IN_DOUBLE(log, log)
+FLOAT_IN_DOUBLE(sin, sin)
+FLOAT_IN_DOUBLE(cos, cos)
+DOUBLE_SCALAR_LIBM(exp, libm_exp)
+DOUBLE_SCALAR_LIBM(log, libm_log)
+UNARY_VEC(sin, sin, double)
+UNARY_VEC(cos, cos, double)
+OVL double sin(double x) { return __builtin_elementwise_sin(x); }
+OVL double cos(double x) { return __builtin_elementwise_cos(x); }
 UNARY_ELEMENTWISE(exp2, exp2)
 UNARY_ELEMENTWISE(exp10, exp10)
-UNARY_ELEMENTWISE(log, log)
 UNARY_ELEMENTWISE(log2, log2)
 UNARY_ELEMENTWISE(log10, log10)
-UNARY_ELEMENTWISE(sin, sin)
-UNARY_ELEMENTWISE(cos, cos)
 UNARY_ELEMENTWISE(tan, tan)
 UNARY_ELEMENTWISE(asin, asin)
 UNARY_ELEMENTWISE(acos, acos)
@@ -56,21 +92,25 @@ UNARY_ELEMENTWISE(rint, rint)
 SKMD_ALL_WIDTHS(RSQRT, float)
 SKMD_ALL_WIDTHS(RSQRT, double)
 
-UNARY_ALIASES(native_exp, exp)
+// libmvec's float functions, within the relaxed bounds.
+#define FLOAT_ELEMENTWISE(NAME, BUILTIN)                                       \
+  OVL float NAME(float x) { return __builtin_elementwise_##BUILTIN(x); }       \
+  UNARY_VEC(NAME, BUILTIN, float)
+FLOAT_ELEMENTWISE(native_exp, exp)
+FLOAT_ELEMENTWISE(native_log, log)
+FLOAT_ELEMENTWISE(native_sin, sin)
+FLOAT_ELEMENTWISE(native_cos, cos)
+FLOAT_ELEMENTWISE(half_exp, exp)
+FLOAT_ELEMENTWISE(half_log, log)
+FLOAT_ELEMENTWISE(half_sin, sin)
+FLOAT_ELEMENTWISE(half_cos, cos)
 UNARY_ALIASES(native_exp2, exp2)
 UNARY_ALIASES(native_exp10, exp10)
-UNARY_ALIASES(native_log, log)
 UNARY_ALIASES(native_log2, log2)
 UNARY_ALIASES(native_log10, log10)
-UNARY_ALIASES(native_sin, sin)
-UNARY_ALIASES(native_cos, cos)
 UNARY_ALIASES(native_tan, tan)
 UNARY_ALIASES(native_sqrt, sqrt)
 UNARY_ALIASES(native_rsqrt, rsqrt)
-UNARY_ALIASES(half_exp, exp)
-UNARY_ALIASES(half_log, log)
-UNARY_ALIASES(half_sin, sin)
-UNARY_ALIASES(half_cos, cos)
 UNARY_ALIASES(half_sqrt, sqrt)
 UNARY_ALIASES(half_rsqrt, rsqrt)
 
@@ -80,7 +120,14 @@ SKMD_ALL_WIDTHS(NATIVE_RECIP, float)
 // Two and three operands, vector with vector, as OpenCL defines them.
 #define BINARY(T)                                                              \
   OVL T pow(T x, T y) { return __builtin_elementwise_pow(x, y); }             \
-  OVL T powr(T x, T y) { return __builtin_elementwise_pow(x, y); }            \
+  OVL T powr(T x, T y) {                                                      \
+    /* pow of |x| (-0 counts as +0), but NaN where pow picks a limit. */      \
+    T ax = __builtin_elementwise_abs(x), inf = (T)__builtin_inf();            \
+    return (x < 0 | x != x | y != y | (x == 0 & y == 0) |                     \
+            (ax == inf & y == 0) | (x == 1 & __builtin_elementwise_abs(y) == inf)) \
+               ? (T)__builtin_nan("")                                         \
+               : __builtin_elementwise_pow(ax, y);                            \
+  }                                                                            \
   OVL T native_powr(T x, T y) { return __builtin_elementwise_pow(x, y); }     \
   OVL T atan2(T y, T x) { return __builtin_elementwise_atan2(y, x); }         \
   OVL T fmin(T x, T y) { return __builtin_elementwise_min(x, y); }            \
@@ -178,7 +225,23 @@ OVL double3 cross(double3 a, double3 b) { return a.yzx * b.zxy - a.zxy * b.yzx; 
 LIBM_1(acosh)
 LIBM_1(asinh)
 LIBM_1(atanh)
-LIBM_1(cbrt)
+// glibc's double cbrt is off by up to 3 ulp (OpenCL allows 2): one Newton
+// step on r^3 = x, its residual exact through fma, brings it within one.
+// Tiny x is scaled up first, so that the residual is not a denormal.
+static inline double cbrt_d(double x) {
+  bool tiny = __builtin_fabs(x) < 0x1p-900;
+  double s = tiny ? x * 0x1p300 : x;
+  double r = __builtin_cbrt(s);
+  if (r != 0 && __builtin_isfinite(r)) {
+    double r2 = r * r;
+    double r2lo = __builtin_fma(r, r, -r2);
+    double residual = __builtin_fma(r2, r, -s) + r2lo * r;
+    r -= residual / (3 * r2);
+  }
+  return tiny ? r * 0x1p-100 : r;
+}
+ALL_LANES(LANES_1, cbrt, float, __builtin_cbrtf)
+ALL_LANES(LANES_1, cbrt, double, cbrt_d)
 LIBM_1(erf)
 LIBM_1(erfc)
 LIBM_1(expm1)
@@ -285,19 +348,31 @@ SKMD_ALL_WIDTHS(MAGNITUDE, double)
 // double uses pow, exact for the integer exponent's value.
 OVL float pown(float x, int n) { return (float)__builtin_pow(x, (double)n); }
 OVL double pown(double x, int n) { return __builtin_pow(x, (double)n); }
-// rootn(x, n) = x^(1/n), odd roots of negatives are negative.
-#define ROOTN(T, POW, LDEXP_FN, ILOGB_FN)                                      \
+// rootn(x, n) = x^(1/n); odd roots keep x's sign, even roots of negatives
+// are NaN. float computes in double. In double the exponent 1/n is
+// rounded to f, which costs |ln x| / n times its error (over 100 ulp at
+// the ends of the range): x^(1/n) = x^f * x^(1/n - f), where
+// 1/n - f = (1 - n f) / n, its numerator exact through fma, is tiny.
+static inline float root_magnitude_float(float a, int n) {
+  return (float)__builtin_pow((double)a, 1.0 / n);
+}
+static inline double root_magnitude_double(double a, int n) {
+  double f = 1.0 / n;
+  double r = __builtin_pow(a, f);
+  double c = r * (__builtin_fma(-(double)n, f, 1.0) / n) * __builtin_log(a);
+  return __builtin_isfinite(c) ? r + c : r;
+}
+#define ROOTN(T, LDEXP_FN, ILOGB_FN)                                           \
   OVL T rootn(T x, int n) {                                                    \
-    if (n == 0)                                                                \
-      return __builtin_nan("");                                                \
-    if (x < 0 && (n & 1))                                                      \
-      return -(T)POW(-(double)x, 1.0 / n);                                     \
-    return (T)POW((double)x, 1.0 / n);                                         \
+    if (n == 0 || (x < 0 && !(n & 1)))                                         \
+      return (T)__builtin_nan("");                                             \
+    T r = root_magnitude_##T(__builtin_elementwise_abs(x), n);                 \
+    return (n & 1) ? __builtin_elementwise_copysign(r, x) : r;                 \
   }                                                                            \
   OVL T ldexp(T x, int n) { return LDEXP_FN(x, n); }                           \
   OVL int ilogb(T x) { return ILOGB_FN(x); }
-ROOTN(float, __builtin_pow, __builtin_ldexpf, __builtin_ilogbf)
-ROOTN(double, __builtin_pow, __builtin_ldexp, __builtin_ilogb)
+ROOTN(float, __builtin_ldexpf, __builtin_ilogbf)
+ROOTN(double, __builtin_ldexp, __builtin_ilogb)
 #define WITH_INT_WIDTHS(T, I)                                                  \
   WITH_INT(T, I, 2) WITH_INT(T, I, 3) WITH_INT(T, I, 4) WITH_INT(T, I, 8)      \
   WITH_INT(T, I, 16)
@@ -346,8 +421,8 @@ double libm_lgamma_r(double, int *) __asm__("lgamma_r");
     return __builtin_elementwise_min(x - f, BELOW_ONE);                        \
   }                                                                            \
   OVL T sincos(T x, __private T *c) {                                          \
-    *c = __builtin_elementwise_cos(x);                                         \
-    return __builtin_elementwise_sin(x);                                       \
+    *c = cos(x);                                                               \
+    return sin(x);                                                             \
   }                                                                            \
   OVL T remquo(T x, T y, __private int *q) {                                   \
     return __builtin_remquo##SUFFIX(x, y, q);                                  \
@@ -423,8 +498,8 @@ OUT_PRIVATE(double, , 0x1.fffffffffffffp-1)
     return r;                                                                  \
   }                                                                            \
   OVL T##N sincos(T##N x, __private T##N *c) {                                 \
-    *c = __builtin_elementwise_cos(x);                                         \
-    return __builtin_elementwise_sin(x);                                       \
+    *c = cos(x);                                                               \
+    return sin(x);                                                             \
   }                                                                            \
   OVL T##N remquo(T##N x, T##N y, __private I##N *q) {                         \
     T##N r;                                                                    \
