@@ -5,11 +5,9 @@
 // work-group function the loop vectorizer widens them, and with the glibc
 // vector math library (libmvec) exp, log, sin, cos, tan and pow (those
 // LLVM maps to it) stay vectorized. libmvec is accurate to 4 ulp, beyond
-// OpenCL's 3 for exp and log and with no margin for sin's and cos's 4: in
-// float those four compute in double, whose few ulp vanish when the result
-// rounds to float; double exp and log call glibc's scalar functions. native_* and half_* forms use libmvec's float
-// functions or share the full-precision implementations, which meet
-// their (looser) error bounds.
+// OpenCL's 3 for exp and log: those two are our own, float's evaluated in
+// double. native_* and half_* forms use libmvec's float functions or share
+// the full-precision implementations, which meet their (looser) bounds.
 //
 //===----------------------------------------------------------------------===//
 #include "builtins.h"
@@ -33,25 +31,126 @@
   OVL float8 NAME(float8 x) { return IMPL(x); }                                \
   OVL float16 NAME(float16 x) { return IMPL(x); }
 
-// float through double: converted, computed, rounded once.
-#define FLOAT_IN_DOUBLE(NAME, BUILTIN)                                         \
-  OVL float NAME(float x) {                                                    \
-    return (float)__builtin_elementwise_##BUILTIN((double)x);                  \
-  }                                                                            \
-  FLOAT_IN_DOUBLE_VEC(NAME, BUILTIN, 2) FLOAT_IN_DOUBLE_VEC(NAME, BUILTIN, 3)  \
-  FLOAT_IN_DOUBLE_VEC(NAME, BUILTIN, 4) FLOAT_IN_DOUBLE_VEC(NAME, BUILTIN, 8)  \
-  FLOAT_IN_DOUBLE_VEC(NAME, BUILTIN, 16)
-#define FLOAT_IN_DOUBLE_VEC(NAME, BUILTIN, N)                                  \
-  OVL float##N NAME(float##N x) {                                              \
-    return __builtin_convertvector(                                            \
-        __builtin_elementwise_##BUILTIN(__builtin_convertvector(x, double##N)),\
-        float##N);                                                             \
-  }
-// glibc's scalar exp and log under their _Float64 names, which LLVM does
-// not take for exp and log: the vectorizer leaves them scalar.
-double libm_exp(double) __asm__("expf64") __attribute__((const));
-double libm_log(double) __asm__("logf64") __attribute__((const));
-#define DOUBLE_SCALAR_LIBM(NAME, IMPL)                                         \
+// exp and log, branch-free so that the work-item loop vectorizes them
+// without a call. float's evaluate in double, their results within 2^-30
+// before the one rounding to float.
+#define LN2_D 0.693147180559945309417232121458176568
+// exp(x) = 2^k exp(r), r = x - k ln2 in [-ln2/2, ln2/2], exp(r) by its
+// Taylor polynomial to r^10. |x| clamped to 200: 2^k stays a normal
+// double, and the result still rounds to float's 0 or infinity.
+static inline float exp_f(float xf) {
+  double x = __builtin_fmin(__builtin_fmax((double)xf, -200.0), 200.0);
+  double k = __builtin_rint(x * (1 / LN2_D));
+  double r = __builtin_fma(-k, LN2_D, x);
+  double p = 1.0 / 3628800;
+  p = __builtin_fma(p, r, 1.0 / 362880);
+  p = __builtin_fma(p, r, 1.0 / 40320);
+  p = __builtin_fma(p, r, 1.0 / 5040);
+  p = __builtin_fma(p, r, 1.0 / 720);
+  p = __builtin_fma(p, r, 1.0 / 120);
+  p = __builtin_fma(p, r, 1.0 / 24);
+  p = __builtin_fma(p, r, 1.0 / 6);
+  p = __builtin_fma(p, r, 0.5);
+  p = __builtin_fma(p, r, 1.0);
+  p = __builtin_fma(p, r, 1.0);
+  double scale = __builtin_astype((long)(k + 1023) << 52, double);
+  return xf != xf ? xf : (float)(p * scale);
+}
+// log(x) = e ln2 + log(m), x = m 2^e with m in [sqrt(1/2), sqrt(2)), and
+// log(m) = 2 atanh(s), s = (m - 1) / (m + 1), by its series to s^15.
+// Denormal floats are normal doubles.
+static inline float log_f(float xf) {
+  double x = xf;
+  long bits = __builtin_astype(x, long);
+  double e = (double)((bits >> 52) - 1023);
+  double m = __builtin_astype((bits & 0x000fffffffffffffL) | 0x3ff0000000000000L, double);
+  bool high = m > 1.41421356237309504880;
+  m = high ? m * 0.5 : m;
+  e = high ? e + 1 : e;
+  double s = (m - 1) / (m + 1), z = s * s;
+  double p = 2.0 / 15;
+  p = __builtin_fma(p, z, 2.0 / 13);
+  p = __builtin_fma(p, z, 2.0 / 11);
+  p = __builtin_fma(p, z, 2.0 / 9);
+  p = __builtin_fma(p, z, 2.0 / 7);
+  p = __builtin_fma(p, z, 2.0 / 5);
+  p = __builtin_fma(p, z, 2.0 / 3);
+  p = __builtin_fma(p, z, 2.0);
+  float r = (float)__builtin_fma(e, LN2_D, s * p);
+  float inf = __builtin_inff();
+  return xf > 0 && xf < inf ? r
+         : xf == 0          ? -inf
+         : xf == inf        ? inf
+                            : __builtin_nanf("");
+}
+#define FLOAT_LANEWISE(NAME, IMPL)                                             \
+  OVL float NAME(float x) { return IMPL(x); }                                  \
+  OVL float2 NAME(float2 x) { SKMD_LANEWISE(float2, 2, IMPL(x[i])) }           \
+  OVL float3 NAME(float3 x) { SKMD_LANEWISE(float3, 3, IMPL(x[i])) }           \
+  OVL float4 NAME(float4 x) { SKMD_LANEWISE(float4, 4, IMPL(x[i])) }           \
+  OVL float8 NAME(float8 x) { SKMD_LANEWISE(float8, 8, IMPL(x[i])) }           \
+  OVL float16 NAME(float16 x) { SKMD_LANEWISE(float16, 16, IMPL(x[i])) }
+// double exp and log likewise, with ln2 split in two (ln2_hi has its low
+// bits zero, so k ln2_hi is exact) and more terms; log as fdlibm arranges
+// it, f - s (f - z T(z)) with f = m - 1 exact, so that the rounding
+// errors fall on the small correction.
+#define LN2_HI 6.93147180369123816490e-01
+#define LN2_LO 1.90821492927058770002e-10
+static inline double exp_d(double x) {
+  double xc = __builtin_fmin(__builtin_fmax(x, -746.0), 710.0);
+  double k = __builtin_rint(xc * (1 / LN2_D));
+  double r = __builtin_fma(-k, LN2_LO, __builtin_fma(-k, LN2_HI, xc));
+  double p = 1.0 / 6227020800;
+  p = __builtin_fma(p, r, 1.0 / 479001600);
+  p = __builtin_fma(p, r, 1.0 / 39916800);
+  p = __builtin_fma(p, r, 1.0 / 3628800);
+  p = __builtin_fma(p, r, 1.0 / 362880);
+  p = __builtin_fma(p, r, 1.0 / 40320);
+  p = __builtin_fma(p, r, 1.0 / 5040);
+  p = __builtin_fma(p, r, 1.0 / 720);
+  p = __builtin_fma(p, r, 1.0 / 120);
+  p = __builtin_fma(p, r, 1.0 / 24);
+  p = __builtin_fma(p, r, 1.0 / 6);
+  p = __builtin_fma(p, r, 0.5);
+  p = __builtin_fma(p, r, 1.0);
+  p = __builtin_fma(p, r, 1.0);
+  // 2^k in two normal factors: k reaches -1076 and 1024.
+  double k1 = __builtin_floor(k * 0.5), k2 = k - k1;
+  double s1 = __builtin_astype((long)(k1 + 1023) << 52, double);
+  double s2 = __builtin_astype((long)(k2 + 1023) << 52, double);
+  return x != x ? x : p * s1 * s2;
+}
+static inline double log_d(double x) {
+  // Denormals scaled into the normal range first.
+  bool tiny = x < 0x1p-1022;
+  double xs = tiny ? x * 0x1p54 : x;
+  long bits = __builtin_astype(xs, long);
+  double e = (double)((bits >> 52) - 1023) - (tiny ? 54 : 0);
+  double m = __builtin_astype((bits & 0x000fffffffffffffL) | 0x3ff0000000000000L, double);
+  bool high = m > 1.41421356237309504880;
+  m = high ? m * 0.5 : m;
+  e = high ? e + 1 : e;
+  double f = m - 1, s = f / (2 + f), z = s * s;
+  double t = 2.0 / 23;
+  t = __builtin_fma(t, z, 2.0 / 21);
+  t = __builtin_fma(t, z, 2.0 / 19);
+  t = __builtin_fma(t, z, 2.0 / 17);
+  t = __builtin_fma(t, z, 2.0 / 15);
+  t = __builtin_fma(t, z, 2.0 / 13);
+  t = __builtin_fma(t, z, 2.0 / 11);
+  t = __builtin_fma(t, z, 2.0 / 9);
+  t = __builtin_fma(t, z, 2.0 / 7);
+  t = __builtin_fma(t, z, 2.0 / 5);
+  t = __builtin_fma(t, z, 2.0 / 3);
+  double logm = f - s * __builtin_fma(-z, t, f);
+  double r = __builtin_fma(e, LN2_HI, __builtin_fma(e, LN2_LO, logm));
+  double inf = __builtin_inf();
+  return x > 0 && x < inf ? r
+         : x == 0         ? -inf
+         : x == inf       ? inf
+                          : __builtin_nan("");
+}
+#define DOUBLE_LANEWISE(NAME, IMPL)                                            \
   OVL double NAME(double x) { return IMPL(x); }                                \
   OVL double2 NAME(double2 x) { SKMD_LANEWISE(double2, 2, IMPL(x[i])) }        \
   OVL double3 NAME(double3 x) { SKMD_LANEWISE(double3, 3, IMPL(x[i])) }        \
@@ -59,16 +158,12 @@ double libm_log(double) __asm__("logf64") __attribute__((const));
   OVL double8 NAME(double8 x) { SKMD_LANEWISE(double8, 8, IMPL(x[i])) }        \
   OVL double16 NAME(double16 x) { SKMD_LANEWISE(double16, 16, IMPL(x[i])) }
 
-FLOAT_IN_DOUBLE(exp, exp)
-FLOAT_IN_DOUBLE(log, log)
-FLOAT_IN_DOUBLE(sin, sin)
-FLOAT_IN_DOUBLE(cos, cos)
-DOUBLE_SCALAR_LIBM(exp, libm_exp)
-DOUBLE_SCALAR_LIBM(log, libm_log)
-UNARY_VEC(sin, sin, double)
-UNARY_VEC(cos, cos, double)
-OVL double sin(double x) { return __builtin_elementwise_sin(x); }
-OVL double cos(double x) { return __builtin_elementwise_cos(x); }
+FLOAT_LANEWISE(exp, exp_f)
+FLOAT_LANEWISE(log, log_f)
+DOUBLE_LANEWISE(exp, exp_d)
+DOUBLE_LANEWISE(log, log_d)
+UNARY_ELEMENTWISE(sin, sin)
+UNARY_ELEMENTWISE(cos, cos)
 UNARY_ELEMENTWISE(exp2, exp2)
 UNARY_ELEMENTWISE(exp10, exp10)
 UNARY_ELEMENTWISE(log2, log2)
