@@ -5,7 +5,7 @@
 #include "Support/OpenCLKernel.h"
 #include "Support/WorkItemBuiltins.h"
 
-#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -13,6 +13,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+
+#include <optional>
 
 using namespace llvm;
 
@@ -59,18 +61,76 @@ bool runsInEveryItemAlike(const BasicBlock &BB, const LoopInfo &LI,
       [&](const Value &Cond) { return U.isUniform(&Cond); });
 }
 
+/// Whether \p I may read or write memory the group shares.
+bool touchesSharedMemory(const Instruction &I) {
+  if (isWorkGroupBarrier(I))
+    return false;
+  if (const auto *M = dyn_cast<MemIntrinsic>(&I)) {
+    const auto *T = dyn_cast<MemTransferInst>(M);
+    return isSharedAddress(M->getDest()) || (T && isSharedAddress(T->getSource()));
+  }
+  if (const Value *Ptr = getLoadStorePointerOperand(&I))
+    return isSharedAddress(Ptr);
+  if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
+    return true;
+  if (const auto *CB = dyn_cast<CallBase>(&I))
+    return !CB->doesNotAccessMemory() && !workItemFnOf(*CB) &&
+           !isa<LifetimeIntrinsic>(CB) && !isa<DbgInfoIntrinsic>(CB) &&
+           !isa<AssumeInst>(CB);
+  return false;
+}
+
+/// Whether code that may run in a work-item between the barriers around
+/// \p At touches shared memory on both sides of \p At: only then can a
+/// barrier there change what any work-item sees.
+bool separatesSharedAccesses(Instruction *At) {
+  // Whether a stretch of a block touches shared memory before a barrier
+  // (true or false), or runs out (none: the neighbours go on).
+  auto Scan = [](auto Begin, auto End) -> std::optional<bool> {
+    for (auto It = Begin; It != End; ++It) {
+      if (isWorkGroupBarrier(*It))
+        return false;
+      if (touchesSharedMemory(*It))
+        return true;
+    }
+    return std::nullopt;
+  };
+  auto Side = [&](bool Forward) {
+    BasicBlock *BB = At->getParent();
+    std::optional<bool> R =
+        Forward ? Scan(At->getIterator(), BB->end())
+                : Scan(std::next(At->getReverseIterator()), BB->rend());
+    if (R)
+      return *R;
+    SmallVector<BasicBlock *, 8> Work;
+    auto Next = [&](BasicBlock *B) {
+      if (Forward)
+        Work.append(succ_begin(B), succ_end(B));
+      else
+        Work.append(pred_begin(B), pred_end(B));
+    };
+    Next(BB);
+    SmallPtrSet<BasicBlock *, 16> Seen;
+    while (!Work.empty()) {
+      BasicBlock *B = Work.pop_back_val();
+      if (!Seen.insert(B).second)
+        continue;
+      R = Forward ? Scan(B->begin(), B->end()) : Scan(B->rbegin(), B->rend());
+      if (R && *R)
+        return true;
+      if (!R)
+        Next(B);
+    }
+    return false;
+  };
+  return Side(false) && Side(true);
+}
+
 /// A barrier before \p At, unless one is there already.
 void barrierBefore(Instruction *At) {
   Instruction *Prev = At->getPrevNode();
   if (!Prev || !isWorkGroupBarrier(*Prev))
     emitBarrier(At);
-}
-
-/// A barrier at the start of \p BB (after its PHIs), unless one is there.
-void barrierAtStart(BasicBlock &BB) {
-  Instruction *First = &*BB.getFirstInsertionPt();
-  if (!isWorkGroupBarrier(*First))
-    emitBarrier(First);
 }
 
 bool addBarriers(Function &F, FunctionAnalysisManager &FAM) {
@@ -105,16 +165,22 @@ bool addBarriers(Function &F, FunctionAnalysisManager &FAM) {
         runsInEveryItemAlike(*L->getHeader(), LI, PDT, U))
       Loops.push_back(L);
 
+  // The preheader's and the latch's barriers together separate every
+  // iteration from what runs before and after it. Each place is judged on
+  // the IR as it is, before any of them gets its barrier.
+  SmallVector<Instruction *, 8> Places;
   for (Instruction *I : MemoryOps) {
-    barrierBefore(I);
-    barrierBefore(I->getNextNode());
+    Places.push_back(I);
+    Places.push_back(I->getNextNode());
   }
   for (Loop *L : Loops) {
-    barrierBefore(L->getLoopPreheader()->getTerminator());
-    barrierAtStart(*L->getHeader());
-    barrierBefore(L->getLoopLatch()->getTerminator());
+    Places.push_back(L->getLoopPreheader()->getTerminator());
+    Places.push_back(L->getLoopLatch()->getTerminator());
   }
-  return !MemoryOps.empty() || !Loops.empty();
+  llvm::erase_if(Places, [](Instruction *At) { return !separatesSharedAccesses(At); });
+  for (Instruction *At : Places)
+    barrierBefore(At);
+  return !Places.empty();
 }
 
 } // namespace

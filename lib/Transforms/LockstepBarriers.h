@@ -9,22 +9,23 @@
 // zeroing wipes the slots of the items before; in lockstep every slot is
 // kept.
 //
-// In kernels that use barriers, this pass adds the barriers PoCL adds (its
-// loop barriers and implicit loop barriers), which make such programs
-// behave as they do there:
-//   - a loop that holds a barrier gets one at the end of its preheader,
-//     at its header's start and at its latch's end: the code before the
-//     loop, and each iteration up to its first barrier, finish in every
-//     work-item before any goes on;
+// In kernels that use barriers, this pass adds barriers where PoCL has
+// them (its loop barriers and implicit loop barriers), which make such
+// programs behave as they do there:
+//   - a loop that holds a barrier gets one at the end of its preheader and
+//     of its latch: the code before the loop, and each iteration, finish
+//     in every work-item before any goes on;
 //   - a loop without barriers that writes shared memory (__local,
 //     __global) at an address the same for every work-item, the loop a
-//     collective initialisation, is made such a loop by barriers at its
-//     header's start and latch's end;
-//   - likewise a memset, memcpy or memmove into shared memory at such an
-//     address (what those loops become) gets a barrier before and after.
+//     collective initialisation, is made such a loop;
+//   - a memset, memcpy or memmove into shared memory at such an address
+//     (what those loops become) gets a barrier before and after.
 // Only where every work-item reaches the place the same number of times
 // (uniform branches decide it, uniform exits leave the loops around it),
-// so the added barriers are ones all items meet.
+// so the added barriers are ones all items meet; and only where the code
+// on each side, up to the next barriers, touches shared memory, since
+// elsewhere a barrier changes nothing but the time (binomial option's
+// loop, whose iterations end in arithmetic on registers).
 //
 //   opt -load-pass-plugin=build/lib/SKMDPasses.so
 //       -passes=skmd-lockstep-barriers kernel.ll -S
