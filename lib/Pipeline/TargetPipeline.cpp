@@ -12,7 +12,7 @@
 //           [-> skmd-partition-ready<guard>]
 //           -> skmd-merge-kernel -> (skmd-kernel-args, skmd-access,
 //           skmd-partition for the metadata) [x86: -> link SKMD's x86
-//           builtins -> skmd-implicit-loop-barriers
+//           builtins -> skmd-lockstep-barriers -> skmd-implicit-loop-barriers
 //           -> skmd-work-group-function -> skmd-work-item-loop-versioning
 //           -> skmd-work-item-scalarizer
 //           [-> skmd-cpu-dispatch below AVX-512]] -> O<n>
@@ -47,6 +47,7 @@
 #include "Transforms/CpuDispatch.h"
 #include "Transforms/ImplicitLoopBarriers.h"
 #include "Transforms/KernelBodyInlining.h"
+#include "Transforms/LockstepBarriers.h"
 #include "Transforms/MergeKernel.h"
 #include "Transforms/PartitionReadyKernel.h"
 #include "Transforms/PrivateOutArguments.h"
@@ -423,6 +424,8 @@ addPartitionVariants(Module &M, const CompilerOptions &Opts, TargetKind Target) 
     if (Error E = linkX86Builtins(M, Opts))
       return E;
     ModulePassManager WG;
+    // Work-items in step where programs count on it, as on GPUs and PoCL.
+    WG.addPass(LockstepBarriersPass());
     WG.addPass(ImplicitLoopBarriersPass());
     WG.addPass(WorkGroupFunctionPass());
     // Full groups away from the range's edges run a copy of each

@@ -14,6 +14,7 @@
 #include "Transforms/CpuDispatch.h"
 #include "Transforms/ImplicitLoopBarriers.h"
 #include "Transforms/KernelBodyInlining.h"
+#include "Transforms/LockstepBarriers.h"
 #include "Transforms/MergeKernel.h"
 #include "Transforms/PartitionReadyKernel.h"
 #include "Transforms/PrivateOutArguments.h"

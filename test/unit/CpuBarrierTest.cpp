@@ -1,8 +1,9 @@
 //===- CpuBarrierTest.cpp - Barriers, scans and ranges on the CPU device --===//
 //
-// test/corpus/barriers.cl, ranges.cl and work_dim.cl against C++: barriers
-// in loops and uniform conditions, __local memory given by the host and
-// static, scans, early returns, and the work-item functions over 1-, 2- and
+// test/corpus/barriers.cl, lockstep.cl, ranges.cl and work_dim.cl against
+// C++: barriers in loops and uniform conditions, __local memory given by
+// the host and static, scans, early returns, programs that count on
+// work-items running in step, and the work-item functions over 1-, 2- and
 // 3-D ranges with offsets.
 //
 //===----------------------------------------------------------------------===//
@@ -71,6 +72,58 @@ TEST_F(CpuBarriers, BarriersInARow) {
         int Src = (T + 2) % L;
         Out.buffer<int32_t>(0)[G * L + T] = In[G * L + (Src + 1) % L] * 2 + 7;
       }
+  };
+  check(R);
+}
+
+// Every work-item zeroes the whole __local buffer (a memset after
+// optimization), then writes its slot, then waits: run item after item,
+// each zeroing wiped the slots before it; GPUs and PoCL keep them all.
+TEST_F(CpuBarriers, ZeroTheBufferThenWriteMySlot) {
+  const int L = 64, Groups = 8, N = L * Groups;
+  KernelRun R("lockstep", "zero_then_slot", launch({Groups, 1, 1}, {L, 1, 1}, 1));
+  R.buffer(std::vector<int32_t>(N)).local(L * sizeof(int32_t));
+  R.Reference = [&](Args &Out) {
+    for (int G = 0; G < Groups; ++G)
+      for (int T = 0; T < L; ++T)
+        Out.buffer<int32_t>(0)[G * L + T] = L - T;
+  };
+  check(R);
+}
+
+// The same with a fill that stays a loop.
+TEST_F(CpuBarriers, FillTheBufferThenWriteMySlot) {
+  const int L = 64, Groups = 8, N = L * Groups;
+  KernelRun R("lockstep", "fill_then_slot", launch({Groups, 1, 1}, {L, 1, 1}, 1));
+  R.buffer(std::vector<float>(N));
+  R.Reference = [&](Args &Out) {
+    for (int G = 0; G < Groups; ++G)
+      for (int T = 0; T < L; ++T)
+        Out.buffer<float>(0)[G * L + T] = float(L - 1 - T);
+  };
+  check(R);
+}
+
+// A Haar wavelet transform that zeroes its buffer at each level of a loop
+// holding barriers.
+TEST_F(CpuBarriers, HaarLevelsZeroingTheBufferInALoopWithBarriers) {
+  const int L = 64, Groups = 8, N = L * Groups;
+  auto In = dyadicFloats(N, Rng); // Averages and half-differences: exact.
+  KernelRun R("lockstep", "haar_levels", launch({Groups, 1, 1}, {L, 1, 1}, 1));
+  R.buffer(In).buffer(std::vector<float>(N)).local(L * sizeof(float));
+  R.Reference = [&](Args &Out) {
+    for (int G = 0; G < Groups; ++G) {
+      std::vector<float> V(In.begin() + G * L, In.begin() + (G + 1) * L);
+      for (int Width = L; Width > 1; Width /= 2) {
+        std::vector<float> Buf(V.begin(), V.begin() + Width);
+        int Half = Width / 2;
+        for (int T = 0; T < Half; ++T) {
+          V[T] = (Buf[2 * T] + Buf[2 * T + 1]) * 0.5f;
+          V[Half + T] = (Buf[2 * T] - Buf[2 * T + 1]) * 0.5f;
+        }
+      }
+      std::copy(V.begin(), V.end(), &Out.buffer<float>(1)[G * L]);
+    }
   };
   check(R);
 }

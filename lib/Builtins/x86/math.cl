@@ -3,9 +3,11 @@
 // Each function maps to an LLVM intrinsic or libm call through Clang's
 // elementwise builtins, which keeps vectors whole: after inlining into a
 // work-group function the loop vectorizer widens them, and with the glibc
-// vector math library (libmvec) transcendental functions stay vectorized.
-// native_* and half_* forms share the full-precision implementations,
-// which meet their (looser) error bounds.
+// vector math library (libmvec) exp, log, sin, cos, tan and pow (those
+// LLVM maps to it) stay vectorized. libmvec is accurate to 4 ulp, beyond
+// OpenCL's 3 for exp and log: those two are our own, float's evaluated in
+// double. native_* and half_* forms use libmvec's float functions or share
+// the full-precision implementations, which meet their (looser) bounds.
 //
 //===----------------------------------------------------------------------===//
 #include "builtins.h"
@@ -29,14 +31,143 @@
   OVL float8 NAME(float8 x) { return IMPL(x); }                                \
   OVL float16 NAME(float16 x) { return IMPL(x); }
 
-UNARY_ELEMENTWISE(exp, exp)
-UNARY_ELEMENTWISE(exp2, exp2)
-UNARY_ELEMENTWISE(exp10, exp10)
-UNARY_ELEMENTWISE(log, log)
-UNARY_ELEMENTWISE(log2, log2)
-UNARY_ELEMENTWISE(log10, log10)
+// exp and log, branch-free so that the work-item loop vectorizes them
+// without a call. float's evaluate in double, their results within 2^-30
+// before the one rounding to float.
+#define LN2_D 0.693147180559945309417232121458176568
+// exp(x) = 2^k exp(r), r = x - k ln2 in [-ln2/2, ln2/2], exp(r) by its
+// Taylor polynomial to r^10. |x| clamped to 200: 2^k stays a normal
+// double, and the result still rounds to float's 0 or infinity.
+static inline float exp_f(float xf) {
+  double x = __builtin_fmin(__builtin_fmax((double)xf, -200.0), 200.0);
+  double k = __builtin_rint(x * (1 / LN2_D));
+  double r = __builtin_fma(-k, LN2_D, x);
+  double p = 1.0 / 3628800;
+  p = __builtin_fma(p, r, 1.0 / 362880);
+  p = __builtin_fma(p, r, 1.0 / 40320);
+  p = __builtin_fma(p, r, 1.0 / 5040);
+  p = __builtin_fma(p, r, 1.0 / 720);
+  p = __builtin_fma(p, r, 1.0 / 120);
+  p = __builtin_fma(p, r, 1.0 / 24);
+  p = __builtin_fma(p, r, 1.0 / 6);
+  p = __builtin_fma(p, r, 0.5);
+  p = __builtin_fma(p, r, 1.0);
+  p = __builtin_fma(p, r, 1.0);
+  double scale = __builtin_astype((long)(k + 1023) << 52, double);
+  return xf != xf ? xf : (float)(p * scale);
+}
+// log(x) = e ln2 + log(m), x = m 2^e with m in [sqrt(1/2), sqrt(2)), and
+// log(m) = 2 atanh(s), s = (m - 1) / (m + 1), by its series to s^15.
+// Denormal floats are normal doubles.
+static inline float log_f(float xf) {
+  double x = xf;
+  long bits = __builtin_astype(x, long);
+  double e = (double)((bits >> 52) - 1023);
+  double m = __builtin_astype((bits & 0x000fffffffffffffL) | 0x3ff0000000000000L, double);
+  bool high = m > 1.41421356237309504880;
+  m = high ? m * 0.5 : m;
+  e = high ? e + 1 : e;
+  double s = (m - 1) / (m + 1), z = s * s;
+  double p = 2.0 / 15;
+  p = __builtin_fma(p, z, 2.0 / 13);
+  p = __builtin_fma(p, z, 2.0 / 11);
+  p = __builtin_fma(p, z, 2.0 / 9);
+  p = __builtin_fma(p, z, 2.0 / 7);
+  p = __builtin_fma(p, z, 2.0 / 5);
+  p = __builtin_fma(p, z, 2.0 / 3);
+  p = __builtin_fma(p, z, 2.0);
+  float r = (float)__builtin_fma(e, LN2_D, s * p);
+  float inf = __builtin_inff();
+  return xf > 0 && xf < inf ? r
+         : xf == 0          ? -inf
+         : xf == inf        ? inf
+                            : __builtin_nanf("");
+}
+#define FLOAT_LANEWISE(NAME, IMPL)                                             \
+  OVL float NAME(float x) { return IMPL(x); }                                  \
+  OVL float2 NAME(float2 x) { SKMD_LANEWISE(float2, 2, IMPL(x[i])) }           \
+  OVL float3 NAME(float3 x) { SKMD_LANEWISE(float3, 3, IMPL(x[i])) }           \
+  OVL float4 NAME(float4 x) { SKMD_LANEWISE(float4, 4, IMPL(x[i])) }           \
+  OVL float8 NAME(float8 x) { SKMD_LANEWISE(float8, 8, IMPL(x[i])) }           \
+  OVL float16 NAME(float16 x) { SKMD_LANEWISE(float16, 16, IMPL(x[i])) }
+// double exp and log likewise, with ln2 split in two (ln2_hi has its low
+// bits zero, so k ln2_hi is exact) and more terms; log as fdlibm arranges
+// it, f - s (f - z T(z)) with f = m - 1 exact, so that the rounding
+// errors fall on the small correction.
+#define LN2_HI 6.93147180369123816490e-01
+#define LN2_LO 1.90821492927058770002e-10
+static inline double exp_d(double x) {
+  double xc = __builtin_fmin(__builtin_fmax(x, -746.0), 710.0);
+  double k = __builtin_rint(xc * (1 / LN2_D));
+  double r = __builtin_fma(-k, LN2_LO, __builtin_fma(-k, LN2_HI, xc));
+  double p = 1.0 / 6227020800;
+  p = __builtin_fma(p, r, 1.0 / 479001600);
+  p = __builtin_fma(p, r, 1.0 / 39916800);
+  p = __builtin_fma(p, r, 1.0 / 3628800);
+  p = __builtin_fma(p, r, 1.0 / 362880);
+  p = __builtin_fma(p, r, 1.0 / 40320);
+  p = __builtin_fma(p, r, 1.0 / 5040);
+  p = __builtin_fma(p, r, 1.0 / 720);
+  p = __builtin_fma(p, r, 1.0 / 120);
+  p = __builtin_fma(p, r, 1.0 / 24);
+  p = __builtin_fma(p, r, 1.0 / 6);
+  p = __builtin_fma(p, r, 0.5);
+  p = __builtin_fma(p, r, 1.0);
+  p = __builtin_fma(p, r, 1.0);
+  // 2^k in two normal factors: k reaches -1076 and 1024.
+  double k1 = __builtin_floor(k * 0.5), k2 = k - k1;
+  double s1 = __builtin_astype((long)(k1 + 1023) << 52, double);
+  double s2 = __builtin_astype((long)(k2 + 1023) << 52, double);
+  return x != x ? x : p * s1 * s2;
+}
+static inline double log_d(double x) {
+  // Denormals scaled into the normal range first.
+  bool tiny = x < 0x1p-1022;
+  double xs = tiny ? x * 0x1p54 : x;
+  long bits = __builtin_astype(xs, long);
+  double e = (double)((bits >> 52) - 1023) - (tiny ? 54 : 0);
+  double m = __builtin_astype((bits & 0x000fffffffffffffL) | 0x3ff0000000000000L, double);
+  bool high = m > 1.41421356237309504880;
+  m = high ? m * 0.5 : m;
+  e = high ? e + 1 : e;
+  double f = m - 1, s = f / (2 + f), z = s * s;
+  double t = 2.0 / 23;
+  t = __builtin_fma(t, z, 2.0 / 21);
+  t = __builtin_fma(t, z, 2.0 / 19);
+  t = __builtin_fma(t, z, 2.0 / 17);
+  t = __builtin_fma(t, z, 2.0 / 15);
+  t = __builtin_fma(t, z, 2.0 / 13);
+  t = __builtin_fma(t, z, 2.0 / 11);
+  t = __builtin_fma(t, z, 2.0 / 9);
+  t = __builtin_fma(t, z, 2.0 / 7);
+  t = __builtin_fma(t, z, 2.0 / 5);
+  t = __builtin_fma(t, z, 2.0 / 3);
+  double logm = f - s * __builtin_fma(-z, t, f);
+  double r = __builtin_fma(e, LN2_HI, __builtin_fma(e, LN2_LO, logm));
+  double inf = __builtin_inf();
+  return x > 0 && x < inf ? r
+         : x == 0         ? -inf
+         : x == inf       ? inf
+                          : __builtin_nan("");
+}
+#define DOUBLE_LANEWISE(NAME, IMPL)                                            \
+  OVL double NAME(double x) { return IMPL(x); }                                \
+  OVL double2 NAME(double2 x) { SKMD_LANEWISE(double2, 2, IMPL(x[i])) }        \
+  OVL double3 NAME(double3 x) { SKMD_LANEWISE(double3, 3, IMPL(x[i])) }        \
+  OVL double4 NAME(double4 x) { SKMD_LANEWISE(double4, 4, IMPL(x[i])) }        \
+  OVL double8 NAME(double8 x) { SKMD_LANEWISE(double8, 8, IMPL(x[i])) }        \
+  OVL double16 NAME(double16 x) { SKMD_LANEWISE(double16, 16, IMPL(x[i])) }
+
+FLOAT_LANEWISE(exp, exp_f)
+FLOAT_LANEWISE(log, log_f)
+DOUBLE_LANEWISE(exp, exp_d)
+DOUBLE_LANEWISE(log, log_d)
 UNARY_ELEMENTWISE(sin, sin)
 UNARY_ELEMENTWISE(cos, cos)
+UNARY_ELEMENTWISE(exp2, exp2)
+UNARY_ELEMENTWISE(exp10, exp10)
+UNARY_ELEMENTWISE(log2, log2)
+UNARY_ELEMENTWISE(log10, log10)
 UNARY_ELEMENTWISE(tan, tan)
 UNARY_ELEMENTWISE(asin, asin)
 UNARY_ELEMENTWISE(acos, acos)
@@ -56,21 +187,25 @@ UNARY_ELEMENTWISE(rint, rint)
 SKMD_ALL_WIDTHS(RSQRT, float)
 SKMD_ALL_WIDTHS(RSQRT, double)
 
-UNARY_ALIASES(native_exp, exp)
+// libmvec's float functions, within the relaxed bounds.
+#define FLOAT_ELEMENTWISE(NAME, BUILTIN)                                       \
+  OVL float NAME(float x) { return __builtin_elementwise_##BUILTIN(x); }       \
+  UNARY_VEC(NAME, BUILTIN, float)
+FLOAT_ELEMENTWISE(native_exp, exp)
+FLOAT_ELEMENTWISE(native_log, log)
+FLOAT_ELEMENTWISE(native_sin, sin)
+FLOAT_ELEMENTWISE(native_cos, cos)
+FLOAT_ELEMENTWISE(half_exp, exp)
+FLOAT_ELEMENTWISE(half_log, log)
+FLOAT_ELEMENTWISE(half_sin, sin)
+FLOAT_ELEMENTWISE(half_cos, cos)
 UNARY_ALIASES(native_exp2, exp2)
 UNARY_ALIASES(native_exp10, exp10)
-UNARY_ALIASES(native_log, log)
 UNARY_ALIASES(native_log2, log2)
 UNARY_ALIASES(native_log10, log10)
-UNARY_ALIASES(native_sin, sin)
-UNARY_ALIASES(native_cos, cos)
 UNARY_ALIASES(native_tan, tan)
 UNARY_ALIASES(native_sqrt, sqrt)
 UNARY_ALIASES(native_rsqrt, rsqrt)
-UNARY_ALIASES(half_exp, exp)
-UNARY_ALIASES(half_log, log)
-UNARY_ALIASES(half_sin, sin)
-UNARY_ALIASES(half_cos, cos)
 UNARY_ALIASES(half_sqrt, sqrt)
 UNARY_ALIASES(half_rsqrt, rsqrt)
 
@@ -80,7 +215,14 @@ SKMD_ALL_WIDTHS(NATIVE_RECIP, float)
 // Two and three operands, vector with vector, as OpenCL defines them.
 #define BINARY(T)                                                              \
   OVL T pow(T x, T y) { return __builtin_elementwise_pow(x, y); }             \
-  OVL T powr(T x, T y) { return __builtin_elementwise_pow(x, y); }            \
+  OVL T powr(T x, T y) {                                                      \
+    /* pow of |x| (-0 counts as +0), but NaN where pow picks a limit. */      \
+    T ax = __builtin_elementwise_abs(x), inf = (T)__builtin_inf();            \
+    return (x < 0 | x != x | y != y | (x == 0 & y == 0) |                     \
+            (ax == inf & y == 0) | (x == 1 & __builtin_elementwise_abs(y) == inf)) \
+               ? (T)__builtin_nan("")                                         \
+               : __builtin_elementwise_pow(ax, y);                            \
+  }                                                                            \
   OVL T native_powr(T x, T y) { return __builtin_elementwise_pow(x, y); }     \
   OVL T atan2(T y, T x) { return __builtin_elementwise_atan2(y, x); }         \
   OVL T fmin(T x, T y) { return __builtin_elementwise_min(x, y); }            \
@@ -178,7 +320,23 @@ OVL double3 cross(double3 a, double3 b) { return a.yzx * b.zxy - a.zxy * b.yzx; 
 LIBM_1(acosh)
 LIBM_1(asinh)
 LIBM_1(atanh)
-LIBM_1(cbrt)
+// glibc's double cbrt is off by up to 3 ulp (OpenCL allows 2): one Newton
+// step on r^3 = x, its residual exact through fma, brings it within one.
+// Tiny x is scaled up first, so that the residual is not a denormal.
+static inline double cbrt_d(double x) {
+  bool tiny = __builtin_fabs(x) < 0x1p-900;
+  double s = tiny ? x * 0x1p300 : x;
+  double r = __builtin_cbrt(s);
+  if (r != 0 && __builtin_isfinite(r)) {
+    double r2 = r * r;
+    double r2lo = __builtin_fma(r, r, -r2);
+    double residual = __builtin_fma(r2, r, -s) + r2lo * r;
+    r -= residual / (3 * r2);
+  }
+  return tiny ? r * 0x1p-100 : r;
+}
+ALL_LANES(LANES_1, cbrt, float, __builtin_cbrtf)
+ALL_LANES(LANES_1, cbrt, double, cbrt_d)
 LIBM_1(erf)
 LIBM_1(erfc)
 LIBM_1(expm1)
@@ -285,19 +443,31 @@ SKMD_ALL_WIDTHS(MAGNITUDE, double)
 // double uses pow, exact for the integer exponent's value.
 OVL float pown(float x, int n) { return (float)__builtin_pow(x, (double)n); }
 OVL double pown(double x, int n) { return __builtin_pow(x, (double)n); }
-// rootn(x, n) = x^(1/n), odd roots of negatives are negative.
-#define ROOTN(T, POW, LDEXP_FN, ILOGB_FN)                                      \
+// rootn(x, n) = x^(1/n); odd roots keep x's sign, even roots of negatives
+// are NaN. float computes in double. In double the exponent 1/n is
+// rounded to f, which costs |ln x| / n times its error (over 100 ulp at
+// the ends of the range): x^(1/n) = x^f * x^(1/n - f), where
+// 1/n - f = (1 - n f) / n, its numerator exact through fma, is tiny.
+static inline float root_magnitude_float(float a, int n) {
+  return (float)__builtin_pow((double)a, 1.0 / n);
+}
+static inline double root_magnitude_double(double a, int n) {
+  double f = 1.0 / n;
+  double r = __builtin_pow(a, f);
+  double c = r * (__builtin_fma(-(double)n, f, 1.0) / n) * __builtin_log(a);
+  return __builtin_isfinite(c) ? r + c : r;
+}
+#define ROOTN(T, LDEXP_FN, ILOGB_FN)                                           \
   OVL T rootn(T x, int n) {                                                    \
-    if (n == 0)                                                                \
-      return __builtin_nan("");                                                \
-    if (x < 0 && (n & 1))                                                      \
-      return -(T)POW(-(double)x, 1.0 / n);                                     \
-    return (T)POW((double)x, 1.0 / n);                                         \
+    if (n == 0 || (x < 0 && !(n & 1)))                                         \
+      return (T)__builtin_nan("");                                             \
+    T r = root_magnitude_##T(__builtin_elementwise_abs(x), n);                 \
+    return (n & 1) ? __builtin_elementwise_copysign(r, x) : r;                 \
   }                                                                            \
   OVL T ldexp(T x, int n) { return LDEXP_FN(x, n); }                           \
   OVL int ilogb(T x) { return ILOGB_FN(x); }
-ROOTN(float, __builtin_pow, __builtin_ldexpf, __builtin_ilogbf)
-ROOTN(double, __builtin_pow, __builtin_ldexp, __builtin_ilogb)
+ROOTN(float, __builtin_ldexpf, __builtin_ilogbf)
+ROOTN(double, __builtin_ldexp, __builtin_ilogb)
 #define WITH_INT_WIDTHS(T, I)                                                  \
   WITH_INT(T, I, 2) WITH_INT(T, I, 3) WITH_INT(T, I, 4) WITH_INT(T, I, 8)      \
   WITH_INT(T, I, 16)
@@ -346,8 +516,8 @@ double libm_lgamma_r(double, int *) __asm__("lgamma_r");
     return __builtin_elementwise_min(x - f, BELOW_ONE);                        \
   }                                                                            \
   OVL T sincos(T x, __private T *c) {                                          \
-    *c = __builtin_elementwise_cos(x);                                         \
-    return __builtin_elementwise_sin(x);                                       \
+    *c = cos(x);                                                               \
+    return sin(x);                                                             \
   }                                                                            \
   OVL T remquo(T x, T y, __private int *q) {                                   \
     return __builtin_remquo##SUFFIX(x, y, q);                                  \
@@ -423,8 +593,8 @@ OUT_PRIVATE(double, , 0x1.fffffffffffffp-1)
     return r;                                                                  \
   }                                                                            \
   OVL T##N sincos(T##N x, __private T##N *c) {                                 \
-    *c = __builtin_elementwise_cos(x);                                         \
-    return __builtin_elementwise_sin(x);                                       \
+    *c = cos(x);                                                               \
+    return sin(x);                                                             \
   }                                                                            \
   OVL T##N remquo(T##N x, T##N y, __private I##N *q) {                         \
     T##N r;                                                                    \

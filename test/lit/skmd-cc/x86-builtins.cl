@@ -10,7 +10,7 @@
 // RUN: not ls %t2.skmd
 
 // CHECK-NOT: U _Z{{[0-9]}}
-// CHECK: U _ZGV{{[A-Za-z0-9]+}}_expf
+// CHECK: U _ZGV{{[A-Za-z0-9]+}}_sinf
 // CHECK-NOT: U _Z{{[0-9]}}
 // MISSING: skmd-cc: error: SKMD's x86 builtins library not found at '{{.*}}none.bc' (given by --x86-builtins)
 
