@@ -14,7 +14,7 @@
 // corpus-run: gradient_nonmax --global=64,48 --local=16,16 --arg=64*48 --arg=64*48:zero --arg=64 --arg=48 --arg=0.1
 // corpus-run: bilateral5 --global=48,48 --local=16,16 --arg=48*48 --arg=48*48:zero --arg=48 --arg=48 --arg=1.5 --arg=0.2
 // corpus-run: resize_bilinear --global=128,96 --local=16,16 --arg=50*40 --arg=120*90:zero --arg=50 --arg=40 --arg=120 --arg=90
-// corpus-run: rgb_to_hsv --global=64,32 --local=32,4 --arg=3*64*32 --arg=3*64*32:zero --arg=64*32
+// corpus-run: rgb_to_hsv --global=64,32 --local=32,4 --arg=3*64*32 --arg=3*64*32:zero --arg=2048
 // corpus-run: pixels_to_gray --global=4096 --local=128 --arg=4000:0..255 --arg=4000:zero --arg=4000
 // corpus-run: apply_table --global=4096 --local=256 --arg=4096:0..255 --arg=256:0..255 --arg=4096:zero --arg=4096
 // corpus-run: pad_clamped --global=128,64 --local=16,16 --arg=120*60 --arg=128*64:zero --arg=120 --arg=60 --arg=4 --arg=2 --arg=128 --arg=64
