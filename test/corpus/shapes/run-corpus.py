@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Compile and run the public OpenCL C corpus under SKMD.
+"""Compile and run the shapes corpus of OpenCL C kernels under SKMD.
 
     run-corpus.py --bin=build/bin [--jobs=N] [--filter=REGEX]
                   [--devices=cpu,discrete] [--timeout=S] [--out=results.json] [-v]
 
-Every .cl file under test/corpus/public/<project>/ starts with header lines:
+Every .cl file under test/corpus/shapes/<group>/ (kernels written here in
+the shapes of public OpenCL code, grouped by shape) starts with header
+lines:
 
-    // corpus-source: where the file comes from
+    // corpus-source: written here for SKMD: the shapes the file has
     // corpus-options: -DX=1 ...          (optional, passed to skmd-cc)
     // corpus-run: KERNEL --global=... --local=... --arg=... ...   (one per launch)
     // corpus-unsupported: images|pipes|device-enqueue   (skmd-cc must refuse it)
@@ -57,6 +59,7 @@ SANITIZER = re.compile(r"(AddressSanitizer|LeakSanitizer|UndefinedBehaviorSaniti
                        r"ThreadSanitizer|MemorySanitizer|runtime error:)")
 UNSUPPORTED = re.compile(r"SKMD does not support ([^\n(]*)")
 REFUSED = re.compile(r"cannot be split (across devices|this way)")
+WRITTEN_HERE = "written here for SKMD"
 DEVICE_NAME = {"cpu": "cpu", "discrete": "discrete0", "cuda": "gpu0", "opencl": "opencl0"}
 
 
@@ -65,7 +68,7 @@ def parse_args():
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--bin", required=True, help="directory of skmd-cc, skmd-run, skmd-info")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    p.add_argument("--filter", default=None, help="only files (PROJECT/FILE.cl) matching REGEX")
+    p.add_argument("--filter", default=None, help="only files (GROUP/FILE.cl) matching REGEX")
     p.add_argument("--devices", default="cpu,discrete")
     p.add_argument("--check", default="cpu",
                    help="cpu (default): each split run against SKMD's CPU alone; "
@@ -85,7 +88,7 @@ class CorpusFile:
     def __init__(self, path):
         self.path = path
         self.rel = os.path.relpath(path, HERE)
-        self.project = self.rel.split(os.sep)[0]
+        self.group = self.rel.split(os.sep)[0]
         self.source = ""
         self.options = []
         self.runs = []          # (id, kernel, [args])
@@ -117,6 +120,11 @@ class CorpusFile:
                     self.notes.append(value)
                 else:
                     self.header_errors.append("unknown header 'corpus-%s'" % key)
+        # Other projects' code is not kept in the repository: every file
+        # here is written for SKMD and says so.
+        if not self.source.startswith(WRITTEN_HERE):
+            self.header_errors.append("the corpus-source line must start with '%s'" %
+                                      WRITTEN_HERE)
 
 
 def find_files(pattern):
@@ -128,7 +136,7 @@ def find_files(pattern):
                 path = os.path.join(root, n)
                 rel = os.path.relpath(path, HERE)
                 if os.sep not in rel:
-                    continue  # only <project>/<file>.cl
+                    continue  # only <group>/<file>.cl
                 if pattern and not re.search(pattern, rel):
                     continue
                 files.append(CorpusFile(path))
@@ -192,14 +200,14 @@ def compile_file(cf, args, workdir):
     bundle = os.path.join(workdir, cf.rel.replace(os.sep, "__") + ".skmd")
     if args.bundles:
         bundle = os.path.join(os.path.abspath(args.bundles), os.path.basename(bundle))
-        res = {"file": cf.rel, "project": cf.project, "command": "", "seconds": 0,
+        res = {"file": cf.rel, "group": cf.group, "command": "", "seconds": 0,
                "bundle": bundle, "class": "compiled", "message": ""}
         if not os.path.exists(bundle):
             res.update({"class": "unsupported", "message": "no bundle in " + args.bundles})
         return res
     cmd = [os.path.join(args.bin, "skmd-cc"), cf.path, "-o", bundle] + cf.options
     rc, out, secs = run_cmd(cmd, args.timeout, cwd=os.path.dirname(cf.path))
-    res = {"file": cf.rel, "project": cf.project, "command": " ".join(map(shlex.quote, cmd)),
+    res = {"file": cf.rel, "group": cf.group, "command": " ".join(map(shlex.quote, cmd)),
            "seconds": round(secs, 3), "bundle": bundle}
     if cf.header_errors:
         res.update({"class": "failed", "message": "; ".join(cf.header_errors)})
@@ -277,7 +285,7 @@ def run_kernel(cf, comp, run, plan, args):
           ["--devices=" + ",".join(devs), "--plan=" + pspec,
            "--check" if args.check == "cpu" else "--check=" + args.check]
     rc, out, secs = run_cmd(cmd, args.timeout)
-    res = {"file": cf.rel, "project": cf.project, "kernel": rid, "plan": pname,
+    res = {"file": cf.rel, "group": cf.group, "kernel": rid, "plan": pname,
            "command": " ".join(map(shlex.quote, cmd)), "seconds": round(secs, 3)}
     if rc is None:
         res.update({"class": "timeout", "message": "ran past %g s" % args.timeout})
@@ -394,15 +402,15 @@ def main():
     fixed = sorted(k for k in expected if k not in used and
                    any(c["file"] == k.split(":")[0] for c in comps))
 
-    # Summary per project.
+    # Summary per group.
     compile_classes = ["compiled", "unsupported", "failed", "crashed", "timeout"]
     run_classes = ["ok", "refused", "differs", "crashed", "timeout", "error"]
-    projects = sorted({c["project"] for c in comps})
+    groups = sorted({c["group"] for c in comps})
     kernels = {}
     for cf, c in zip(files, comps):
-        kernels.setdefault(cf.project, 0)
-        kernels[cf.project] += len(cf.runs)
-    head = "%-14s %5s %7s" % ("project", "files", "kernels") + \
+        kernels.setdefault(cf.group, 0)
+        kernels[cf.group] += len(cf.runs)
+    head = "%-19s %5s %7s" % ("group", "files", "kernels") + \
         "".join(" %8s" % k[:8] for k in compile_classes) + " |" + \
         "".join(" %8s" % k for k in run_classes)
     print("\ncompile: per file; run: per kernel and plan (%s)" %
@@ -411,13 +419,13 @@ def main():
     print("-" * len(head))
     totals_c = {k: 0 for k in compile_classes}
     totals_r = {k: 0 for k in run_classes}
-    for proj in projects + ["total"]:
-        pc = [c for c in comps if proj in ("total", c["project"])]
-        pr = [r for r in runs if proj in ("total", r["project"])]
-        nk = sum(kernels.values()) if proj == "total" else kernels[proj]
-        if proj == "total":
+    for grp in groups + ["total"]:
+        pc = [c for c in comps if grp in ("total", c["group"])]
+        pr = [r for r in runs if grp in ("total", r["group"])]
+        nk = sum(kernels.values()) if grp == "total" else kernels[grp]
+        if grp == "total":
             print("-" * len(head))
-        row = "%-14s %5d %7d" % (proj, len(pc), nk)
+        row = "%-19s %5d %7d" % (grp, len(pc), nk)
         row += "".join(" %8d" % sum(1 for c in pc if c["class"] == k) for k in compile_classes)
         row += " |" + "".join(" %8d" % sum(1 for r in pr if r["class"] == k) for k in run_classes)
         print(row)

@@ -1,4 +1,4 @@
-// corpus-source: written for SKMD (not copied): linear-algebra and stencil kernels in the shapes PolyBench/GPU's OpenCL versions have (a typedef'd element type, 2-D guards on (i, j), loops that accumulate into global memory, a scalar step k or t selecting rows and columns, symmetric and column-wise writes)
+// corpus-source: written here for SKMD: linear-algebra and stencil kernels in the shapes PolyBench/GPU's OpenCL versions have (a typedef'd element type, 2-D guards on (i, j), loops that accumulate into global memory, a scalar step k or t selecting rows and columns, symmetric and column-wise writes)
 // corpus-run: gemm --global=64,64 --local=16,16 --arg=60*50 --arg=50*70 --arg=60*70 --arg=1.5 --arg=0.5 --arg=60 --arg=70 --arg=50
 // corpus-run: mvt_rows --global=256 --local=64 --arg=250*250 --arg=250 --arg=250 --arg=250
 // corpus-run: mvt_columns --global=256 --local=64 --arg=250*250 --arg=250 --arg=250 --arg=250

@@ -1,4 +1,4 @@
-// corpus-source: written for SKMD (not copied): work-group copies as SDK samples use them to stage tiles (async_work_group_copy and the strided form, both directions, int, float4 and uchar elements, 1-D and 2-D groups, prefetch)
+// corpus-source: written here for SKMD: work-group copies as SDK samples use them to stage tiles (async_work_group_copy and the strided form, both directions, int, float4 and uchar elements, 1-D and 2-D groups, prefetch)
 // corpus-run: staged_reverse --global=1024 --local=64 --arg=1024 --arg=2048:zero
 // corpus-run: tile2d --global=64,32 --local=16,8 --arg=64*32 --arg=64*32:zero --arg=64
 // corpus-run: bytes_gather --global=1024 --local=128 --arg=8*128*8 --arg=1024:zero --arg=8
