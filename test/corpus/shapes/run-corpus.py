@@ -3,6 +3,7 @@
 
     run-corpus.py --bin=build/bin [--jobs=N] [--filter=REGEX]
                   [--devices=cpu,discrete] [--timeout=S] [--out=results.json] [-v]
+                  [--manifest=FILE --root=DIR] [--expected=FILE]
 
 Every .cl file under test/corpus/shapes/<group>/ (kernels written here in
 the shapes of public OpenCL code, grouped by shape) starts with header
@@ -28,6 +29,11 @@ plans:
 kernel was not split; the reason comes from skmd-info; with
 --check=opencl it is still run whole on D's last device and checked) /
 differs (the check failed) / crashed (signal or sanitizer report) / timeout / error.
+
+With --manifest=FILE --root=DIR it runs the kernel files of an outside
+package instead, never committed (test/corpus/outside/: the manifest,
+written here, gives each file's header lines; setup scripts fetch the
+files into DIR), and exits with status 77 (skipped) where DIR is missing.
 
 Entries of expected-failures.txt (lines `FILE[:KERNEL] CLASS reason`, FILE
 relative to this directory) are expected: they are listed but do not fail
@@ -80,51 +86,73 @@ def parse_args():
     p.add_argument("--bundles", default=None,
                    help="run the bundles a run with --keep=DIR compiled, compiling nothing "
                         "(a GPU host has no skmd-cc)")
+    p.add_argument("--manifest", default=None,
+                   help="run the kernel files of an outside package that this manifest "
+                        "names (test/corpus/outside/) instead of the shapes corpus")
+    p.add_argument("--root", default=None,
+                   help="where that package's kernel files are installed; exit status 77 "
+                        "(skipped) when it is not there")
+    p.add_argument("--expected", default=None,
+                   help="the expected failures (default: expected-failures.txt beside this "
+                        "script, or beside the manifest)")
     p.add_argument("-v", "--verbose", action="store_true")
     return p.parse_args()
 
 
 class CorpusFile:
-    def __init__(self, path):
+    """A kernel file and its header: (KEY, VALUE) pairs of corpus-KEY lines."""
+
+    def __init__(self, path, rel, header, written_here=True):
         self.path = path
-        self.rel = os.path.relpath(path, HERE)
-        self.group = self.rel.split(os.sep)[0]
+        self.rel = rel
+        self.group = rel.split("/")[0]
         self.source = ""
         self.options = []
         self.runs = []          # (id, kernel, [args])
         self.unsupported = None
         self.notes = []
         self.header_errors = []
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                if not line.startswith("// corpus-"):
-                    break
-                key, _, value = line[len("// corpus-"):].partition(":")
-                value = value.strip()
-                if key == "source":
-                    self.source = value
-                elif key == "options":
-                    self.options += shlex.split(value)
-                elif key == "run":
-                    words = shlex.split(value)
-                    if not words:
-                        self.header_errors.append("empty corpus-run line")
-                        continue
-                    kernel = words[0]
-                    same = sum(1 for r in self.runs if r[1] == kernel)
-                    rid = kernel if same == 0 else "%s#%d" % (kernel, same + 1)
-                    self.runs.append((rid, kernel, words[1:]))
-                elif key == "unsupported":
-                    self.unsupported = value
-                elif key == "note":
-                    self.notes.append(value)
-                else:
-                    self.header_errors.append("unknown header 'corpus-%s'" % key)
+        for key, value in header:
+            if key == "source":
+                self.source = value
+            elif key == "options":
+                self.options += shlex.split(value)
+            elif key == "run":
+                words = shlex.split(value)
+                if not words:
+                    self.header_errors.append("empty corpus-run line")
+                    continue
+                kernel = words[0]
+                same = sum(1 for r in self.runs if r[1] == kernel)
+                rid = kernel if same == 0 else "%s#%d" % (kernel, same + 1)
+                self.runs.append((rid, kernel, words[1:]))
+            elif key == "unsupported":
+                self.unsupported = value
+            elif key == "note":
+                self.notes.append(value)
+            else:
+                self.header_errors.append("unknown header 'corpus-%s'" % key)
         # Other projects' code is not kept in the repository: every file
         # here is written for SKMD and says so.
-        if not self.source.startswith(WRITTEN_HERE):
+        if written_here and not self.source.startswith(WRITTEN_HERE):
             self.header_errors.append("the corpus-source line must start with '%s'" %
                                       WRITTEN_HERE)
+
+
+def header_pair(text):
+    key, _, value = text.partition(":")
+    return key.strip(), value.strip()
+
+
+def file_header(path):
+    """The leading '// corpus-KEY: VALUE' lines of a kernel file."""
+    header = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if not line.startswith("// corpus-"):
+                break
+            header.append(header_pair(line[len("// corpus-"):]))
+    return header
 
 
 def find_files(pattern):
@@ -139,14 +167,41 @@ def find_files(pattern):
                     continue  # only <group>/<file>.cl
                 if pattern and not re.search(pattern, rel):
                     continue
-                files.append(CorpusFile(path))
+                files.append(CorpusFile(path, rel.replace(os.sep, "/"), file_header(path)))
     return files
 
 
-def load_expected():
+def read_manifest(manifest, root, pattern):
+    """The files a manifest names in an outside package installed at root:
+    blocks of a 'file: PATH' line (under root) and the header lines a
+    corpus file would have, without their '// corpus-'. The package's name
+    (the manifest's, less .manifest) is the group."""
+    package = os.path.splitext(os.path.basename(manifest))[0]
+    blocks = []
+    with open(manifest) as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            key, value = header_pair(line)
+            if key == "file":
+                blocks.append((value, []))
+            elif blocks:
+                blocks[-1][1].append((key, value))
+            else:
+                sys.exit("%s:%d: a 'file:' line must come first" % (manifest, n))
+    files = []
+    for name, header in blocks:
+        rel = package + "/" + name
+        if pattern and not re.search(pattern, rel):
+            continue
+        files.append(CorpusFile(os.path.join(root, name), rel, header, written_here=False))
+    return files
+
+
+def load_expected(path):
     expected = {}
-    path = os.path.join(HERE, "expected-failures.txt")
-    if not os.path.exists(path):
+    if not path or not os.path.exists(path):
         return expected
     with open(path) as f:
         for n, line in enumerate(f, 1):
@@ -155,7 +210,7 @@ def load_expected():
                 continue
             parts = line.split(None, 2)
             if len(parts) < 2:
-                print("expected-failures.txt:%d: want 'FILE[:KERNEL] CLASS reason'" % n,
+                print("%s:%d: want 'FILE[:KERNEL] CLASS reason'" % (path, n),
                       file=sys.stderr)
                 continue
             expected[parts[0]] = (parts[1], parts[2] if len(parts) > 2 else "")
@@ -197,7 +252,7 @@ def error_lines(out, limit=6):
 
 
 def compile_file(cf, args, workdir):
-    bundle = os.path.join(workdir, cf.rel.replace(os.sep, "__") + ".skmd")
+    bundle = os.path.join(workdir, cf.rel.replace("/", "__") + ".skmd")
     if args.bundles:
         bundle = os.path.join(os.path.abspath(args.bundles), os.path.basename(bundle))
         res = {"file": cf.rel, "group": cf.group, "command": "", "seconds": 0,
@@ -335,10 +390,20 @@ def main():
     for tool in ("skmd-run", "skmd-info") if args.bundles else ("skmd-cc", "skmd-run", "skmd-info"):
         if not os.access(os.path.join(args.bin, tool), os.X_OK):
             sys.exit("run-corpus.py: no %s in %s" % (tool, args.bin))
-    files = find_files(args.filter)
+    if args.manifest:
+        if not args.root or not os.path.isdir(args.root):
+            print("run-corpus.py: skipped: no kernel files in %s (the package's setup script "
+                  "installs them)" % args.root)
+            return 77
+        files = read_manifest(args.manifest, os.path.abspath(args.root), args.filter)
+        default_expected = os.path.join(os.path.dirname(os.path.abspath(args.manifest)),
+                                        "expected-failures.txt")
+    else:
+        files = find_files(args.filter)
+        default_expected = os.path.join(HERE, "expected-failures.txt")
     if not files:
         sys.exit("run-corpus.py: no corpus files%s" % (" match " + args.filter if args.filter else ""))
-    expected = load_expected()
+    expected = load_expected(args.expected or default_expected)
     tmp = None
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
