@@ -287,8 +287,8 @@ __kernel void softmax_rows(__global const float *in, __global float *out, int co
     out[row * cols + c] = exp(r[c] - top) / total;
 }
 
-// A column-major rows x cols matrix set block by block (64 rows per group,
-// one column per group along y): off everywhere, on on the diagonal.
+// A column-major rows x cols matrix set in blocks of 64 rows, the columns
+// strided over the items along y: off everywhere, on on the diagonal.
 __kernel void column_blocks_set(__global float *a, int rows, int cols, int ld, float on,
                                 float off) {
   int i = get_group_id(0) * 64 + get_local_id(0);

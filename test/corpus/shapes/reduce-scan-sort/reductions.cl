@@ -109,8 +109,8 @@ __kernel void argmin_argmax(__global const float *in, __global float *lo, __glob
   }
 }
 
-// Partial dot products, grid-stride, the local buffer an argument-free
-// array sized for 256 items.
+// Partial dot products, grid-stride, reduced in a local array sized for
+// groups of 256.
 __kernel void dot_partials(__global const float *x, __global const float *y,
                            __global float *partial, int n) {
   __local float s[256];
