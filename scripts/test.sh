@@ -23,6 +23,9 @@ run_suite() {
 "$root/scripts/setup-spirv-opencl.sh"
 # PyOpenCL and numpy (PyPI), for the test of unmodified Python programs.
 "$root/scripts/setup-pyopencl.sh"
+# Outside projects' OpenCL kernel files (silx's wheel, PyPI), which the
+# corpus-outside test runs by the launches its manifest gives.
+"$root/scripts/setup-outside-kernels.sh"
 run_suite "$root/build"
 if [ $quick -eq 0 ]; then
   # The sanitizers must not report leaks from LLVM's global state at exit;
