@@ -26,6 +26,8 @@ run_suite() {
 # Outside projects' OpenCL kernel files (silx's wheel, PyPI), which the
 # corpus-outside test runs by the launches its manifest gives.
 "$root/scripts/setup-outside-kernels.sh"
+# Other people's OpenCL test suites (Debian, PyPI), for the ctest "outside".
+"$root/scripts/setup-outside.sh"
 run_suite "$root/build"
 if [ $quick -eq 0 ]; then
   # The sanitizers must not report leaks from LLVM's global state at exit;
