@@ -11,7 +11,7 @@ NAME = "clpeak"
 
 SECTIONS = ["global-bandwidth", "compute-sp", "compute-dp", "compute-integer",
             "compute-intfast", "transfer-bandwidth", "kernel-latency"]
-QUICK = ["global-bandwidth", "transfer-bandwidth", "kernel-latency"]
+QUICK = ["transfer-bandwidth", "kernel-latency"]
 
 _HEADER_END = re.compile(r"^\s*Clock frequency\s*:")
 _MEASURE = re.compile(r"^\s*([^:]+?)\s*:\s*(\S+)")

@@ -23,10 +23,12 @@ QUICK = [
     "test_enqueue_copy.py",
     "test_arrays_in_structs.py",
     "test_array.py::test_basic_complex",
-    "test_array.py::test_elwise_kernel",
-    "test_array.py::test_sum",
-    "test_algorithm.py::test_elwise_kernel_with_options",
-    "test_algorithm.py::test_scan",
+    "test_array.py::test_addition_array",
+    "test_array.py::test_comparisons",
+    "test_algorithm.py::test_elwise_kernel",
+    "test_algorithm.py::test_sum",
+    "test_algorithm.py::test_dot",
+    "test_algorithm.py::test_copy_if",
 ]
 
 # The platform's name as PYOPENCL_TEST matches it (lower case substring).
