@@ -49,13 +49,26 @@ def parse_args():
                         "(default 300 quick, 1200 full)")
     p.add_argument("--jobs", type=int, default=2,
                    help="piglit tests run at once (default 2)")
+    p.add_argument("--baseline-from", metavar="DIR",
+                   help="take PoCL's results from an earlier run's folder instead of "
+                        "running PoCL again (its <suite>/pocl/results.json)")
     p.add_argument("--known", default=os.path.join(HERE, "known-differences.txt"),
                    help="tests that pass on PoCL and cannot pass on SKMD, with reasons")
     return p.parse_args()
 
 
+def baseline_from(folder, suite):
+    """PoCL's results and command line as an earlier run saved them."""
+    with open(os.path.join(folder, suite.NAME, report.BASELINE, "results.json")) as f:
+        saved = json.load(f)
+    return saved["tests"], saved["command"] + f" (from {folder})"
+
+
 def run_suite(suite, plats, args, out):
     by_platform, commands = {}, {}
+    if args.baseline_from:
+        by_platform[report.BASELINE], commands[report.BASELINE] = \
+            baseline_from(args.baseline_from, suite)
     for plat in plats:
         folder = os.path.join(out, suite.NAME, plat.key)
         os.makedirs(folder, exist_ok=True)
@@ -66,6 +79,9 @@ def run_suite(suite, plats, args, out):
         c = report.counts(tests)
         commands[plat.key] = (f"{' '.join(f'{k}={v}' for k, v in plat.extra_env.items())} "
                               f"OCL_ICD_VENDORS={plat.vendors} platform index {plat.index} ('{plat.name}')").strip()
+        # Saved at once, so a later platform's hang loses nothing of this one.
+        with open(os.path.join(folder, "results.json"), "w") as f:
+            json.dump({"command": commands[plat.key], "tests": tests}, f, indent=1)
         print(f"outside: {suite.NAME} on {plat.key}: {c['pass']} passed, "
               f"{c['fail']} failed, {c['skip']} skipped "
               f"({time.monotonic() - start:.0f} s)", flush=True)
@@ -90,13 +106,17 @@ def main():
         else:
             suites.append(SUITES[name])
     wanted = [pl for pl in platforms.ALL if not args.platform or pl.key in args.platform]
+    if args.baseline_from:
+        wanted = [pl for pl in wanted if pl.key != report.BASELINE]
     plats, missing = platforms.resolve(wanted, build, out)
     for line in missing:
         print(f"outside: {line}", flush=True)
     if any(pl.is_skmd for pl in wanted) and not any(pl.is_skmd for pl in plats):
         print(f"outside: no SKMD platform in {build} (scripts/build.sh builds it)")
         return 1
-    if not suites or report.BASELINE not in [pl.key for pl in plats]:
+    baseline_lost = any(pl.key == report.BASELINE for pl in wanted) and \
+        report.BASELINE not in [pl.key for pl in plats]
+    if not suites or baseline_lost:
         print("outside: nothing to compare (scripts/setup-outside.sh installs the suites and PoCL)")
         return SKIPPED
 
