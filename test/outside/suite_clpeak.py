@@ -17,7 +17,7 @@ _HEADER_END = re.compile(r"^\s*Clock frequency\s*:")
 _MEASURE = re.compile(r"^\s*([^:]+?)\s*:\s*(\S+)")
 _NUMBER = re.compile(r"^[-+]?\d+(\.\d+)?$")
 # clpeak's messages when an OpenCL call or a kernel build fails.
-_ERROR = re.compile(r"error|failed|exception|CL_[A-Z_]+|\(-\d+\)", re.IGNORECASE)
+_ERROR = re.compile(r"error|failed|exception|build log|CL_[A-Z_]+|\(-\d+\)", re.IGNORECASE)
 
 
 def missing(root):

@@ -14,7 +14,7 @@ from common import FAIL, PASS, SKIP, result, run, tail
 NAME = "piglit"
 ROOT = "/usr/lib/x86_64-linux-gnu/piglit"
 # --quick: the API and custom tests, and every QUICK_STRIDE-th program test.
-QUICK_STRIDE = 12
+QUICK_STRIDE = 20
 # Tests that need a display or EGL, not OpenCL alone.
 EXCLUDE = re.compile(r"^interop@")
 
