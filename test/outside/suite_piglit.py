@@ -7,7 +7,7 @@ import json
 import os
 import re
 import xml.etree.ElementTree as ET
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from common import FAIL, PASS, SKIP, result, run, tail
 
@@ -77,10 +77,17 @@ def run_suite(platform, out, root, quick, budget, jobs=2):
     tests = test_list()
     if quick:
         tests = quick_list(tests)
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = {name: pool.submit(_run_one, argv, env, min(budget, 120))
+    # Each result is also appended to partial.jsonl as it comes, so a run
+    # stopped early still says what it ran.
+    results = {}
+    with ThreadPoolExecutor(max_workers=jobs) as pool, \
+            open(os.path.join(out, "partial.jsonl"), "w") as partial:
+        futures = {pool.submit(_run_one, argv, env, min(budget, 120)): name
                    for name, argv in tests}
-        results = {name: f.result() for name, f in futures.items()}
+        for f in as_completed(futures):
+            results[futures[f]] = f.result()
+            partial.write(json.dumps({futures[f]: results[futures[f]]}) + "\n")
+            partial.flush()
     with open(os.path.join(out, "tests.json"), "w") as f:
         json.dump({name: argv for name, argv in tests}, f, indent=1)
     return results
