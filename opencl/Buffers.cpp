@@ -230,6 +230,20 @@ CL_API_ENTRY cl_int CL_API_CALL getMemObjectInfo(cl_mem M, cl_mem_info Param, si
 /// The buffer a sub-buffer is a region of, or the buffer itself.
 cl_mem root(cl_mem M) { return M->Parent ? M->Parent : M; }
 
+/// Whether the host may read (\p Read) or write \p M's bytes through the
+/// queue (CL_MEM_HOST_* flags; a sub-buffer without its own has its
+/// buffer's).
+bool hostMay(cl_mem M, bool Read) {
+  const cl_mem_flags Host =
+      CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+  cl_mem_flags F = M->Flags & Host;
+  if (!F && M->Parent)
+    F = M->Parent->Flags & Host;
+  if (F & CL_MEM_HOST_NO_ACCESS)
+    return false;
+  return !(F & (Read ? CL_MEM_HOST_WRITE_ONLY : CL_MEM_HOST_READ_ONLY));
+}
+
 cl_int checkTransfer(cl_command_queue Q, cl_mem M, size_t Offset, size_t Size,
                      const void *Ptr, cl_uint NWait, const cl_event *Wait) {
   if (!Q)
@@ -249,6 +263,8 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueReadBuffer(cl_command_queue Q, cl_mem M,
                                                   const cl_event *Wait, cl_event *Event) {
   if (cl_int E = checkTransfer(Q, M, Offset, Size, Ptr, NWait, Wait); E != CL_SUCCESS)
     return E;
+  if (!hostMay(M, true))
+    return CL_INVALID_OPERATION;
   BufferObject *B = M->Object;
   return enqueueJob(Q, CL_COMMAND_READ_BUFFER, waitList(NWait, Wait), Blocking, Event,
                     [B, Offset, Size, Ptr] {
@@ -264,6 +280,8 @@ CL_API_ENTRY cl_int CL_API_CALL enqueueWriteBuffer(cl_command_queue Q, cl_mem M,
                                                    cl_event *Event) {
   if (cl_int E = checkTransfer(Q, M, Offset, Size, Ptr, NWait, Wait); E != CL_SUCCESS)
     return E;
+  if (!hostMay(M, false))
+    return CL_INVALID_OPERATION;
   BufferObject *B = M->Object;
   return enqueueJob(Q, CL_COMMAND_WRITE_BUFFER, waitList(NWait, Wait), Blocking, Event,
                     [B, Offset, Size, Ptr] {
@@ -510,6 +528,8 @@ cl_int enqueueRect(cl_command_queue Q, cl_mem M, bool Read, cl_bool Blocking,
                    cl_event *Event) {
   if (cl_int E = checkTransfer(Q, M, 0, 0, Host, NWait, Wait); E != CL_SUCCESS)
     return E;
+  if (!hostMay(M, Read))
+    return CL_INVALID_OPERATION;
   RectRows R;
   if (cl_int E = rectRows(BufferOrigin, HostOrigin, Region, BufferRowPitch, BufferSlicePitch,
                           HostRowPitch, HostSlicePitch, M->Size, R);

@@ -29,7 +29,7 @@ const char *const WaitListFailed = "an event in the wait list failed";
 Status waitAll(const WaitList &W) {
   bool Failed = false;
   for (const Dependency &D : W)
-    Failed |= !succeeded(D.Done.get());
+    Failed |= !succeeded(D.Done.get()) && !D.OrderOnly;
   return Failed ? Status(Failure(ErrorCode::InvalidArgument, WaitListFailed))
                 : Status::success();
 }
@@ -209,8 +209,8 @@ cl_int enqueueJob(cl_command_queue Q, cl_command_type Type, WaitList W, bool Blo
   void *NotifyData = Q->Context->NotifyData;
   auto Outcome = std::make_shared<std::promise<Status>>();
   std::shared_future<Status> Done = Outcome->get_future().share();
-  auto Run = [Job = std::move(Job), State, Type, Notify, NotifyData, Uses,
-              Outcome](const WaitList &W) -> Status {
+  auto Run = [Job = std::move(Job), State, Type, Notify, NotifyData, Uses, Outcome,
+              Stream = Q->Stream](const WaitList &W) -> Status {
     Status S = waitAll(W);
     State->Start = nowNs();
     reach(*State, CL_RUNNING);
@@ -227,6 +227,8 @@ cl_int enqueueJob(cl_command_queue Q, cl_command_type Type, WaitList W, bool Blo
       }
     }
     State->End = nowNs();
+    if (!succeeded(S))
+      Stream->failed();
     if (Uses)
       Uses->release();
     // The status first: a wait that returns sees it.
@@ -258,10 +260,9 @@ cl_int enqueueJob(cl_command_queue Q, cl_command_type Type, WaitList W, bool Blo
 }
 
 cl_int waitForQueue(cl_command_queue Q) {
-  bool Failed = false;
   for (const Dependency &D : Q->Stream->everything())
-    Failed |= !succeeded(D.Done.get());
-  return Failed ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
+    D.Done.wait();
+  return Q->Stream->takeFailures() ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
 }
 
 void releaseContext(cl_context C) {

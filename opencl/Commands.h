@@ -87,7 +87,8 @@ cl_int enqueueJob(cl_command_queue Q, cl_command_type Type, WaitList W, bool Blo
                   std::shared_ptr<LaunchRecord> Record = nullptr,
                   CommandStream::Ordering Order = CommandStream::Ordering::Command);
 /// Waits for every command enqueued on \p Q so far: CL_SUCCESS, or
-/// CL_OUT_OF_RESOURCES when one of them failed.
+/// CL_OUT_OF_RESOURCES when one of the queue's commands failed since the
+/// last such wait.
 cl_int waitForQueue(cl_command_queue Q);
 
 /// Runs \p Fn on the platform's callback thread (never the session's

@@ -22,7 +22,10 @@ cl_context newContext(std::vector<cl_device_id> Devices, const cl_context_proper
   }
   std::vector<cl_context_properties> Kept;
   for (const cl_context_properties *P = Props; P && *P; P += 2) {
-    if (P[0] != CL_CONTEXT_PLATFORM && P[0] != CL_CONTEXT_INTEROP_USER_SYNC) {
+    bool Again = false;
+    for (size_t I = 0; I < Kept.size(); I += 2)
+      Again |= Kept[I] == P[0];
+    if ((P[0] != CL_CONTEXT_PLATFORM && P[0] != CL_CONTEXT_INTEROP_USER_SYNC) || Again) {
       setError(Err, CL_INVALID_PROPERTY);
       return nullptr;
     }

@@ -125,7 +125,8 @@ CL_API_ENTRY cl_int CL_API_CALL setKernelArg(cl_kernel K, cl_uint Index, size_t 
     A.LocalBytes = Size;
     break;
   case ArgKind::Sampler:
-    return CL_INVALID_SAMPLER;
+    // The size first, as the specification orders the checks.
+    return Size != sizeof(cl_sampler) ? CL_INVALID_ARG_SIZE : CL_INVALID_SAMPLER;
   case ArgKind::Scalar:
     if (Size != Want.Size)
       return CL_INVALID_ARG_SIZE;

@@ -29,11 +29,28 @@ namespace skmd::opencl {
 _cl_platform_id ThePlatform;
 _cl_device_id TheDevice;
 
+namespace {
+/// Set while this thread opens the platform's session. Opening an OpenCL
+/// device enumerates the system's platforms through a loader, which may
+/// load this platform again and ask it for its devices: that call finds
+/// none (it would otherwise wait for the opening it is part of).
+thread_local bool OpeningHere = false;
+} // namespace
+
 Session *platformSession(std::string *Why) {
+  if (OpeningHere) {
+    if (Why)
+      *Why = "the SKMD platform is opening its devices";
+    return nullptr;
+  }
   static std::once_flag Once;
   static std::unique_ptr<Session> S;
   static std::string Failed;
   std::call_once(Once, [] {
+    OpeningHere = true;
+    struct Done {
+      ~Done() { OpeningHere = false; }
+    } Reset;
     auto Options = SessionOptions::fromEnvironment(nullptr);
     if (!Options) {
       Failed = Options.error().message();
@@ -50,7 +67,9 @@ Session *platformSession(std::string *Why) {
   // that only sees CL_DEVICE_NOT_FOUND cannot.
   static std::once_flag Told;
   if (!S)
-    std::call_once(Told, [] { std::fprintf(stderr, "skmd: the SKMD platform has no devices: %s\n", Failed.c_str()); });
+    std::call_once(Told, [] {
+      std::fprintf(stderr, "skmd: the SKMD platform has no devices: %s\n", Failed.c_str());
+    });
   if (!S && Why)
     *Why = Failed;
   return S.get();
@@ -68,6 +87,9 @@ std::vector<_cl_device_id> &eachDevice() {
 } // namespace
 
 const std::vector<cl_device_id> &platformDevices() {
+  static const std::vector<cl_device_id> None;
+  if (OpeningHere)
+    return None;
   static std::once_flag Once;
   static std::vector<cl_device_id> All;
   std::call_once(Once, [] {

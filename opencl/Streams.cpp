@@ -30,7 +30,8 @@ bool settled(const Dependency &D) {
 
 } // namespace
 
-void CommandStream::add(WaitList Deps, Ordering O, const Dependency &Self, Handover Hand) {
+void CommandStream::add(WaitList Deps, Ordering O, Dependency Self, Handover Hand) {
+  Self.OrderOnly = true;
   {
     std::lock_guard<std::mutex> Hold(streamsLock());
     if (InOrder) {
@@ -41,6 +42,8 @@ void CommandStream::add(WaitList Deps, Ordering O, const Dependency &Self, Hando
       if (Last)
         Deps.push_back(*Last);
       if (O != Ordering::Command) {
+        // With no wait list of its own, a marker completes as every
+        // command before it does, failed or not.
         Deps.insert(Deps.end(), SinceBarrier.begin(), SinceBarrier.end());
         SinceBarrier.clear();
       }

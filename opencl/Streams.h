@@ -10,11 +10,12 @@
 // the session or settled, the command follows it there; the session's
 // order then keeps it after what it waits for.
 //
-// An in-order queue's command comes after the queue's previous command,
-// and fails when that one failed (as it would when waiting for its event):
-// a launch that failed is reported by the blocking read and the clFinish
-// after it. An out-of-order queue's command waits for its wait list and
-// the last barrier only.
+// An in-order queue's command comes after the queue's previous command;
+// an out-of-order queue's waits for its wait list and the last barrier
+// only. Only the events of a command's own wait list pass their failure
+// on (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST): what the queue's order
+// adds orders, so one failed launch does not fail every later command. A
+// failure is reported by the queue's next clFinish.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SKMD_OPENCL_STREAMS_H
@@ -22,6 +23,7 @@
 
 #include "Objects.h"
 
+#include <atomic>
 #include <deque>
 #include <functional>
 #include <future>
@@ -33,10 +35,12 @@
 namespace skmd::opencl {
 
 /// An event a command waits for: its outcome, and its state (whose Handed
-/// flag says whether the session has it).
+/// flag says whether the session has it). One the queue's order adds
+/// (OrderOnly) does not pass its failure on.
 struct Dependency {
   std::shared_future<Status> Done;
   std::shared_ptr<CommandState> State;
+  bool OrderOnly = false;
 };
 using WaitList = std::vector<Dependency>;
 
@@ -56,9 +60,13 @@ public:
   using Handover = std::function<void(const WaitList &)>;
   /// Adds the command \p Self, which waits for \p Deps and for what the
   /// queue's order adds to them.
-  void add(WaitList Deps, Ordering O, const Dependency &Self, Handover Hand);
+  void add(WaitList Deps, Ordering O, Dependency Self, Handover Hand);
   /// What a command that waits for everything enqueued so far waits for.
   WaitList everything();
+  /// Notes that a command of the queue failed.
+  void failed() { Failures = true; }
+  /// Whether a command failed since the last call.
+  bool takeFailures() { return Failures.exchange(false); }
 
 private:
   friend void pumpStreams();
@@ -76,6 +84,7 @@ private:
   /// commands since it.
   std::optional<Dependency> Last;
   WaitList SinceBarrier;
+  std::atomic<bool> Failures{false};
 };
 
 /// Hands every stream's ready commands to the session, until none is left

@@ -125,6 +125,10 @@ struct Passes {
     // builtins' exp, sin, ... so they stay vectorized.
     if (TM.getTargetTriple().isX86()) {
       TargetLibraryInfoImpl TLII(TM.getTargetTriple(), VectorLibrary::LIBMVEC);
+      // A kernel's printf is OpenCL's, which the builtins provide; C's
+      // shortcuts for it (printf("...\n") as puts) are not there.
+      TLII.setUnavailable(LibFunc_puts);
+      TLII.setUnavailable(LibFunc_putchar);
       FAM.registerPass([TLII] { return TargetLibraryAnalysis(TLII); });
     }
     PB.registerModuleAnalyses(MAM);

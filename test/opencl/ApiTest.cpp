@@ -1270,11 +1270,9 @@ TEST_F(OpenCL, EventCallbacksRunWhenTheirStatusIsReached) {
     EXPECT_EQ(S.Statuses[1], -42);
     EXPECT_EQ(S.Statuses[2], CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   }
-  // Registered after the status was reached: runs at once. (On a queue of
-  // its own: in Q, every command after the failed marker fails too.)
-  cl_command_queue Fresh = clCreateCommandQueue(Ctx, D, 0, &E);
+  // Registered after the status was reached: runs at once.
   cl_event Done = nullptr;
-  ASSERT_EQ(clEnqueueMarkerWithWaitList(Fresh, 0, nullptr, &Done), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueMarkerWithWaitList(Q, 0, nullptr, &Done), CL_SUCCESS);
   clWaitForEvents(1, &Done);
   ASSERT_EQ(clSetEventCallback(Done, CL_RUNNING, record, &S), CL_SUCCESS);
   {
@@ -1285,7 +1283,6 @@ TEST_F(OpenCL, EventCallbacksRunWhenTheirStatusIsReached) {
   }
   clReleaseEvent(Done);
   clReleaseEvent(Gate);
-  clReleaseCommandQueue(Fresh);
 }
 
 /// Two units compiled and linked, then run; the link's log goes to \p Log.
@@ -1664,6 +1661,46 @@ TEST_F(OpenCL, WithoutTheCompilerBinariesStillRun) {
     clReleaseMemObject(M);
   clReleaseKernel(K);
   clReleaseProgram(Bin);
+}
+
+} // namespace
+
+namespace {
+
+// Checks piglit's API tests found missing: a context property given twice,
+// reads and writes the buffer's host-access flags forbid, a sampler
+// argument of the wrong size (the size is checked first).
+TEST_F(OpenCL, HostAccessFlagsPropertiesAndArgumentSizesAreChecked) {
+  cl_int E;
+  cl_context_properties Twice[] = {CL_CONTEXT_PLATFORM, cl_context_properties(P),
+                                   CL_CONTEXT_PLATFORM, cl_context_properties(P), 0};
+  EXPECT_EQ(clCreateContext(Twice, 1, &D, nullptr, nullptr, &E), nullptr);
+  EXPECT_EQ(E, CL_INVALID_PROPERTY);
+  int V = 1;
+  cl_mem WriteOnly = clCreateBuffer(Ctx, CL_MEM_HOST_WRITE_ONLY, 4, nullptr, &E);
+  cl_mem ReadOnly = clCreateBuffer(Ctx, CL_MEM_HOST_READ_ONLY, 4, nullptr, &E);
+  cl_mem NoAccess = clCreateBuffer(Ctx, CL_MEM_HOST_NO_ACCESS, 4, nullptr, &E);
+  EXPECT_EQ(clEnqueueReadBuffer(Q, WriteOnly, CL_TRUE, 0, 4, &V, 0, nullptr, nullptr),
+            CL_INVALID_OPERATION);
+  EXPECT_EQ(clEnqueueWriteBuffer(Q, WriteOnly, CL_TRUE, 0, 4, &V, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(clEnqueueWriteBuffer(Q, ReadOnly, CL_TRUE, 0, 4, &V, 0, nullptr, nullptr),
+            CL_INVALID_OPERATION);
+  EXPECT_EQ(clEnqueueReadBuffer(Q, ReadOnly, CL_TRUE, 0, 4, &V, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(clEnqueueReadBuffer(Q, NoAccess, CL_TRUE, 0, 4, &V, 0, nullptr, nullptr),
+            CL_INVALID_OPERATION);
+  EXPECT_EQ(clEnqueueWriteBuffer(Q, NoAccess, CL_TRUE, 0, 4, &V, 0, nullptr, nullptr),
+            CL_INVALID_OPERATION);
+  for (cl_mem M : {WriteOnly, ReadOnly, NoAccess})
+    clReleaseMemObject(M);
+  cl_program Prog = build("__kernel void s(sampler_t t, __global int *o) { o[0] = 1; }\n");
+  cl_kernel K = clCreateKernel(Prog, "s", &E);
+  ASSERT_EQ(E, CL_SUCCESS);
+  char Wrong[3] = {0};
+  EXPECT_EQ(clSetKernelArg(K, 0, sizeof Wrong, Wrong), CL_INVALID_ARG_SIZE);
+  clReleaseKernel(K);
+  clReleaseProgram(Prog);
 }
 
 } // namespace
