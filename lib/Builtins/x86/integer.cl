@@ -53,6 +53,10 @@ FOR_WIDTHS(MUL24, uint, uint, 32)
 #define INT_VECTOR_WIDTHS(M, S, U, BITS)                                       \
   M(S##2, S, U, BITS) M(S##3, S, U, BITS) M(S##4, S, U, BITS)                  \
   M(S##8, S, U, BITS) M(S##16, S, U, BITS)
+INT_VECTOR_WIDTHS(INT_WITH_SCALARS, char, uchar, 8)
+INT_VECTOR_WIDTHS(INT_WITH_SCALARS, uchar, uchar, 8)
+INT_VECTOR_WIDTHS(INT_WITH_SCALARS, short, ushort, 16)
+INT_VECTOR_WIDTHS(INT_WITH_SCALARS, ushort, ushort, 16)
 INT_VECTOR_WIDTHS(INT_WITH_SCALARS, int, uint, 32)
 INT_VECTOR_WIDTHS(INT_WITH_SCALARS, uint, uint, 32)
 INT_VECTOR_WIDTHS(INT_WITH_SCALARS, long, ulong, 64)

@@ -61,6 +61,10 @@ SIGNBIT(float16, int16)
   SELECT_VECTOR(T##4, SI##4, SI##4) SELECT_VECTOR(T##4, UI##4, SI##4)          \
   SELECT_VECTOR(T##8, SI##8, SI##8) SELECT_VECTOR(T##8, UI##8, SI##8)          \
   SELECT_VECTOR(T##16, SI##16, SI##16) SELECT_VECTOR(T##16, UI##16, SI##16)
+SELECT_ALL(char, char, uchar)
+SELECT_ALL(uchar, char, uchar)
+SELECT_ALL(short, short, ushort)
+SELECT_ALL(ushort, short, ushort)
 SELECT_ALL(float, int, uint)
 SELECT_ALL(int, int, uint)
 SELECT_ALL(uint, int, uint)
