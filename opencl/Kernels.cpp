@@ -233,6 +233,11 @@ CL_API_ENTRY cl_int CL_API_CALL getKernelArgInfo(cl_kernel K, cl_uint Index,
   if (Index >= Info.Args.size())
     return CL_INVALID_ARG_INDEX;
   const KernelArg &A = Info.Args[Index];
+  // A source build keeps argument information only when asked to, as the
+  // specification has it (a binary's bundle carries it always).
+  cl_program Prog = K->Program;
+  if (Prog->FromSource && Prog->Options.find("-cl-kernel-arg-info") == std::string::npos)
+    return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
   switch (Param) {
   case CL_KERNEL_ARG_ADDRESS_QUALIFIER: {
     cl_kernel_arg_address_qualifier Q = CL_KERNEL_ARG_ADDRESS_PRIVATE;

@@ -120,6 +120,7 @@ struct _cl_program : skmd::opencl::Counted {
   /// The context's, or those a binary was given for.
   std::vector<cl_device_id> Devices;
   std::string Source;          ///< From clCreateProgramWithSource.
+  bool FromSource = false;     ///< Made by it (its source may be empty).
   /// clCompileProgram's input headers: include name and text.
   std::vector<std::pair<std::string, std::string>> Included;
   /// CL_PROGRAM_BINARY_TYPE once built, compiled or linked.

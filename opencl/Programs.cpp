@@ -80,6 +80,7 @@ CL_API_ENTRY cl_program CL_API_CALL createProgramWithSource(cl_context C, cl_uin
   }
   cl_program P = newProgram(C);
   P->Source = std::move(Source);
+  P->FromSource = true;
   setError(Err, CL_SUCCESS);
   return P;
 }
@@ -185,7 +186,7 @@ CL_API_ENTRY cl_int CL_API_CALL buildProgram(cl_program P, cl_uint N,
     return CL_INVALID_OPERATION;
   P->Options = Options ? Options : "";
   cl_int Result = CL_SUCCESS;
-  if (!P->Source.empty()) {
+  if (P->FromSource) {
     // Without the compiler module this fails with CL_COMPILER_NOT_AVAILABLE
     // and the log says why.
     std::vector<uint8_t> Bytes;
@@ -227,7 +228,7 @@ CL_API_ENTRY cl_int CL_API_CALL compileProgram(cl_program P, cl_uint N,
   for (cl_uint I = 0; I < N; ++I)
     if (!hasDevice(P->Devices, Devices[I]))
       return CL_INVALID_DEVICE;
-  if (P->Source.empty() || P->Kernels)
+  if (!P->FromSource || P->Kernels)
     return CL_INVALID_OPERATION;
   Headers Included;
   for (cl_uint I = 0; I < NumHeaders; ++I) {

@@ -291,12 +291,26 @@ TEST_F(OpenCL, MappedBuffersSeeLaunchesAndLaunchesSeeUnmappedWrites) {
   clReleaseProgram(Prog);
 }
 
-// Argument descriptions, and a 2-D window written and read back by rows.
+// Argument descriptions (for a source build, with -cl-kernel-arg-info
+// only), and a 2-D window written and read back by rows.
 TEST_F(OpenCL, ArgumentInfoAndRectangularTransfers) {
-  cl_program Prog = build(VectorAdd);
+  cl_program Without = build(VectorAdd);
   cl_int E;
-  cl_kernel K = clCreateKernel(Prog, "scale", &E);
+  cl_kernel Plain = clCreateKernel(Without, "scale", &E);
   char Name[32];
+  EXPECT_EQ(clGetKernelArgInfo(Plain, 1, CL_KERNEL_ARG_NAME, sizeof Name, Name, nullptr),
+            CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+  clReleaseKernel(Plain);
+  clReleaseProgram(Without);
+  // An empty source is compiled (and refused with a log: SKMD's compiler
+  // takes only sources that define a kernel), not taken for a binary.
+  const char *Empty = "";
+  cl_program None = clCreateProgramWithSource(Ctx, 1, &Empty, nullptr, &E);
+  EXPECT_EQ(clBuildProgram(None, 1, &D, nullptr, nullptr, nullptr), CL_BUILD_PROGRAM_FAILURE);
+  EXPECT_NE(log(None).find("defines no __kernel function"), std::string::npos) << log(None);
+  clReleaseProgram(None);
+  cl_program Prog = build(VectorAdd, "-cl-kernel-arg-info");
+  cl_kernel K = clCreateKernel(Prog, "scale", &E);
   ASSERT_EQ(clGetKernelArgInfo(K, 1, CL_KERNEL_ARG_NAME, sizeof Name, Name, nullptr), CL_SUCCESS);
   EXPECT_STREQ(Name, "f");
   cl_kernel_arg_address_qualifier Space;
@@ -1447,7 +1461,7 @@ TEST_F(OpenCL, KernelArgumentInfoAndAttributesAsTheSpecificationSays) {
       "          __local long16 *g) {\n"
       "  a[0] = b[0].x + c + d + e[0] + f[0] + g[0].s0;\n"
       "}\n";
-  cl_program Prog = build(Source);
+  cl_program Prog = build(Source, "-cl-kernel-arg-info");
   cl_int E;
   cl_kernel K = clCreateKernel(Prog, "info", &E);
   ASSERT_EQ(E, CL_SUCCESS);
