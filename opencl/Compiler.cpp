@@ -26,6 +26,7 @@
 #include <dlfcn.h>
 #include <fstream>
 #include <mutex>
+#include <type_traits>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -259,22 +260,24 @@ std::string keySource(const std::string &Source, const Headers &Included) {
   return Key;
 }
 
-} // namespace
-
-cl_int compileSource(const std::string &Source, const std::string &Options,
-                     const Headers &Included, std::vector<uint8_t> &Bytes, std::string &Log) {
+/// A source compiled by the compiler module's entry \p Entry (a bundle or
+/// a compiled object: the same signature), through the build cache under
+/// \p KeyPrefix; \p BadOptions is the code for options it refuses.
+cl_int compileThrough(const char *Entry, const std::string &KeyPrefix, cl_int BadOptions,
+                      const std::string &Source, const std::string &Options,
+                      const Headers &Included, std::vector<uint8_t> &Out, std::string &Log) {
   auto Parsed = parseBuildOptions(Options);
   if (!Parsed) {
     Log = Parsed.error().message();
-    return CL_INVALID_BUILD_OPTIONS;
+    return BadOptions;
   }
   if (std::string Bad = HeaderFolder::refused(Included); !Bad.empty()) {
     Log = Bad;
     return CL_INVALID_VALUE;
   }
   std::string Why;
-  auto Compile = compilerEntry<skmd_opencl_compile_fn>("skmd_opencl_compile", &Why);
-  auto Build = [&](const std::vector<TargetKind> &Kinds, std::vector<uint8_t> &Out,
+  auto Compile = compilerEntry<skmd_opencl_compile_fn>(Entry, &Why);
+  auto Build = [&](const std::vector<TargetKind> &Kinds, std::vector<uint8_t> &Bytes,
                    std::string &BuildLog) -> cl_int {
     // The headers go to disk only for a compile.
     HeaderFolder Folder;
@@ -283,44 +286,29 @@ cl_int compileSource(const std::string &Source, const std::string &Options,
       BuildLog = Failed;
       return CL_INVALID_VALUE;
     }
-    Into To{&Out, &BuildLog};
+    Into To{&Bytes, &BuildLog};
     return Compile(Source.c_str(), CompileOptions.c_str(), targetList(Kinds).c_str(),
                    Into::output, Into::log, &To);
   };
-  return cachedBuild(keySource(Source, Included), *Parsed, Compile ? "" : Why, Build, Bytes,
-                     Log);
+  return cachedBuild(KeyPrefix + keySource(Source, Included), *Parsed, Compile ? "" : Why,
+                     Build, Out, Log);
+}
+
+} // namespace
+
+cl_int compileSource(const std::string &Source, const std::string &Options,
+                     const Headers &Included, std::vector<uint8_t> &Bytes, std::string &Log) {
+  return compileThrough("skmd_opencl_compile", "", CL_INVALID_BUILD_OPTIONS, Source, Options,
+                        Included, Bytes, Log);
 }
 
 cl_int compileObjectSource(const std::string &Source, const std::string &Options,
                            const Headers &Included, std::vector<uint8_t> &Object,
                            std::string &Log) {
-  auto Parsed = parseBuildOptions(Options);
-  if (!Parsed) {
-    Log = Parsed.error().message();
-    return CL_INVALID_COMPILER_OPTIONS;
-  }
-  if (std::string Bad = HeaderFolder::refused(Included); !Bad.empty()) {
-    Log = Bad;
-    return CL_INVALID_VALUE;
-  }
-  std::string Why;
-  auto Compile =
-      compilerEntry<skmd_opencl_compile_object_fn>("skmd_opencl_compile_object", &Why);
-  auto Build = [&](const std::vector<TargetKind> &Kinds, std::vector<uint8_t> &Out,
-                   std::string &BuildLog) -> cl_int {
-    HeaderFolder Folder;
-    std::string CompileOptions, Failed;
-    if (!Folder.options(Included, Options, CompileOptions, Failed)) {
-      BuildLog = Failed;
-      return CL_INVALID_VALUE;
-    }
-    Into To{&Out, &BuildLog};
-    return Compile(Source.c_str(), CompileOptions.c_str(), targetList(Kinds).c_str(),
-                   Into::output, Into::log, &To);
-  };
   // A compiled object's entry, apart from the same source's bundle.
-  return cachedBuild("//skmd-compiled-object\n" + keySource(Source, Included), *Parsed,
-                     Compile ? "" : Why, Build, Object, Log);
+  static_assert(std::is_same_v<skmd_opencl_compile_fn, skmd_opencl_compile_object_fn>);
+  return compileThrough("skmd_opencl_compile_object", "//skmd-compiled-object\n",
+                        CL_INVALID_COMPILER_OPTIONS, Source, Options, Included, Object, Log);
 }
 
 cl_int linkObjects(const std::vector<const std::vector<uint8_t> *> &Objects, bool Library,
