@@ -1,7 +1,7 @@
 // Kernels that count on the work-items of a group running in step where
 // OpenCL C promises nothing: each zeroes or fills a whole __local buffer,
-// then writes its own slot, and only then waits at a barrier. GPUs and
-// PoCL keep every slot (test/unit/CpuBarrierTest.cpp).
+// then writes its own slot, and only then waits at a barrier. PoCL keeps
+// every slot, other drivers need not (test/unit/CpuBarrierTest.cpp).
 
 // The zeroing loop becomes a memset.
 __kernel void zero_then_slot(__global int *out, __local int *buf) {
