@@ -26,7 +26,7 @@ namespace skmd {
 inline constexpr size_t MaxScalarRuns = 256;
 
 /// Bumped whenever a reader of the previous schema would misread a bundle.
-inline constexpr int MetadataSchemaVersion = 4;
+inline constexpr int MetadataSchemaVersion = 5;
 
 enum class TargetKind { X86, PTX, SPIRV };
 std::string_view targetKindName(TargetKind Kind);

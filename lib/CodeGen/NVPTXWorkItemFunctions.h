@@ -4,18 +4,19 @@
 // get_global_linear_id or get_enqueued_local_size (CUDA grids have no
 // offset and no partial groups). Before libclc is linked, these become
 // expressions over the functions it does have. get_work_dim cannot: a CUDA
-// launch does not record it, so it is an error on this target.
+// launch does not record it. The range and box forms take it as a hidden
+// argument (Transforms/PartitionReadyKernel.h); in a kernel as written,
+// which SKMD's CUDA device never launches, it traps.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SKMD_CODEGEN_NVPTXWORKITEMFUNCTIONS_H
 #define SKMD_CODEGEN_NVPTXWORKITEMFUNCTIONS_H
 
 #include "llvm/IR/Module.h"
-#include "llvm/Support/Error.h"
 
 namespace skmd {
 
-llvm::Error lowerNVPTXWorkItemFunctions(llvm::Module &M);
+void lowerNVPTXWorkItemFunctions(llvm::Module &M);
 
 } // namespace skmd
 

@@ -203,8 +203,7 @@ Error linkPTXLibraries(Module &M, const CompilerOptions &Opts,
   auto Paths = findNVPTXLibraries(Opts.LibclcPath, Opts.LibdevicePath);
   if (!Paths)
     return Paths.takeError();
-  if (Error E = lowerNVPTXWorkItemFunctions(M))
-    return E;
+  lowerNVPTXWorkItemFunctions(M);
   addressLocalArgumentsFromDynamicShared(M);
   if (Error E = linkNVPTXLibraries(M, *Paths))
     return E;

@@ -38,7 +38,8 @@ std::vector<ExtraArg> rangeArgs(Type *SizeTy) {
   for (const char *Name :
        {"skmd_first_group", "skmd_num_groups_x", "skmd_num_groups_y",
         "skmd_num_groups_z", "skmd_global_offset_x", "skmd_global_offset_y",
-        "skmd_global_offset_z", "skmd_groups_x_magic", "skmd_groups_y_magic"})
+        "skmd_global_offset_z", "skmd_groups_x_magic", "skmd_groups_y_magic",
+        "skmd_work_dim"})
     Args.push_back({SizeTy, Name, 0, "ulong"});
   return Args;
 }
@@ -48,12 +49,14 @@ std::vector<ExtraArg> boxArgs(Type *SizeTy) {
   for (const char *Name :
        {"skmd_group_base_x", "skmd_group_base_y", "skmd_group_base_z", "skmd_id_base_x",
         "skmd_id_base_y", "skmd_id_base_z", "skmd_num_groups_x", "skmd_num_groups_y",
-        "skmd_num_groups_z"})
+        "skmd_num_groups_z", "skmd_work_dim"})
     Args.push_back({SizeTy, Name, 0, "ulong"});
   return Args;
 }
 
-/// The remapped work-item functions: those that depend on the grid.
+/// The remapped work-item functions: those that depend on the grid, and
+/// get_work_dim, which the launch (1-D for the range form, any shape for a
+/// box; CUDA records none) does not give.
 SmallVector<CallBase *, 16> gridDependentCalls(Function &F) {
   SmallVector<CallBase *, 16> Calls;
   for (Instruction &I : instructions(F))
@@ -61,9 +64,18 @@ SmallVector<CallBase *, 16> gridDependentCalls(Function &F) {
       if (auto Fn = workItemFnOf(*CB))
         if (*Fn == WorkItemFn::GroupId || *Fn == WorkItemFn::GlobalId ||
             *Fn == WorkItemFn::NumGroups || *Fn == WorkItemFn::GlobalSize ||
-            *Fn == WorkItemFn::GlobalOffset || *Fn == WorkItemFn::GlobalLinearId)
+            *Fn == WorkItemFn::GlobalOffset || *Fn == WorkItemFn::GlobalLinearId ||
+            *Fn == WorkItemFn::WorkDim)
           Calls.push_back(CB);
   return Calls;
+}
+
+/// The real launch's work_dim from its hidden word, where the body starts,
+/// if one of \p Calls asks for it.
+Value *workDimFrom(IRBuilder<> &B, Value *Word, ArrayRef<CallBase *> Calls) {
+  if (none_of(Calls, [](CallBase *CB) { return workItemFnOf(*CB) == WorkItemFn::WorkDim; }))
+    return nullptr;
+  return B.CreateTrunc(Word, B.getInt32Ty(), "skmd.work_dim");
 }
 
 /// Moves \p F's allocas to the top of its entry block, where passes expect
@@ -184,6 +196,7 @@ void remapToRealGrid(Function &F, Type *SizeTy) {
   WorkItemGeometry G;
   BasicBlock *Body = emitRealGroup(F, First, NumGroups, Magic, SizeTy, G);
   IRBuilder<> B(Body, Body->getFirstInsertionPt());
+  G.WorkDim = workDimFrom(B, Hidden(9), Calls);
   for (unsigned D = 0; D < 3; ++D) {
     // The launch keeps the kernel's local size, so these stay as they are.
     G.LocalSize[D] = emitWorkItemCall(B, WorkItemFn::LocalSize, SizeTy, D);
@@ -215,6 +228,7 @@ void remapToBox(Function &F, Type *SizeTy) {
   auto Hidden = [&](unsigned I) { return F.getArg(N - BoxHiddenArgs + I); };
   IRBuilder<> B(afterAllocas(F));
   WorkItemGeometry G;
+  G.WorkDim = workDimFrom(B, Hidden(9), Calls);
   Value *GlobalId[3];
   const char *Dims[3] = {"x", "y", "z"};
   for (unsigned D = 0; D < 3; ++D) {

@@ -8,16 +8,17 @@
 //   ulong skmd_first_group,
 //   ulong skmd_num_groups_{x,y,z}, ulong skmd_global_offset_{x,y,z},
 //   ulong skmd_groups_{x,y}_magic (ceil(2^64 / num_groups), 0 for 1:
-//   runtime/devices/NDRange.h, divisionMagic):
+//   runtime/devices/NDRange.h, divisionMagic), ulong skmd_work_dim:
 // launch a 1-D grid of `count` groups with the original local size. The
 // clone inlines every helper and remaps get_group_id, get_global_id,
-// get_num_groups, get_global_size, get_global_offset and
-// get_global_linear_id to the real grid: launched group i is flattened
-// group first + i, unflattened x-fastest. No disabled group is launched.
+// get_num_groups, get_global_size, get_global_offset,
+// get_global_linear_id and get_work_dim to the real grid: launched group i
+// is flattened group first + i, unflattened x-fastest. No disabled group
+// is launched.
 //
 // Box form (PTX), K__skmd_box, with hidden trailing arguments
 //   ulong skmd_group_base_{x,y,z}, ulong skmd_id_base_{x,y,z},
-//   ulong skmd_num_groups_{x,y,z}
+//   ulong skmd_num_groups_{x,y,z}, ulong skmd_work_dim
 // (id_base = group_base * local size + global offset: runtime/devices/
 // NDRange.h, boxArgs): launch the box of groups [group_base, group_base +
 // the launch's grid) as a grid of its own shape, with the original local
@@ -79,9 +80,9 @@ std::string guardVariantName(llvm::StringRef Kernel);
 std::string boxVariantName(llvm::StringRef Kernel);
 
 /// Number of hidden arguments each form appends.
-inline constexpr unsigned RangeHiddenArgs = 9;
+inline constexpr unsigned RangeHiddenArgs = 10;
 inline constexpr unsigned GuardHiddenArgs = 2;
-inline constexpr unsigned BoxHiddenArgs = 9;
+inline constexpr unsigned BoxHiddenArgs = 10;
 
 } // namespace skmd
 

@@ -37,9 +37,9 @@ inline uint64_t divideByMagic(uint64_t N, uint64_t M) {
 /// What a partition-ready kernel (and a merge kernel built from one) takes
 /// after the kernel's own arguments, as `ulong`s: the first flattened
 /// group it runs, the real grid's groups per dimension, its global offset,
-/// and divisionMagic of the groups in x and in y
+/// divisionMagic of the groups in x and in y, and the work_dim
 /// (lib/Transforms/PartitionReadyKernel.h).
-inline std::array<uint64_t, 9> partitionReadyArgs(const NDRange &R, uint64_t First) {
+inline std::array<uint64_t, 10> partitionReadyArgs(const NDRange &R, uint64_t First) {
   return {First,
           R.NumGroups[0],
           R.NumGroups[1],
@@ -48,7 +48,8 @@ inline std::array<uint64_t, 9> partitionReadyArgs(const NDRange &R, uint64_t Fir
           R.GlobalOffset[1],
           R.GlobalOffset[2],
           divisionMagic(R.NumGroups[0]),
-          divisionMagic(R.NumGroups[1])};
+          divisionMagic(R.NumGroups[1]),
+          R.WorkDim};
 }
 
 /// One launch of a partition-ready kernel (lib/Transforms/
@@ -69,20 +70,21 @@ struct RangeLaunch {
 /// What K__skmd_box takes after the kernel's own arguments for launch \p L
 /// of \p R, as `ulong`s: the box's first group per dimension, the global
 /// id of its first work-item's (local id 0) per dimension (the group times
-/// the local size, plus the global offset), and the real grid's groups per
-/// dimension.
-inline std::array<uint64_t, 9> boxArgs(const NDRange &R, const RangeLaunch &L) {
-  std::array<uint64_t, 9> Words{};
+/// the local size, plus the global offset), the real grid's groups per
+/// dimension, and the work_dim.
+inline std::array<uint64_t, 10> boxArgs(const NDRange &R, const RangeLaunch &L) {
+  std::array<uint64_t, 10> Words{};
   for (unsigned D = 0; D < 3; ++D) {
     Words[D] = L.Base[D];
     Words[3 + D] = L.Base[D] * R.LocalSize[D] + R.GlobalOffset[D];
     Words[6 + D] = R.NumGroups[D];
   }
+  Words[9] = R.WorkDim;
   return Words;
 }
 
 /// The hidden arguments of launch \p L of \p R, for its form.
-inline std::array<uint64_t, 9> rangeLaunchArgs(const NDRange &R, const RangeLaunch &L) {
+inline std::array<uint64_t, 10> rangeLaunchArgs(const NDRange &R, const RangeLaunch &L) {
   return L.F == RangeLaunch::Box ? boxArgs(R, L) : partitionReadyArgs(R, L.First);
 }
 

@@ -47,6 +47,8 @@ TEST(NDRange, PartitionReadyArgumentsCarryTheMagicOfTheRowsAndPlanes) {
   EXPECT_EQ(A[6], 3u);
   EXPECT_EQ(divideByMagic(5000, A[7]), 5000u / 240);
   EXPECT_EQ(divideByMagic(5000 / 240, A[8]), 5000u / 240 / 135);
+  // The kernel's get_work_dim: no launch form records it.
+  EXPECT_EQ(A[9], 3u);
   // One group in a dimension: no magic (the kernel uses the row itself).
   R.NumGroups = {1, 1, 64};
   EXPECT_EQ(partitionReadyArgs(R, 0)[7], 0u);
@@ -71,6 +73,7 @@ std::vector<uint64_t> groupsRun(const NDRange &R, const RangeLaunch &L) {
         if (L.F == RangeLaunch::Box) {
           EXPECT_EQ(W[6], NX);
           EXPECT_EQ(W[8], NZ);
+          EXPECT_EQ(W[9], R.WorkDim);
           for (unsigned D = 0; D < 3; ++D) {
             G[D] = Launched[D] + W[D];
             // The last work-item of the group: launched * local size +

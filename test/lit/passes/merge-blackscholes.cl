@@ -6,7 +6,7 @@
 
 // CHECK-LABEL: define {{.*}}spir_kernel void @blackscholes__skmd_merge(
 // CHECK-SAME: ptr {{.*}}%call, ptr {{.*}}%put, ptr {{.*}}%price, ptr {{.*}}%strike, ptr {{.*}}%years, float {{.*}}%r, float {{.*}}%v,
-// CHECK-SAME: i64 %skmd_first_group, i64 %skmd_num_groups_x, i64 %skmd_num_groups_y, i64 %skmd_num_groups_z, i64 %skmd_global_offset_x, i64 %skmd_global_offset_y, i64 %skmd_global_offset_z, i64 %skmd_groups_x_magic, i64 %skmd_groups_y_magic,
+// CHECK-SAME: i64 %skmd_first_group, i64 %skmd_num_groups_x, i64 %skmd_num_groups_y, i64 %skmd_num_groups_z, i64 %skmd_global_offset_x, i64 %skmd_global_offset_y, i64 %skmd_global_offset_z, i64 %skmd_groups_x_magic, i64 %skmd_groups_y_magic, i64 %skmd_work_dim,
 // CHECK-SAME: ptr %skmd_copy_call, ptr %skmd_copy_put)
 // CHECK-NOT: {{fmul|fadd|fsub|fdiv|fneg|fcmp|uitofp|sitofp|llvm.fmuladd|_Z3exp|_Z3log|_Z4sqrt|_Z4fabs}}
 // CHECK-NOT: load float, ptr %price

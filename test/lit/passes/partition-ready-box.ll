@@ -18,9 +18,10 @@ declare i64 @_Z14get_num_groupsj(i32)
 declare i64 @_Z15get_global_sizej(i32)
 declare i64 @_Z17get_global_offsetj(i32)
 declare i64 @_Z20get_global_linear_idv()
+declare i32 @_Z12get_work_dimv()
 
 ; CHECK-LABEL: define ptx_kernel void @three_d__skmd_box(
-; CHECK-SAME: ptr %out, i32 %n, i64 %skmd_group_base_x, i64 %skmd_group_base_y, i64 %skmd_group_base_z, i64 %skmd_id_base_x, i64 %skmd_id_base_y, i64 %skmd_id_base_z, i64 %skmd_num_groups_x, i64 %skmd_num_groups_y, i64 %skmd_num_groups_z) #[[BOX:[0-9]+]]
+; CHECK-SAME: ptr %out, i32 %n, i64 %skmd_group_base_x, i64 %skmd_group_base_y, i64 %skmd_group_base_z, i64 %skmd_id_base_x, i64 %skmd_id_base_y, i64 %skmd_id_base_z, i64 %skmd_num_groups_x, i64 %skmd_num_groups_y, i64 %skmd_num_groups_z, i64 %skmd_work_dim) #[[BOX:[0-9]+]]
 ; One block: nothing branches, nothing divides, nothing selects.
 ; FLAT-LABEL: define ptx_kernel void @three_d__skmd_box(
 ; FLAT-NOT: {{^[a-z0-9_.]+:}}
@@ -117,14 +118,27 @@ define ptx_kernel void @private_array(ptr %out) !kernel_arg_addr_space !3 !kerne
   ret void
 }
 
+; get_work_dim, which a CUDA launch does not record, from its hidden word.
+; CHECK-LABEL: define ptx_kernel void @work_dim__skmd_box(
+; CHECK-NOT: call i32 @_Z12get_work_dimv
+; CHECK: %skmd.work_dim = trunc i64 %skmd_work_dim to i32
+; CHECK: store i32 %skmd.work_dim
+define ptx_kernel void @work_dim(ptr %out) !kernel_arg_addr_space !3 !kernel_arg_name !4 {
+  %i = call i64 @_Z13get_global_idj(i32 0)
+  %d = call i32 @_Z12get_work_dimv()
+  %p = getelementptr i32, ptr %out, i64 %i
+  store i32 %d, ptr %p
+  ret void
+}
+
 ; CHECK: attributes #[[BOX]] = { "skmd-kernel"="three_d" "skmd-role"="box" }
 ; Clang's kernel_arg_* lists grow with the hidden arguments.
-; CHECK-DAG: !{!"out", !"n", !"skmd_group_base_x", !"skmd_group_base_y", !"skmd_group_base_z", !"skmd_id_base_x", !"skmd_id_base_y", !"skmd_id_base_z", !"skmd_num_groups_x", !"skmd_num_groups_y", !"skmd_num_groups_z"}
+; CHECK-DAG: !{!"out", !"n", !"skmd_group_base_x", !"skmd_group_base_y", !"skmd_group_base_z", !"skmd_id_base_x", !"skmd_id_base_y", !"skmd_id_base_z", !"skmd_num_groups_x", !"skmd_num_groups_y", !"skmd_num_groups_z", !"skmd_work_dim"}
 
-; ONCE-COUNT-3: define ptx_kernel void @{{.*}}__skmd_box(
+; ONCE-COUNT-4: define ptx_kernel void @{{.*}}__skmd_box(
 ; ONCE-NOT: __skmd_box__skmd_box
-; BOTH-COUNT-3: define ptx_kernel void @{{.*}}__skmd_range(
-; BOTH-COUNT-3: define ptx_kernel void @{{.*}}__skmd_box(
+; BOTH-COUNT-4: define ptx_kernel void @{{.*}}__skmd_range(
+; BOTH-COUNT-4: define ptx_kernel void @{{.*}}__skmd_box(
 ; BOTH-NOT: __skmd_range__skmd_box
 
 !0 = !{i32 1, i32 0}

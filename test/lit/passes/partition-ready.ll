@@ -13,6 +13,7 @@ declare i64 @_Z15get_global_sizej(i32)
 declare i64 @_Z17get_global_offsetj(i32)
 declare i64 @_Z20get_global_linear_idv()
 declare i64 @_Z12get_local_idj(i32)
+declare i32 @_Z12get_work_dimv()
 
 ; The original is left as it was.
 ; CHECK-LABEL: define spir_kernel void @two_d(
@@ -20,7 +21,7 @@ declare i64 @_Z12get_local_idj(i32)
 
 ; The flattened group is first + the launched group; x varies fastest.
 ; CHECK-LABEL: define spir_kernel void @two_d__skmd_range(
-; CHECK-SAME: ptr %out, i32 %n, i64 %skmd_first_group, i64 %skmd_num_groups_x, i64 %skmd_num_groups_y, i64 %skmd_num_groups_z, i64 %skmd_global_offset_x, i64 %skmd_global_offset_y, i64 %skmd_global_offset_z, i64 %skmd_groups_x_magic, i64 %skmd_groups_y_magic) #[[RANGE:[0-9]+]]
+; CHECK-SAME: ptr %out, i32 %n, i64 %skmd_first_group, i64 %skmd_num_groups_x, i64 %skmd_num_groups_y, i64 %skmd_num_groups_z, i64 %skmd_global_offset_x, i64 %skmd_global_offset_y, i64 %skmd_global_offset_z, i64 %skmd_groups_x_magic, i64 %skmd_groups_y_magic, i64 %skmd_work_dim) #[[RANGE:[0-9]+]]
 ; CHECK: %[[LAUNCHED:.*]] = call i64 @_Z12get_group_idj(i32 0)
 ; CHECK: %skmd.flat_group = add i64 %skmd_first_group, %[[LAUNCHED]]
 ; In the first row of groups (every group of a 1-D launch) x is the flat
@@ -142,14 +143,28 @@ define spir_kernel void @private_array(ptr %out) !kernel_arg_addr_space !6 !kern
   ret void
 }
 
+; get_work_dim: the launch (1-D, or a CUDA grid) does not give it, the
+; hidden word does.
+; CHECK-LABEL: define spir_kernel void @work_dim__skmd_range(
+; CHECK-NOT: call i32 @_Z12get_work_dimv
+; CHECK: %skmd.work_dim = trunc i64 %skmd_work_dim to i32
+; CHECK: store i32 %skmd.work_dim
+define spir_kernel void @work_dim(ptr %out) !kernel_arg_addr_space !6 !kernel_arg_name !7 {
+  %i = call i64 @_Z13get_global_idj(i32 0)
+  %d = call i32 @_Z12get_work_dimv()
+  %p = getelementptr i32, ptr %out, i64 %i
+  store i32 %d, ptr %p
+  ret void
+}
+
 ; CHECK: attributes #[[RANGE]] = { "skmd-kernel"="two_d" "skmd-role"="range" }
 
 ; Clang's kernel_arg_* lists grow with the hidden arguments.
-; CHECK-DAG: !{i32 1, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0}
-; CHECK-DAG: !{!"int*", !"uint", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong"}
-; CHECK-DAG: !{!"out", !"n", !"skmd_first_group", !"skmd_num_groups_x", !"skmd_num_groups_y", !"skmd_num_groups_z", !"skmd_global_offset_x", !"skmd_global_offset_y", !"skmd_global_offset_z", !"skmd_groups_x_magic", !"skmd_groups_y_magic"}
+; CHECK-DAG: !{i32 1, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0}
+; CHECK-DAG: !{!"int*", !"uint", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong", !"ulong"}
+; CHECK-DAG: !{!"out", !"n", !"skmd_first_group", !"skmd_num_groups_x", !"skmd_num_groups_y", !"skmd_num_groups_z", !"skmd_global_offset_x", !"skmd_global_offset_y", !"skmd_global_offset_z", !"skmd_groups_x_magic", !"skmd_groups_y_magic", !"skmd_work_dim"}
 
-; ONCE-COUNT-3: define spir_kernel void @{{.*}}__skmd_range(
+; ONCE-COUNT-4: define spir_kernel void @{{.*}}__skmd_range(
 ; ONCE-NOT: __skmd_range__skmd_range
 
 !0 = !{i32 1, i32 0}

@@ -29,7 +29,7 @@
 // CHECK-NEXT: arg 1 bins uint* global_buffer size 8 elem 4 read-write
 // CHECK-NEXT: footprint: 1 affine access (1 guarded, 1 below a bound), contiguous no
 // CHECK-NEXT: arg 2 n uint scalar size 4 elem 0 value
-// JSON: "schema": 4
+// JSON: "schema": 5
 // TWO: variants:
 // TWO-NEXT: spirv
 // TWO-NEXT: x86

@@ -7,7 +7,7 @@ typedef struct {
   int id;
 } Particle;
 
-// CHECK:      "schema": 4,
+// CHECK:      "schema": 5,
 // CHECK-NEXT: "producer": "skmd-cc {{.*}} (LLVM 22.{{.*}})",
 // CHECK-NEXT: "source": {
 // CHECK-NEXT:   "file": "metadata.cl",
