@@ -76,6 +76,7 @@ bundle::SectionKind sectionKindFor(TargetKind Target);
 class BundleWriter {
 public:
   explicit BundleWriter(BundleMetadata Meta) : Meta(std::move(Meta)) {}
+  const BundleMetadata &metadata() const { return Meta; }
 
   void addVariant(TargetKind Target, std::string Bytes);
   void setSource(BundleSource S) { Source = std::move(S); }

@@ -45,9 +45,6 @@ Expected<std::vector<KernelInfo>> parseKernels(const CompilerOptions &Opts,
   auto Kernels = analyzeKernels(Opts.Frontend, Source);
   if (!Kernels)
     return Kernels.takeError();
-  if (Kernels->empty())
-    return createStringError("'" + Opts.Frontend.InputPath +
-                             "' defines no __kernel function");
   return Kernels;
 }
 

@@ -368,9 +368,9 @@ skmd_status skmd_get_kernel(skmd_program P, const char *Name, skmd_kernel *Out) 
       std::string Names;
       for (const KernelInfo &K : Meta.Kernels)
         Names += (Names.empty() ? "" : ", ") + K.Name;
-      return fail(SKMD_ERROR_NOT_FOUND, "the bundle (" + Meta.SourceFile +
-                                            ") has no kernel '" + Name +
-                                            "'; it has: " + Names);
+      return fail(SKMD_ERROR_NOT_FOUND,
+                  "the bundle (" + Meta.SourceFile + ") has no kernel '" + Name + "'; " +
+                      (Names.empty() ? "it has none" : "it has: " + Names));
     }
     auto K = std::make_unique<skmd_kernel_s>();
     K->Program = P;

@@ -217,19 +217,28 @@ int emitOne(const CompilerOptions &Opts, const std::vector<TargetKind> &Selected
   return 0;
 }
 
+/// A source without kernels makes a valid bundle (a program OpenCL lets a
+/// host build and query), but seldom what a command line meant.
+BundleWriter warnIfNoKernels(BundleWriter W) {
+  if (W.metadata().Kernels.empty())
+    WithColor::warning(errs(), "skmd-cc")
+        << "'" << InputPath << "' defines no __kernel function; the bundle has no kernels\n";
+  return W;
+}
+
 /// The bundle for \p Selected. With the default targets, a kernel the
 /// SPIR-V variant cannot carry (printf, zero-length arrays) gets the other
 /// two, with a warning.
 BundleWriter compileSelected(const CompilerOptions &Opts, std::vector<TargetKind> &Selected) {
   auto Writer = compileBundle(Opts, Selected);
   if (Writer || !Targets.empty())
-    return unwrap(std::move(Writer));
+    return warnIfNoKernels(unwrap(std::move(Writer)));
   std::string Why = toString(Writer.takeError());
   if (Why.find(SPIRVVariantUnsupported) == std::string::npos)
     fail(Why);
   WithColor::warning(errs(), "skmd-cc") << Why << "; the bundle has no SPIR-V variant\n";
   Selected = {TargetKind::X86, TargetKind::PTX};
-  return unwrap(compileBundle(Opts, Selected));
+  return warnIfNoKernels(unwrap(compileBundle(Opts, Selected)));
 }
 
 } // namespace
