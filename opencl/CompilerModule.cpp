@@ -16,6 +16,7 @@
 #include "Frontend/OpenCLFrontend.h"
 #include "cache/BuildCache.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -123,46 +124,63 @@ int serializeBundle(llvm::Expected<BundleWriter> Writer, int Failed, std::vector
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) int
-skmd_opencl_compile(const char *Source, const char *Options, const char *Targets,
-                    skmd_opencl_output_fn OnBundle, skmd_opencl_log_fn OnLog, void *Context) {
+namespace {
+
+/// What compiling one source made: the result, the output and the log.
+struct Made {
+  int Result;
+  std::vector<uint8_t> Bytes;
+  std::string Log;
+};
+
+/// The steps both compile entries share: the source into a file, the
+/// options parsed (refused as \p BadOptions), then \p Make with them and
+/// the compiler's diagnostics so far.
+int compileFromSource(const char *Source, const char *Options, const char *Targets,
+                      int BadOptions,
+                      llvm::function_ref<Made(const CompilerOptions &, const std::string &)> Make,
+                      skmd_opencl_output_fn OnOutput, skmd_opencl_log_fn OnLog, void *Context) {
   SourceFile File(Source ? Source : "");
   std::string Diagnostics, Log;
   llvm::raw_string_ostream DiagOut(Diagnostics);
   CompilerOptions Opts;
-  std::vector<uint8_t> Bytes;
   if (File.path().empty())
-    return handBack(CL_OUT_OF_HOST_MEMORY, Bytes, "cannot write the source to a file", nullptr,
+    return handBack(CL_OUT_OF_HOST_MEMORY, {}, "cannot write the source to a file", nullptr,
                     OnLog, Context);
   if (!compilerOptions(Options ? Options : "", File.path(), DiagOut, Opts, Log))
-    return handBack(CL_INVALID_BUILD_OPTIONS, Bytes, Log, nullptr, OnLog, Context);
+    return handBack(BadOptions, {}, Log, nullptr, OnLog, Context);
   Opts.Frontend.Variants = targetsFrom(Targets);
-  auto Writer = compileBundle(Opts, Opts.Frontend.Variants);
-  Log = Diagnostics;
-  int R = serializeBundle(std::move(Writer), CL_BUILD_PROGRAM_FAILURE, Bytes, Log);
-  return handBack(R, Bytes, Log, OnBundle, OnLog, Context);
+  Made M = Make(Opts, Diagnostics);
+  return handBack(M.Result, M.Bytes, M.Log, OnOutput, OnLog, Context);
+}
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) int
+skmd_opencl_compile(const char *Source, const char *Options, const char *Targets,
+                    skmd_opencl_output_fn OnBundle, skmd_opencl_log_fn OnLog, void *Context) {
+  auto Make = [](const CompilerOptions &Opts, const std::string &Diagnostics) {
+    auto Writer = compileBundle(Opts, Opts.Frontend.Variants);
+    Made M{CL_SUCCESS, {}, Diagnostics};
+    M.Result = serializeBundle(std::move(Writer), CL_BUILD_PROGRAM_FAILURE, M.Bytes, M.Log);
+    return M;
+  };
+  return compileFromSource(Source, Options, Targets, CL_INVALID_BUILD_OPTIONS, Make, OnBundle,
+                           OnLog, Context);
 }
 
 extern "C" __attribute__((visibility("default"))) int
 skmd_opencl_compile_object(const char *Source, const char *Options, const char *Targets,
                            skmd_opencl_output_fn OnObject, skmd_opencl_log_fn OnLog,
                            void *Context) {
-  SourceFile File(Source ? Source : "");
-  std::string Diagnostics, Log;
-  llvm::raw_string_ostream DiagOut(Diagnostics);
-  CompilerOptions Opts;
-  std::vector<uint8_t> Bytes;
-  if (File.path().empty())
-    return handBack(CL_OUT_OF_HOST_MEMORY, Bytes, "cannot write the source to a file", nullptr,
-                    OnLog, Context);
-  if (!compilerOptions(Options ? Options : "", File.path(), DiagOut, Opts, Log))
-    return handBack(CL_INVALID_COMPILER_OPTIONS, Bytes, Log, nullptr, OnLog, Context);
-  Opts.Frontend.Variants = targetsFrom(Targets);
-  auto Object = compileObject(Opts);
-  if (!Object)
-    return handBack(CL_COMPILE_PROGRAM_FAILURE, Bytes, buildLog(Diagnostics, Object.takeError()),
-                    nullptr, OnLog, Context);
-  return handBack(CL_SUCCESS, serialize(*Object), Diagnostics, OnObject, OnLog, Context);
+  auto Make = [](const CompilerOptions &Opts, const std::string &Diagnostics) {
+    auto Object = compileObject(Opts);
+    if (!Object)
+      return Made{CL_COMPILE_PROGRAM_FAILURE, {}, buildLog(Diagnostics, Object.takeError())};
+    return Made{CL_SUCCESS, serialize(*Object), Diagnostics};
+  };
+  return compileFromSource(Source, Options, Targets, CL_INVALID_COMPILER_OPTIONS, Make, OnObject,
+                           OnLog, Context);
 }
 
 extern "C" __attribute__((visibility("default"))) int
