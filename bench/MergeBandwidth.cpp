@@ -18,7 +18,7 @@
 //     merge reads the copy and writes the buffer, as memcpy does);
 //   - scatter with perm the identity: the merge also reads perm;
 //   - scatter with perm shuffled within each work-group of 256.
-// The target (docs/results.md): the merge at 70% of memcpy or more.
+// The target (docs/results/paper-apps.md): the merge at 70% of memcpy or more.
 //
 //===----------------------------------------------------------------------===//
 #include "skmd/skmd.h"

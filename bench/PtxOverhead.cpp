@@ -13,7 +13,7 @@
 // on a GTX 760). Kernel times from CUDA events, median of --runs rounds
 // after one warm-up, each round running every variant in turn; the
 // buffers are the application's, on the device. The target
-// (docs/results.md): the range form within 2% of K at full range.
+// (docs/results/paper-apps.md): the range form within 2% of K at full range.
 //
 // Exit status: 0 measured, 1 an error, 77 no CUDA driver or GPU.
 //

@@ -4,7 +4,7 @@
 // `.param .u64 .ptr .shared .align 4 p`. ptxas (CUDA 13) accepts it, but the
 // driver's JIT (cuModuleLoadDataEx, driver 580 on an H100) refuses the whole
 // module with CUDA_ERROR_INVALID_IMAGE and an empty log; without the
-// attribute the same module loads (measured; docs/results.md). The
+// attribute the same module loads (measured; docs/runtime.md). The
 // attribute is only an optimization hint (the kernel reads the parameter
 // and addresses shared memory with it either way), so it is removed.
 //

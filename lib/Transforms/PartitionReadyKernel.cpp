@@ -135,11 +135,11 @@ Value *emitDivide(IRBuilder<> &B, Value *N, Value *D, Value *Magic, BasicBlock *
 /// On a GPU a division by a run-time value costs every work-item tens of
 /// instructions: with two for every 2-D group past the first row, the
 /// range form of Sobel, median filter and FDTD3d ran 16-25% slower than
-/// the kernels as written on the H100 and H200 hosts (docs/results.md).
-/// So none in the first row of groups (every group of a 1-D launch); past
-/// it, rows = flat / num_groups_x, by multiplying with the magic number
-/// the runtime passes; past the first plane (a 3-D launch's z), the row
-/// divided by num_groups_y the same way.
+/// the kernels as written on the H100 and H200 hosts
+/// (docs/results/paper-apps.md). So none in the first row of groups
+/// (every group of a 1-D launch); past it, rows = flat / num_groups_x, by
+/// multiplying with the magic number the runtime passes; past the first
+/// plane (a 3-D launch's z), the row divided by num_groups_y the same way.
 BasicBlock *emitRealGroup(Function &F, Value *First, Value *const NumGroups[3],
                           Value *const Magic[2], Type *SizeTy, WorkItemGeometry &G) {
   BasicBlock *Entry = &F.getEntryBlock();

@@ -27,10 +27,10 @@
 // over the kernel as written, no branch, no division. On an H100 every
 // kernel of the suite ran within 1.2% of the kernel as written this way,
 // where the exact form's unflattening cost Sobel, median filter and FDTD3d
-// 5-8% and 1-D Black-Scholes and reduction 4% (docs/results.md). A range
-// of flattened groups is at most three boxes in 1-D and 2-D (a partial
-// row, whole rows, a partial row); the runtime launches what of a range is
-// not a box (rows of two planes in 3-D) in the exact form
+// 5-8% and 1-D Black-Scholes and reduction 4% (docs/results/paper-apps.md).
+// A range of flattened groups is at most three boxes in 1-D and 2-D (a
+// partial row, whole rows, a partial row); the runtime launches what of a
+// range is not a box (rows of two planes in 3-D) in the exact form
 // (runtime/devices/NDRange.h, splitIntoLaunches). A variant of its own,
 // not a branch on the launch's shape inside the exact form: that branch
 // alone cost the exact form's 1-D launches 2% on short kernels. Built for

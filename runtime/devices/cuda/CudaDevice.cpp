@@ -15,7 +15,7 @@ namespace {
 
 /// Staging: chunks of SKMD_STAGING_CHUNK_MB MiB (default 2), copied by
 /// SKMD_STAGING_THREADS host threads (default 8): what kept an H100's
-/// PCIe 5 link busiest (docs/results.md).
+/// PCIe 5 link busiest (docs/results/runtime-gpus.md).
 unsigned envOr(const char *Name, unsigned Default) {
   if (const char *Env = std::getenv(Name))
     if (int N = std::atoi(Env); N > 0)
@@ -29,7 +29,7 @@ unsigned envOr(const char *Name, unsigned Default) {
 /// kernels are waited for on threads of their own, one per stream, beside
 /// the CPU device's threads. Blocking waits did not make splits faster on
 /// the H100 host, and made the GPU alone 5-12% slower over six
-/// applications in pipelined chunks (docs/results.md).
+/// applications in pipelined chunks (docs/results/physical-bound.md).
 unsigned syncFlags() {
   const char *Env = std::getenv("SKMD_CUDA_SYNC");
   std::string Mode = Env ? Env : "auto";
