@@ -3,7 +3,8 @@
 # + UBSan build of the platform and runtime (asan-lib/: libskmd.so and
 # libSKMD_OpenCL.so of a -DSKMD_SANITIZE=address,undefined build, with
 # Debian's libasan.so.8 and libubsan.so.1), libasan preloaded into the
-# programs (built without it), on cuda and cpu,cuda. Run from the folder
+# programs (built without it), on cuda, cpu,cuda and the default device
+# list (every device: SKMD_DEVICES unset). Run from the folder
 # bench/package-programs-for-gpu-host.sh makes, with asan-lib/ added.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,11 +19,12 @@ export OCL_ICD_VENDORS=$here/vendors-asan SKMD_CACHE=$here/cache OCL_PROGRAMS_DI
 export ASAN_OPTIONS=protect_shadow_gap=0:verify_asan_link_order=0:detect_leaks=0:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1
 progs=$(cd "$here/programs" && ls | grep -v '\.cl$')
-for l in cuda cpu,cuda; do
+for l in cuda cpu,cuda default; do
   pass=0 fail=0 findings=0
   for p in $progs; do
     log=$OUT/asan-logs/$p.${l//,/+}.txt
-    OCL_PLATFORM=SKMD SKMD_DEVICES=$l LD_PRELOAD=$here/asan-lib/libasan.so.8 \
+    if [ $l = default ]; then unset SKMD_DEVICES; else export SKMD_DEVICES=$l; fi
+    OCL_PLATFORM=SKMD LD_PRELOAD=$here/asan-lib/libasan.so.8 \
       timeout 300 "$here/programs/$p" > "$log" 2>&1
     rc=$?
     if grep -q "AddressSanitizer\|runtime error:\|LeakSanitizer" "$log"; then
