@@ -80,6 +80,8 @@ bool compilerOptions(const std::string &Options, const std::string &Path,
   Opts.Frontend.Defines = Parsed->Defines;
   Opts.Frontend.IncludeDirs = Parsed->IncludeDirs;
   Opts.Frontend.CLStd = Parsed->CLStd;
+  Opts.Frontend.WarningsAsErrors = Parsed->WarningsAsErrors;
+  Opts.Frontend.NoWarnings = Parsed->NoWarnings;
   if (Parsed->OptDisable)
     Opts.Frontend.OptLevel = 0;
   Opts.Frontend.InputPath = Path;

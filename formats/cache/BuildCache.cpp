@@ -61,6 +61,10 @@ std::string BuildOptions::canonical() const {
     S += " -I" + I;
   if (OptDisable)
     S += " -cl-opt-disable";
+  if (WarningsAsErrors)
+    S += " -Werror";
+  if (NoWarnings)
+    S += " -w";
   return S;
 }
 
@@ -108,13 +112,17 @@ Result<BuildOptions> parseBuildOptions(const std::string &Options) {
       B.CLStd = Std;
     } else if (W == "-cl-opt-disable") {
       B.OptDisable = true;
-    } else if (W == "-w" || W == "-Werror" || W == "-cl-fast-relaxed-math" ||
+    } else if (W == "-Werror") {
+      B.WarningsAsErrors = true;
+    } else if (W == "-w") {
+      B.NoWarnings = true;
+    } else if (W == "-cl-fast-relaxed-math" ||
                W == "-cl-mad-enable" || W == "-cl-no-signed-zeros" ||
                W == "-cl-unsafe-math-optimizations" || W == "-cl-finite-math-only" ||
                W == "-cl-denorms-are-zero" || W == "-cl-single-precision-constant" ||
                W == "-cl-kernel-arg-info" || W == "-cl-strict-aliasing" ||
                W == "-cl-uniform-work-group-size" || W == "-cl-no-subgroup-ifp") {
-      // Precise math and all warnings stay as they are.
+      // Precise math stays as it is.
     } else {
       return Unsupported(W);
     }

@@ -31,6 +31,8 @@ struct BuildOptions {
   std::vector<std::string> IncludeDirs; ///< -I dir
   std::string CLStd = "CL1.2";          ///< -cl-std=: CL1.0, CL1.1 or CL1.2
   bool OptDisable = false;              ///< -cl-opt-disable
+  bool WarningsAsErrors = false;        ///< -Werror
+  bool NoWarnings = false;              ///< -w
 
   /// The options as one string in a fixed form ("-cl-std=CL1.2 -DN=4
   /// -Iinc"): equal for option strings that build the same program.
@@ -38,9 +40,10 @@ struct BuildOptions {
 };
 
 /// Parses \p Options as clBuildProgram takes them: -D, -I (attached or
-/// not), -cl-std= up to the devices' OpenCL C 1.2, -cl-opt-disable; -w, -Werror and the -cl-* math and
-/// argument-info switches are accepted and change nothing (SKMD keeps
-/// precise math and every warning). Anything else fails, naming it.
+/// not), -cl-std= up to the devices' OpenCL C 1.2, -cl-opt-disable, -w
+/// and -Werror; the -cl-* math and argument-info switches are accepted and
+/// change nothing here (SKMD keeps precise math). Anything else fails,
+/// naming it.
 Result<BuildOptions> parseBuildOptions(const std::string &Options);
 
 class BuildCache {

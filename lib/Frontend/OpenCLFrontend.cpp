@@ -101,6 +101,10 @@ std::vector<std::string> cc1Args(const FrontendOptions &Opts,
   Args.push_back("-U__IMAGE_SUPPORT__");
   if (!Opts.Diagnostics && llvm::errs().has_colors())
     Args.push_back("-fcolor-diagnostics");
+  if (Opts.WarningsAsErrors)
+    Args.push_back("-Werror");
+  if (Opts.NoWarnings)
+    Args.push_back("-w");
   for (const std::string &D : Opts.Defines)
     Args.push_back("-D" + D);
   for (const std::string &I : Opts.IncludeDirs) {
@@ -133,7 +137,8 @@ public:
     // "N errors generated." goes with the diagnostics, not to stderr.
     if (Opts.Diagnostics)
       Instance->setVerboseOutputStream(*Opts.Diagnostics);
-    Instance->getDiagnostics().setIgnoreAllWarnings(!Warnings);
+    if (!Warnings)
+      Instance->getDiagnostics().setIgnoreAllWarnings(true);
   }
 
   /// Runs the action; false (with diagnostics already printed) on failure.
@@ -544,6 +549,10 @@ std::string nameUnder(llvm::StringRef Path, llvm::StringRef Dir) {
 std::vector<std::string> describeOptions(const FrontendOptions &Opts) {
   std::vector<std::string> Out = {"-cl-std=" + Opts.CLStd,
                                   "-O" + std::to_string(Opts.OptLevel)};
+  if (Opts.WarningsAsErrors)
+    Out.push_back("-Werror");
+  if (Opts.NoWarnings)
+    Out.push_back("-w");
   for (const std::string &D : Opts.Defines)
     Out.push_back("-D" + D);
   return Out;

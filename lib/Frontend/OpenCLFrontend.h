@@ -29,6 +29,8 @@ struct FrontendOptions {
   std::vector<std::string> IncludeDirs;
   std::string CLStd = "CL3.0";          ///< CL1.0, CL1.1, CL1.2, CL2.0 or CL3.0.
   unsigned OptLevel = 3;
+  bool WarningsAsErrors = false; ///< -Werror
+  bool NoWarnings = false;       ///< -w
   /// The variants the program is compiled for: its extension macros are
   /// those every one implements (support/DeviceFeatures.h). Empty: all.
   std::vector<TargetKind> Variants;

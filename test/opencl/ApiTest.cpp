@@ -160,6 +160,21 @@ TEST_F(OpenCL, ProgramsReportBuildErrorsAndTakeTheirOwnBinary) {
             CL_INVALID_BUILD_OPTIONS);
   clReleaseProgram(Bad);
 
+  // A warning is in the log; -Werror makes it an error, -w hides it.
+  const char *Warns = "#pragma OPENCL EXTENSION made_up_extension : enable\n"
+                      "__kernel void k(__global int *x) { x[0] = 1; }\n";
+  for (const char *Options : {"", "-Werror", "-w"}) {
+    SCOPED_TRACE(Options);
+    cl_program P = clCreateProgramWithSource(Ctx, 1, &Warns, nullptr, &E);
+    cl_int Built = clBuildProgram(P, 1, &D, Options, nullptr, nullptr);
+    std::string Said = log(P);
+    bool Fails = std::string(Options) == "-Werror";
+    EXPECT_EQ(Built, Fails ? CL_BUILD_PROGRAM_FAILURE : CL_SUCCESS) << Said;
+    EXPECT_EQ(Said.find("made_up_extension") != std::string::npos, Options[0] != '-' || Fails)
+        << Said;
+    clReleaseProgram(P);
+  }
+
   cl_program Prog = build(VectorAdd, "-cl-std=CL1.2 -DUNUSED=1 -w");
   EXPECT_EQ(clCreateKernel(Prog, "nope", &E), nullptr);
   EXPECT_EQ(E, CL_INVALID_KERNEL_NAME);

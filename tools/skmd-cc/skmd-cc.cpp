@@ -45,6 +45,9 @@ cl::list<std::string> IncludeDirs("I", cl::Prefix,
 cl::opt<std::string> CLStd("cl-std", cl::desc("OpenCL C version: CL1.0, CL1.1, "
                                               "CL1.2, CL2.0 or CL3.0 (default)"),
                            cl::init("CL3.0"), cl::cat(Category));
+cl::opt<bool> WarningsAsErrors("Werror", cl::desc("Treat warnings as errors"),
+                               cl::cat(Category));
+cl::opt<bool> NoWarnings("w", cl::desc("Suppress all warnings"), cl::cat(Category));
 cl::opt<unsigned> OptLevel("O", cl::Prefix,
                            cl::desc("Optimization level 0-3 (default 3)"),
                            cl::init(3), cl::cat(Category));
@@ -136,6 +139,8 @@ CompilerOptions compilerOptions() {
   Opts.Frontend.IncludeDirs = IncludeDirs;
   Opts.Frontend.CLStd = CLStd;
   Opts.Frontend.OptLevel = OptLevel;
+  Opts.Frontend.WarningsAsErrors = WarningsAsErrors;
+  Opts.Frontend.NoWarnings = NoWarnings;
   Opts.Frontend.Variants = selectedTargets();
   Opts.X86Cpu = X86Cpu;
   Opts.CudaArch = CudaArch;
@@ -303,6 +308,8 @@ int main(int argc, char **argv) {
     Key.IncludeDirs = IncludeDirs;
     Key.CLStd = CLStd;
     Key.OptDisable = OptLevel == 0;
+    Key.WarningsAsErrors = WarningsAsErrors;
+    Key.NoWarnings = NoWarnings;
     BundleWriter Writer = compileSelected(Opts, Selected);
     auto Bytes = Writer.serialize();
     if (!Bytes)
