@@ -13,30 +13,50 @@ namespace skmd {
 
 namespace {
 
+/// The lanes of a builtin's first parameter from its mangled parameters
+/// (\p Params: "Dv2_f..." for a float2, "f..." for a float), and its
+/// element: float or double; null if it is neither.
+std::pair<unsigned, Type *> firstParameter(StringRef Params, LLVMContext &Ctx) {
+  unsigned Lanes = 1;
+  if (Params.consume_front("Dv")) {
+    if (Params.consumeInteger(10, Lanes) || !Params.consume_front("_"))
+      return {0, nullptr};
+  }
+  if (Params.starts_with("f"))
+    return {Lanes, Type::getFloatTy(Ctx)};
+  if (Params.starts_with("d"))
+    return {Lanes, Type::getDoubleTy(Ctx)};
+  return {0, nullptr};
+}
+
 /// The type a builtin stores through its last argument, if \p Call is one
-/// of those that do: the result's type, or int with as many lanes.
+/// of those that do: the first parameter's type, or int with as many
+/// lanes. From the mangled name, not the call's types: the x86-64 calling
+/// convention passes a float2 as a double.
 Type *outArgumentType(const CallInst &Call) {
   // Only the builtins (declarations): a file's own function of that name
   // may read through the pointer.
   const Function *Callee = Call.getCalledFunction();
   if (!Callee || !Callee->isDeclaration() || Call.arg_size() < 2 ||
-      !Call.getArgOperand(Call.arg_size() - 1)->getType()->isPointerTy())
+      !Call.getArgOperand(Call.arg_size() - 1)->getType()->isPointerTy() ||
+      Call.getType()->isVoidTy())
     return nullptr;
   StringRef Name = Callee->getName();
-  Type *Result = Call.getType();
-  if (Name.starts_with("_Z5fract") || Name.starts_with("_Z4modf") ||
-      Name.starts_with("_Z6sincos"))
-    return Result->isFPOrFPVectorTy() ? Result : nullptr;
-  if (Name.starts_with("_Z5frexp") || Name.starts_with("_Z8lgamma_r") ||
-      Name.starts_with("_Z6remquo")) {
-    if (!Result->isFPOrFPVectorTy())
+  bool IntOut = false;
+  if (!Name.consume_front("_Z5fract") && !Name.consume_front("_Z4modf") &&
+      !Name.consume_front("_Z6sincos")) {
+    if (!Name.consume_front("_Z5frexp") && !Name.consume_front("_Z8lgamma_r") &&
+        !Name.consume_front("_Z6remquo"))
       return nullptr;
-    Type *Int = Type::getInt32Ty(Call.getContext());
-    if (auto *V = dyn_cast<FixedVectorType>(Result))
-      return FixedVectorType::get(Int, V->getNumElements());
-    return Int;
+    IntOut = true;
   }
-  return nullptr;
+  LLVMContext &Ctx = Call.getContext();
+  auto [Lanes, Element] = firstParameter(Name, Ctx);
+  if (!Element)
+    return nullptr;
+  if (IntOut)
+    Element = Type::getInt32Ty(Ctx);
+  return Lanes == 1 ? Element : FixedVectorType::get(Element, Lanes);
 }
 
 } // namespace

@@ -149,3 +149,14 @@ __kernel void geometry3(__global const float *a, __global const float *b,
   vstore3(cross(p, q), i, crosses);
   vstore3(normalize(p), i, normals);
 }
+
+// frexp with its exponents through a pointer into a buffer, on vectors:
+// x86-64 passes a float2 as a double, and the exponents' private slot was
+// made one int wide; frexp of a float4 crashed LLVM's VectorCombine.
+__kernel void frexp_vectors(__global const float2 *x, __global const float4 *y,
+                            __global float2 *m2, __global int2 *e2,
+                            __global float4 *m4, __global int4 *e4) {
+  size_t i = get_global_id(0);
+  m2[i] = frexp(x[i], &e2[i]);
+  m4[i] = frexp(y[i], &e4[i]);
+}

@@ -485,4 +485,31 @@ TEST_F(CpuMath, DoubleFunctionsOnDouble2) {
   }
 }
 
+// frexp on float2 and float4 with the exponents written into buffers, over
+// normals, subnormals and zeros: mantissas and exponents exact.
+TEST_F(CpuMath, FrexpOfVectorsIntoBuffers) {
+  const uint32_t N = 256, L = 64; // float2 and float4 elements
+  std::vector<float> X(2 * N), Y(4 * N);
+  std::uniform_real_distribution<float> Mantissa(-1, 1);
+  std::uniform_int_distribution<int> Exponent(-149, 127);
+  auto Fill = [&](std::vector<float> &V) {
+    for (float &F : V)
+      F = std::ldexp(Mantissa(Rng), Exponent(Rng));
+    V[0] = 0, V[1] = -0.0f, V[2] = FLT_TRUE_MIN, V[3] = -FLT_MIN;
+  };
+  Fill(X);
+  Fill(Y);
+  KernelRun R("math", "frexp_vectors", launch({N / L, 1, 1}, {L, 1, 1}, 1));
+  R.buffer(X).buffer(Y);
+  R.buffer(std::vector<float>(2 * N)).buffer(std::vector<int32_t>(2 * N));
+  R.buffer(std::vector<float>(4 * N)).buffer(std::vector<int32_t>(4 * N));
+  R.Reference = [&](Args &Out) {
+    for (uint32_t I = 0; I < 2 * N; ++I)
+      Out.buffer<float>(2)[I] = std::frexp(X[I], &Out.buffer<int32_t>(3)[I]);
+    for (uint32_t I = 0; I < 4 * N; ++I)
+      Out.buffer<float>(4)[I] = std::frexp(Y[I], &Out.buffer<int32_t>(5)[I]);
+  };
+  check(R);
+}
+
 } // namespace

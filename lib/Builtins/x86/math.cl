@@ -499,8 +499,31 @@ NAN_VECTORS(double, ulong, __builtin_nan(""))
 // private pointers do the work; the others and the vectors call them.
 float libm_lgammaf_r(float, int *) __asm__("lgammaf_r");
 double libm_lgamma_r(double, int *) __asm__("lgamma_r");
+// frexp from the bits, not llvm.frexp: the vectorizers widen that
+// intrinsic into a form LLVM 22's VectorCombine crashes on (frexp of a
+// float4). Subnormals are scaled into the normal range first; zeros,
+// infinities and NaNs come back as they are, with exponent 0.
+#define FREXP_BITS(T, I, MANT_BITS, BIAS, SCALE_BITS)                          \
+  OVL T frexp(T x, __private int *e) {                                         \
+    I bits = __builtin_astype(x, I);                                           \
+    I mag = bits & ~((I)1 << (sizeof(I) * 8 - 1));                             \
+    I inf = (I)(2 * BIAS + 1) << MANT_BITS;                                    \
+    if (mag == 0 || mag >= inf) {                                              \
+      *e = 0;                                                                  \
+      return x;                                                                \
+    }                                                                          \
+    int shift = 0;                                                             \
+    if (mag < ((I)1 << MANT_BITS)) {                                           \
+      bits = __builtin_astype(x * (T)((I)1 << SCALE_BITS), I);                 \
+      mag = bits & ~((I)1 << (sizeof(I) * 8 - 1));                             \
+      shift = SCALE_BITS;                                                      \
+    }                                                                          \
+    *e = (int)(mag >> MANT_BITS) - (BIAS - 1) - shift;                         \
+    return __builtin_astype((bits & ~inf) | ((I)(BIAS - 1) << MANT_BITS), T);  \
+  }
+FREXP_BITS(float, int, 23, 127, 24)
+FREXP_BITS(double, long, 52, 1023, 54)
 #define OUT_PRIVATE(T, SUFFIX, BELOW_ONE)                                      \
-  OVL T frexp(T x, __private int *e) { return __builtin_frexp##SUFFIX(x, e); } \
   OVL T modf(T x, __private T *ip) {                                           \
     *ip = __builtin_elementwise_trunc(x);                                      \
     return __builtin_isinf(x) ? __builtin_copysign((T)0, x) : x - *ip;         \

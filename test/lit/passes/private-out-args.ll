@@ -7,6 +7,7 @@ target triple = "spir64-unknown-unknown"
 
 declare spir_func float @_Z6sincosfPU3AS4f(float, ptr addrspace(4))
 declare spir_func <4 x float> @_Z5frexpDv4_fPU3AS4Dv4_i(<4 x float>, ptr addrspace(4))
+declare spir_func double @_Z5frexpDv2_fPU3AS4Dv2_i(double, ptr addrspace(4))
 
 ; CHECK-LABEL: define spir_kernel void @into_buffer(
 ; CHECK: %out.slot = alloca float
@@ -27,6 +28,17 @@ define spir_kernel void @into_buffer(ptr addrspace(1) %c, float %x, i64 %i) {
 ; CHECK: store <4 x i32> %{{.*}}, ptr addrspace(4) %e
 define spir_kernel void @exponents(ptr addrspace(4) %e, <4 x float> %x) {
   %m = call spir_func <4 x float> @_Z5frexpDv4_fPU3AS4Dv4_i(<4 x float> %x, ptr addrspace(4) %e)
+  ret void
+}
+
+; On x86-64 a float2 travels as a double: the slot's type comes from the
+; mangled name (two ints), not from the call's (the second exponent was
+; lost).
+; CHECK-LABEL: define spir_kernel void @coerced_pair(
+; CHECK: %out.slot = alloca <2 x i32>
+; CHECK: store <2 x i32> %{{.*}}, ptr addrspace(4) %e
+define spir_kernel void @coerced_pair(ptr addrspace(4) %e, double %x) {
+  %m = call spir_func double @_Z5frexpDv2_fPU3AS4Dv2_i(double %x, ptr addrspace(4) %e)
   ret void
 }
 
