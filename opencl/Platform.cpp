@@ -13,6 +13,7 @@
 #include "HostProcessor.h"
 #include "Icd.h"
 
+#include "bundle/Metadata.h"
 #include "support/DeviceFeatures.h"
 
 #include <algorithm>
@@ -404,7 +405,10 @@ cl_int CL_API_CALL getDeviceInfo(cl_device_id Device, cl_device_info Param, size
   case CL_DEVICE_VENDOR:
     return Str("SKMD");
   case CL_DRIVER_VERSION:
-    return Str("1.0");
+    // The minor number is the bundle's metadata schema: programs that keep
+    // program binaries by driver version (hashcat) rebuild when the binary
+    // format changes instead of getting CL_INVALID_BINARY.
+    return Str("1." + std::to_string(MetadataSchemaVersion));
   case CL_DEVICE_PROFILE:
     return Str("FULL_PROFILE");
   case CL_DEVICE_VERSION:

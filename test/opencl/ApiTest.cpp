@@ -1438,6 +1438,11 @@ TEST_F(OpenCL, KernelMacrosAreTheDevicesExtensionsAndVersions) {
   std::string Extensions = " " + std::string(Text) + " ";
   ASSERT_EQ(clGetDeviceInfo(D, CL_DEVICE_VERSION, sizeof Text, Text, nullptr), CL_SUCCESS);
   ASSERT_EQ(std::string(Text).rfind("OpenCL 1.2 ", 0), 0u) << Text;
+  // Programs that keep binaries by driver version see the binary format's
+  // (the bundle metadata's schema, 5 when work_dim became an argument).
+  ASSERT_EQ(clGetDeviceInfo(D, CL_DRIVER_VERSION, sizeof Text, Text, nullptr), CL_SUCCESS);
+  ASSERT_EQ(std::string(Text).rfind("1.", 0), 0u) << Text;
+  EXPECT_GE(std::atoi(Text + 2), 5) << Text;
   for (auto [Options, CVersion] : {std::pair<const char *, int>{nullptr, 120},
                                    {"-cl-std=CL1.1", 110},
                                    {"-cl-std=CL1.2", 120}}) {
