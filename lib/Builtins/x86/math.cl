@@ -31,6 +31,19 @@
   OVL float8 NAME(float8 x) { return IMPL(x); }                                \
   OVL float16 NAME(float16 x) { return IMPL(x); }
 
+// Scalar implementations lane by lane: ALL_LANES(LANES_1, NAME, T, IMPL)
+// defines NAME for T and its vectors from IMPL on one T.
+#define LANES_1(NAME, T, N, IMPL)                                              \
+  OVL T##N NAME(T##N x) { SKMD_LANEWISE(T##N, N, IMPL(x[i])) }
+#define LANES_2(NAME, T, N, IMPL)                                              \
+  OVL T##N NAME(T##N x, T##N y) { SKMD_LANEWISE(T##N, N, IMPL(x[i], y[i])) }
+#define ALL_LANES(M, NAME, T, IMPL)                                            \
+  OVL_SCALAR_##M(NAME, T, IMPL) M(NAME, T, 2, IMPL) M(NAME, T, 3, IMPL)        \
+  M(NAME, T, 4, IMPL) M(NAME, T, 8, IMPL) M(NAME, T, 16, IMPL)
+#define OVL_SCALAR_LANES_1(NAME, T, IMPL) OVL T NAME(T x) { return IMPL(x); }
+#define OVL_SCALAR_LANES_2(NAME, T, IMPL)                                      \
+  OVL T NAME(T x, T y) { return IMPL(x, y); }
+
 // exp and log, branch-free so that the work-item loop vectorizes them
 // without a call. float's evaluate in double, their results within 2^-30
 // before the one rounding to float.
@@ -83,13 +96,6 @@ static inline float log_f(float xf) {
          : xf == inf        ? inf
                             : __builtin_nanf("");
 }
-#define FLOAT_LANEWISE(NAME, IMPL)                                             \
-  OVL float NAME(float x) { return IMPL(x); }                                  \
-  OVL float2 NAME(float2 x) { SKMD_LANEWISE(float2, 2, IMPL(x[i])) }           \
-  OVL float3 NAME(float3 x) { SKMD_LANEWISE(float3, 3, IMPL(x[i])) }           \
-  OVL float4 NAME(float4 x) { SKMD_LANEWISE(float4, 4, IMPL(x[i])) }           \
-  OVL float8 NAME(float8 x) { SKMD_LANEWISE(float8, 8, IMPL(x[i])) }           \
-  OVL float16 NAME(float16 x) { SKMD_LANEWISE(float16, 16, IMPL(x[i])) }
 // double exp and log likewise, with ln2 split in two (ln2_hi has its low
 // bits zero, so k ln2_hi is exact) and more terms; log as fdlibm arranges
 // it, f - s (f - z T(z)) with f = m - 1 exact, so that the rounding
@@ -150,18 +156,10 @@ static inline double log_d(double x) {
          : x == inf       ? inf
                           : __builtin_nan("");
 }
-#define DOUBLE_LANEWISE(NAME, IMPL)                                            \
-  OVL double NAME(double x) { return IMPL(x); }                                \
-  OVL double2 NAME(double2 x) { SKMD_LANEWISE(double2, 2, IMPL(x[i])) }        \
-  OVL double3 NAME(double3 x) { SKMD_LANEWISE(double3, 3, IMPL(x[i])) }        \
-  OVL double4 NAME(double4 x) { SKMD_LANEWISE(double4, 4, IMPL(x[i])) }        \
-  OVL double8 NAME(double8 x) { SKMD_LANEWISE(double8, 8, IMPL(x[i])) }        \
-  OVL double16 NAME(double16 x) { SKMD_LANEWISE(double16, 16, IMPL(x[i])) }
-
-FLOAT_LANEWISE(exp, exp_f)
-FLOAT_LANEWISE(log, log_f)
-DOUBLE_LANEWISE(exp, exp_d)
-DOUBLE_LANEWISE(log, log_d)
+ALL_LANES(LANES_1, exp, float, exp_f)
+ALL_LANES(LANES_1, log, float, log_f)
+ALL_LANES(LANES_1, exp, double, exp_d)
+ALL_LANES(LANES_1, log, double, log_d)
 UNARY_ELEMENTWISE(sin, sin)
 UNARY_ELEMENTWISE(cos, cos)
 UNARY_ELEMENTWISE(exp2, exp2)
@@ -300,16 +298,6 @@ OVL double3 cross(double3 a, double3 b) { return a.yzx * b.zxy - a.zxy * b.yzx; 
 // Functions with no LLVM intrinsic call glibc's libm (loaded by the CPU
 // device) lane by lane; in a work-group loop the vectorizer sees the same
 // scalar calls it would see in C.
-#define LANES_1(NAME, T, N, IMPL)                                              \
-  OVL T##N NAME(T##N x) { SKMD_LANEWISE(T##N, N, IMPL(x[i])) }
-#define LANES_2(NAME, T, N, IMPL)                                              \
-  OVL T##N NAME(T##N x, T##N y) { SKMD_LANEWISE(T##N, N, IMPL(x[i], y[i])) }
-#define ALL_LANES(M, NAME, T, IMPL)                                            \
-  OVL_SCALAR_##M(NAME, T, IMPL) M(NAME, T, 2, IMPL) M(NAME, T, 3, IMPL)        \
-  M(NAME, T, 4, IMPL) M(NAME, T, 8, IMPL) M(NAME, T, 16, IMPL)
-#define OVL_SCALAR_LANES_1(NAME, T, IMPL) OVL T NAME(T x) { return IMPL(x); }
-#define OVL_SCALAR_LANES_2(NAME, T, IMPL)                                      \
-  OVL T NAME(T x, T y) { return IMPL(x, y); }
 #define LIBM_1(NAME)                                                           \
   ALL_LANES(LANES_1, NAME, float, __builtin_##NAME##f)                         \
   ALL_LANES(LANES_1, NAME, double, __builtin_##NAME)
@@ -503,26 +491,21 @@ double libm_lgamma_r(double, int *) __asm__("lgamma_r");
 // intrinsic into a form LLVM 22's VectorCombine crashes on (frexp of a
 // float4). Subnormals are scaled into the normal range first; zeros,
 // infinities and NaNs come back as they are, with exponent 0.
-#define FREXP_BITS(T, I, MANT_BITS, BIAS, SCALE_BITS)                          \
+#define FREXP_BITS(T, U, MANT_BITS, BIAS, SCALE_BITS)                          \
   OVL T frexp(T x, __private int *e) {                                         \
-    I bits = __builtin_astype(x, I);                                           \
-    I mag = bits & ~((I)1 << (sizeof(I) * 8 - 1));                             \
-    I inf = (I)(2 * BIAS + 1) << MANT_BITS;                                    \
+    U inf = (U)(2 * BIAS + 1) << MANT_BITS;                                    \
+    U mag = __builtin_astype(x, U) << 1 >> 1;                                  \
     if (mag == 0 || mag >= inf) {                                              \
       *e = 0;                                                                  \
       return x;                                                                \
     }                                                                          \
-    int shift = 0;                                                             \
-    if (mag < ((I)1 << MANT_BITS)) {                                           \
-      bits = __builtin_astype(x * (T)((I)1 << SCALE_BITS), I);                 \
-      mag = bits & ~((I)1 << (sizeof(I) * 8 - 1));                             \
-      shift = SCALE_BITS;                                                      \
-    }                                                                          \
-    *e = (int)(mag >> MANT_BITS) - (BIAS - 1) - shift;                         \
-    return __builtin_astype((bits & ~inf) | ((I)(BIAS - 1) << MANT_BITS), T);  \
+    int shift = mag < ((U)1 << MANT_BITS) ? SCALE_BITS : 0;                    \
+    U bits = __builtin_astype(x * (T)((U)1 << shift), U);                      \
+    *e = (int)((bits << 1 >> 1) >> MANT_BITS) - (BIAS - 1) - shift;            \
+    return __builtin_astype((bits & ~inf) | ((U)(BIAS - 1) << MANT_BITS), T);  \
   }
-FREXP_BITS(float, int, 23, 127, 24)
-FREXP_BITS(double, long, 52, 1023, 54)
+FREXP_BITS(float, uint, 23, 127, 24)
+FREXP_BITS(double, ulong, 52, 1023, 54)
 #define OUT_PRIVATE(T, SUFFIX, BELOW_ONE)                                      \
   OVL T modf(T x, __private T *ip) {                                           \
     *ip = __builtin_elementwise_trunc(x);                                      \
