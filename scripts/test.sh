@@ -11,12 +11,19 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 quick=0
 [ "${1:-}" = "--quick" ] && quick=1
 
+# Each stage says how long it took, so a slow CI run shows where.
+stage() {
+  local name=$1; shift
+  local start=$SECONDS
+  echo "== $name"
+  "$@"
+  echo "== $name: $((SECONDS - start)) s"
+}
+
 run_suite() {
   local build=$1; shift
-  echo "== building $build"
-  "$root/scripts/build.sh" "$build" "$@"
-  echo "== testing $build"
-  ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
+  stage "building $build" "$root/scripts/build.sh" "$build" "$@"
+  stage "testing $build" ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
 }
 
 # The OpenCL driver the tests of SKMD's OpenCL device run on (PyPI).
@@ -37,6 +44,6 @@ if [ $quick -eq 0 ]; then
   run_suite "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DSKMD_SANITIZE=address,undefined
   # The libFuzzer targets, a bounded time each (a finding fails the run).
-  "$root/scripts/fuzz.sh" "${SKMD_FUZZ_SECONDS:-60}"
+  stage "fuzzing" "$root/scripts/fuzz.sh" "${SKMD_FUZZ_SECONDS:-60}"
 fi
-echo "== all tests passed"
+echo "== all tests passed ($SECONDS s)"
