@@ -111,7 +111,8 @@ const std::vector<cl_device_id> &platformDevices() {
     Each.resize(S->devices().size());
     for (size_t I = 0; I < Each.size(); ++I) {
       Each[I].Index = int(I);
-      All.push_back(&Each[I]);
+      if (S->devices()[I]->info().InPlans)
+        All.push_back(&Each[I]);
     }
   });
   return All;
@@ -179,6 +180,10 @@ Limits limits(Session &S, cl_device_id D) {
   std::vector<const DeviceInfo *> Infos = S.deviceInfos();
   if (D->Index >= 0)
     Infos = {Infos[size_t(D->Index)]};
+  else
+    Infos.erase(std::remove_if(Infos.begin(), Infos.end(),
+                               [](const DeviceInfo *I) { return !I->InPlans; }),
+                Infos.end());
   L.VendorId = hostCpuVendorId();
   for (const DeviceInfo *I : Infos) {
     L.Name += (L.Name.empty() ? "" : " + ") + I->Name;

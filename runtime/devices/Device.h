@@ -85,6 +85,11 @@ struct DeviceInfo {
   /// server here): as this process, they compute on the node's cores too,
   /// so a plan takes the CPU as busy with them as the device.
   bool OthersShareThisHost = false;
+  /// The device list named it (or named no device): the plans SKMD
+  /// chooses give it work. The CPU, opened always for merges and re-runs
+  /// (session/Devices.h), is left out of them when a list leaves it out;
+  /// a plan that names it still runs there.
+  bool InPlans = true;
 };
 
 /// How many other processes keep this node's cores busy beside this one,
@@ -212,6 +217,8 @@ public:
   virtual std::unique_ptr<Device> share() { return nullptr; }
   /// Records a measured host-to-device bandwidth (skmd_measure_link).
   void setLinkGBps(double GBps) { Info.LinkGBps = GBps; }
+  /// DeviceInfo::InPlans, as the device list says.
+  void setInPlans(bool On) { Info.InPlans = On; }
   /// Learns DeviceInfo::OtherUsers anew (before a plan); devices nobody
   /// else uses leave it 0.
   virtual void refreshOtherUsers() {}

@@ -460,6 +460,10 @@ Status ModelPlanner::fitModels(LoadedKernel &Kernel, const std::vector<HostArg> 
   for (unsigned D = 0; D < Devices.size(); ++D) {
     bool Enough;
     auto M = kernelModel(KernelId, D, Shape, Enough, /*Required=*/true, &Profiles[D]);
+    // A device the list left out gets no groups (its estimate never ends):
+    // its model is not needed, nor profiled.
+    if (!Devices[D]->info().InPlans && (!M || !Enough))
+      continue;
     if (!Enough && MayProfile && AutoProfile) {
       Missing.push_back(D);
       continue;
@@ -482,8 +486,14 @@ Status ModelPlanner::fitModels(LoadedKernel &Kernel, const std::vector<HostArg> 
       Models[D] = std::move(*M);
     }
   }
+  // Left-out devices without one take another's in its place, never used.
+  auto Any = std::find_if(Models.begin(), Models.end(),
+                          [](const std::optional<RegressionModel> &M) { return M.has_value(); });
+  if (Any == Models.end())
+    return Failure(ErrorCode::NoDevice, "no device of the list can run the kernel");
+  const RegressionModel Stand = **Any;
   for (std::optional<RegressionModel> &M : Models)
-    Pr.Models.push_back(std::move(*M));
+    Pr.Models.push_back(M ? std::move(*M) : Stand);
   return Status::success();
 }
 
@@ -528,8 +538,11 @@ Status ModelPlanner::addDeviceEstimates(Problem &Pr, const std::vector<HostArg> 
     // its cores as this one does (16 processes that each moved work to
     // their cores ran 1.6x longer on the H100 host).
     unsigned Others = D == CpuIndex ? HostOthers : Dev.info().OtherUsers;
-    E.KernelMs = [Model = Pr.Models[D].ofGroups(Pr.Vars), Busy = 1.0 + Others](uint64_t N) {
-      return Model(double(N)) * Busy;
+    // A device the list left out never finishes sooner: no plan gives it
+    // groups.
+    E.KernelMs = [Model = Pr.Models[D].ofGroups(Pr.Vars), Busy = 1.0 + Others,
+                  Out = !Dev.info().InPlans](uint64_t N) {
+      return Out ? INFINITY : Model(double(N)) * Busy;
     };
     if (Dev.info().UsesHostCores)
       E.SplitSlowdown = HostShare;

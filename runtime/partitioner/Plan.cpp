@@ -45,6 +45,8 @@ unsigned takeChunks(std::string &Item) {
 std::vector<Piece> splitByWeights(const std::vector<double> &Weights,
                                   uint64_t Total) {
   double Sum = std::accumulate(Weights.begin(), Weights.end(), 0.0);
+  if (!(Sum > 0))
+    return {};
   std::vector<uint64_t> Counts(Weights.size());
   std::vector<std::pair<double, size_t>> Remainders;
   uint64_t Given = 0;
@@ -56,8 +58,13 @@ std::vector<Piece> splitByWeights(const std::vector<double> &Weights,
   }
   std::stable_sort(Remainders.begin(), Remainders.end(),
                    [](auto &A, auto &B) { return A.first > B.first; });
-  for (size_t I = 0; Given < Total; I = (I + 1) % Remainders.size(), ++Given)
-    ++Counts[Remainders[I].second];
+  // What rounding down left goes to the largest remainders; never to a
+  // device of weight 0.
+  for (size_t I = 0; Given < Total; I = (I + 1) % Remainders.size())
+    if (Weights[Remainders[I].second] > 0) {
+      ++Counts[Remainders[I].second];
+      ++Given;
+    }
   std::vector<Piece> Pieces;
   uint64_t First = 0;
   for (size_t I = 0; I < Counts.size(); ++I)
@@ -81,10 +88,14 @@ Result<std::vector<Piece>> makePlan(const std::string &Plan,
         return int(I);
     return -1;
   };
-  std::vector<double> Proportional;
+  // The plans that weigh the devices leave out those the device list left
+  // out (DeviceInfo::InPlans).
+  std::vector<double> Proportional, Even;
   const unsigned HostOthers = othersOnThisHost(Devices);
-  for (const DeviceInfo *D : Devices)
-    Proportional.push_back(throughputWeight(*D, HostOthers));
+  for (const DeviceInfo *D : Devices) {
+    Proportional.push_back(D->InPlans ? throughputWeight(*D, HostOthers) : 0.0);
+    Even.push_back(D->InPlans ? 1.0 : 0.0);
+  }
 
   if (Plan.empty() || Plan == "proportional") {
     if (Splittable)
@@ -119,9 +130,9 @@ Result<std::vector<Piece>> makePlan(const std::string &Plan,
                        "; name one device as the plan");
   };
   if (Plan == "even") {
-    if (!Splittable && Devices.size() > 1)
+    if (!Splittable && std::count(Even.begin(), Even.end(), 1.0) > 1)
       return Unsplittable();
-    return splitByWeights(std::vector<double>(Devices.size(), 1.0), TotalGroups);
+    return splitByWeights(Even, TotalGroups);
   }
   if (Plan.rfind("manual:", 0) == 0) {
     std::vector<double> Weights(Devices.size(), 0.0);

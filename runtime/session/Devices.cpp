@@ -222,6 +222,10 @@ Result<OpenedDevices> openDevices(const std::string &Spec) {
   bool Everything = Spec.empty() || Spec == "all";
   // Each kind's items, in the list's order.
   std::vector<std::vector<std::string>> Items(Kinds.size());
+  if (!Everything) {
+    std::vector<std::string> Listed = deviceListItems(Spec);
+    Out.Cpu->setInPlans(std::find(Listed.begin(), Listed.end(), "cpu") != Listed.end());
+  }
   if (!Everything)
     for (const std::string &Item : deviceListItems(Spec)) {
       if (Item == "cpu")

@@ -6,8 +6,9 @@
 // that takes SPIR-V), opencl:N. Empty (or "all") means every device found
 // (OpenCL devices of the CPU type left out). The CPU is always device 0: it
 // runs the merge kernels and re-runs the groups of a device that fails, so
-// it is opened even when the list leaves it out (plans may still leave it
-// idle). The other kinds follow in the registry's order.
+// it is opened even when the list leaves it out, and then kept out of the
+// plans SKMD chooses (DeviceInfo::InPlans). The other kinds follow in the
+// registry's order.
 //
 // remote (every server of SKMD_SERVERS), remote:<address> (unix:<path>,
 // mpi:<name>): the devices of skmd-servers (devices/remote).

@@ -753,3 +753,49 @@ TEST(Plan, ADeviceOthersKeepBusyGetsASmallerProportionalShare) {
   Gpu.OthersShareThisHost = false;
   EXPECT_EQ(othersOnThisHost({&Cpu, &Gpu}), 0u);
 }
+
+// A device the device list left out (the CPU, opened for merges) gets no
+// groups from the plans that weigh the devices, even where it is the
+// fastest or the only one a kernel that cannot be split would take; a plan
+// that names it still runs there.
+TEST(Plan, ADeviceTheListLeftOutGetsNoGroups) {
+  DeviceInfo Cpu, Gpu;
+  Cpu.Name = "cpu";
+  Cpu.ComputeUnits = 64;
+  Cpu.InPlans = false;
+  Gpu.Name = "gpu0";
+  Gpu.Kind = DeviceKind::Cuda;
+  Gpu.ComputeUnits = 2;
+  for (uint64_t Groups : {1u, 3u, 1000u}) {
+    for (const char *Plan : {"proportional", "even", ""}) {
+      auto P = makePlan(Plan, {&Cpu, &Gpu}, Groups, "k", "");
+      ASSERT_TRUE(P.ok()) << P.error().message();
+      ASSERT_EQ(P->size(), 1u) << Plan << " " << Groups;
+      EXPECT_EQ((*P)[0].Device, 1u);
+      EXPECT_EQ((*P)[0].Count, Groups);
+    }
+    auto Whole = makePlan("proportional", {&Cpu, &Gpu}, Groups, "k", "uses atomics");
+    ASSERT_TRUE(Whole.ok()) << Whole.error().message();
+    ASSERT_EQ(Whole->size(), 1u);
+    EXPECT_EQ((*Whole)[0].Device, 1u);
+  }
+  auto Named = makePlan("cpu", {&Cpu, &Gpu}, 10, "k", "");
+  ASSERT_TRUE(Named.ok()) << Named.error().message();
+  EXPECT_EQ((*Named)[0].Device, 0u);
+}
+
+// In the model's plans such a device never finishes sooner: every split
+// and the fastest device alone leave it idle.
+TEST(Partitioner, ADeviceWithoutAnEndGetsNoGroups) {
+  PartitionProblem P;
+  P.TotalGroups = 1000;
+  DeviceEstimate Out = linearDevice("cpu", 0.0001);
+  Out.KernelMs = [](uint64_t) { return INFINITY; };
+  P.Devices = {Out, linearDevice("gpu0", 0.01)};
+  for (const PartitionResult &R :
+       {partitionAlgorithm1(P), partitionLinear(P), partitionSingle(P, 1)}) {
+    EXPECT_EQ(R.Groups[0], 0u);
+    EXPECT_EQ(R.Groups[1], 1000u);
+    EXPECT_TRUE(std::isfinite(R.EstimatedMs));
+  }
+}
