@@ -142,11 +142,24 @@ Status ProfileDatabase::add(const ProfileRow &R) {
   sqlite3_bind_int64(St.S, 11, sqlite3_int64(R.BytesOut));
   if (sqlite3_step(St.S) != SQLITE_DONE)
     return dbError(Db, Path, "cannot add a sample");
+  if (auto It = Kept.find({R.Kernel, R.Device}); It != Kept.end())
+    It->second.push_back(R);
   return Status::success();
 }
 
 Result<std::vector<ProfileRow>> ProfileDatabase::rows(const std::string &Kernel,
                                                       const std::string &Device) const {
+  auto Key = std::make_pair(Kernel, Device);
+  if (auto It = Kept.find(Key); It != Kept.end())
+    return It->second;
+  auto Read = readRows(Kernel, Device);
+  if (Read)
+    Kept.emplace(std::move(Key), *Read);
+  return Read;
+}
+
+Result<std::vector<ProfileRow>> ProfileDatabase::readRows(const std::string &Kernel,
+                                                          const std::string &Device) const {
   Statement St;
   if (sqlite3_prepare_v2(Db,
                          "SELECT shape, vars, groups, total_groups, kernel_ms, input_ms,"

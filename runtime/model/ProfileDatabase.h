@@ -20,6 +20,7 @@
 #include "support/Result.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -64,7 +65,10 @@ public:
   static std::string defaultPath();
 
   Status add(const ProfileRow &Row);
-  /// Every row of \p Kernel on \p Device.
+  /// Every row of \p Kernel on \p Device. Read from the file once per
+  /// pair and kept (a planner asks at every new launch shape); rows this
+  /// object adds join the kept ones, rows other processes add are seen by
+  /// the next ProfileDatabase opened.
   Result<std::vector<ProfileRow>> rows(const std::string &Kernel,
                                        const std::string &Device) const;
   /// The kernels and devices with rows, and how many each pair has.
@@ -87,8 +91,12 @@ public:
 private:
   ProfileDatabase(sqlite3 *Db, std::string Path) : Db(Db), Path(std::move(Path)) {}
   Status exec(const char *Sql) const;
+  Result<std::vector<ProfileRow>> readRows(const std::string &Kernel,
+                                           const std::string &Device) const;
   sqlite3 *Db;
   std::string Path;
+  /// rows(), per (kernel, device) read so far.
+  mutable std::map<std::pair<std::string, std::string>, std::vector<ProfileRow>> Kept;
 };
 
 } // namespace skmd

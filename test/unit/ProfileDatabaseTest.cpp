@@ -57,6 +57,33 @@ TEST(ProfileDatabase, KeepsRowsAcrossOpens) {
   EXPECT_TRUE(None->empty());
 }
 
+// Rows read once are kept; rows added after the first read join them, as
+// the file has them.
+TEST(ProfileDatabase, KeptRowsFollowWhatIsAdded) {
+  std::string Path = freshPath("kept.sqlite");
+  auto Db = ProfileDatabase::open(Path);
+  ASSERT_TRUE(Db.ok()) << Db.error().message();
+  auto Empty = (*Db)->rows("k:abc", "gpu0:Test GPU");
+  ASSERT_TRUE(Empty.ok());
+  EXPECT_TRUE(Empty->empty());
+  ASSERT_TRUE((*Db)->add(row(4, 1.5)).ok());
+  ASSERT_TRUE((*Db)->add(row(8, 2.5)).ok());
+  auto Kept = (*Db)->rows("k:abc", "gpu0:Test GPU");
+  ASSERT_TRUE(Kept.ok());
+  auto Fresh = ProfileDatabase::open(Path);
+  ASSERT_TRUE(Fresh.ok());
+  auto Read = (*Fresh)->rows("k:abc", "gpu0:Test GPU");
+  ASSERT_TRUE(Read.ok());
+  ASSERT_EQ(Kept->size(), 2u);
+  ASSERT_EQ(Read->size(), 2u);
+  for (size_t I = 0; I < 2; ++I) {
+    EXPECT_EQ((*Kept)[I].Groups, (*Read)[I].Groups);
+    EXPECT_EQ((*Kept)[I].Vars, (*Read)[I].Vars);
+    EXPECT_EQ((*Kept)[I].Shape, (*Read)[I].Shape);
+    EXPECT_EQ((*Kept)[I].KernelMs, (*Read)[I].KernelMs);
+  }
+}
+
 TEST(ProfileDatabase, SeveralProcessesWriteAtOnce) {
   std::string Path = freshPath("shared.sqlite");
   ASSERT_TRUE(ProfileDatabase::open(Path).ok());

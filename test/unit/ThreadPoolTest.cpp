@@ -58,6 +58,30 @@ TEST(ThreadPool, ThreadLimitKeepsTheOtherWorkersIdle) {
     ASSERT_EQ(C, 1);
 }
 
+// A job of fewer chunks than workers wakes only as many as it has chunks;
+// a job of one chunk runs on the calling thread, waking none.
+TEST(ThreadPool, NoMoreWorkersThanChunks) {
+  ThreadPool Pool(4);
+  for (int Round = 0; Round < 20; ++Round) {
+    std::thread::id Caller = std::this_thread::get_id(), Ran;
+    Pool.parallelFor(1, 1, [&](unsigned W, uint64_t, uint64_t) {
+      EXPECT_EQ(W, 0u);
+      Ran = std::this_thread::get_id();
+    });
+    EXPECT_EQ(Ran, Caller);
+    Visits Two(2);
+    Pool.parallelFor(2, 1, [&](unsigned W, uint64_t B, uint64_t E) { Two(W, B, E); });
+    for (int C : Two.Count)
+      ASSERT_EQ(C, 1);
+    for (unsigned W : Two.Workers)
+      ASSERT_LT(W, 2u) << "worker " << W << " ran a job of 2 chunks";
+    Visits Chunked(10);
+    Pool.parallelFor(10, 5, [&](unsigned W, uint64_t B, uint64_t E) { Chunked(W, B, E); });
+    for (int C : Chunked.Count)
+      ASSERT_EQ(C, 1);
+  }
+}
+
 TEST(ThreadPool, OneCoreStaysFreeWhenGpusShareTheLaunch) {
   unsetenv("SKMD_CPU_THREADS");
   EXPECT_EQ(ThreadPool::computeThreads(16, false), 16u);

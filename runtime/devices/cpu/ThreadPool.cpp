@@ -46,6 +46,10 @@ unsigned ThreadPool::computeThreads(unsigned Hardware, bool GpusInPlan) {
 
 ThreadPool::ThreadPool(unsigned Threads, bool LendsCores, unsigned IdleCores)
     : LendsCores(LendsCores), IdleCores(IdleCores) {
+  // Worker I waits on Wake[I] (0 unused: the caller is worker 0).
+  Wake.resize(std::max(1u, Threads));
+  for (auto &W : Wake)
+    W = std::make_unique<std::condition_variable>();
   for (unsigned I = 1; I < std::max(1u, Threads); ++I)
     Workers.emplace_back([this, I] { workerLoop(I); });
 }
@@ -55,7 +59,8 @@ ThreadPool::~ThreadPool() {
     std::lock_guard<std::mutex> G(Lock);
     Stopping = true;
   }
-  Wake.notify_all();
+  for (auto &W : Wake)
+    W->notify_one();
   for (std::thread &T : Workers)
     T.join();
 }
@@ -90,8 +95,9 @@ void ThreadPool::workerLoop(unsigned Id) {
   uint64_t Seen = 0;
   for (;;) {
     {
+      // Only the job's first Active workers are woken and counted in Busy.
       std::unique_lock<std::mutex> G(Lock);
-      Wake.wait(G, [&] { return Stopping || Generation != Seen; });
+      Wake[Id]->wait(G, [&] { return Stopping || (Generation != Seen && Id < Active); });
       if (Stopping)
         return;
       Seen = Generation;
@@ -109,17 +115,28 @@ void ThreadPool::parallelFor(
     unsigned MaxThreads) {
   if (N == 0)
     return;
+  ChunkSize = std::max<uint64_t>(1, ChunkSize);
+  // No more workers than chunks: a launch of one group wakes nobody.
+  uint64_t Chunks = (N + ChunkSize - 1) / ChunkSize;
+  unsigned Threads = unsigned(
+      std::min<uint64_t>(MaxThreads ? std::min(MaxThreads, size()) : size(), Chunks));
+  if (Threads == 1) {
+    for (uint64_t Begin = 0; Begin < N; Begin += ChunkSize)
+      Fn(0, Begin, std::min(N, Begin + ChunkSize));
+    return;
+  }
   {
     std::lock_guard<std::mutex> G(Lock);
     Body = &Fn;
-    Active = MaxThreads ? std::min(MaxThreads, size()) : size();
+    Active = Threads;
     Count = N;
-    Chunk = std::max<uint64_t>(1, ChunkSize);
+    Chunk = ChunkSize;
     Next.store(0, std::memory_order_relaxed);
-    Busy = static_cast<unsigned>(Workers.size());
+    Busy = Threads - 1;
     ++Generation;
   }
-  Wake.notify_all();
+  for (unsigned I = 1; I < Threads; ++I)
+    Wake[I]->notify_one();
   runChunks(0);
   std::unique_lock<std::mutex> G(Lock);
   Finished.wait(G, [&] { return Busy == 0; });

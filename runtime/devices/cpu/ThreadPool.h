@@ -16,6 +16,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -64,7 +65,9 @@ private:
 
   std::vector<std::thread> Workers;
   std::mutex Lock;
-  std::condition_variable Wake, Finished;
+  /// One per worker: a job wakes only the workers it uses.
+  std::vector<std::unique_ptr<std::condition_variable>> Wake;
+  std::condition_variable Finished;
   uint64_t Generation = 0;
   unsigned Busy = 0;
   bool Stopping = false;

@@ -69,7 +69,11 @@ Status runWorkGroups(ThreadPool &Pool, skmd_wg_fn Fn,
       return Failure(ErrorCode::InvalidArgument,
                      "argument " + std::to_string(I) + " is not set");
 
-  unsigned Threads = MaxThreads ? std::min(MaxThreads, Pool.size()) : Pool.size();
+  if (Count == 0)
+    return Status::success();
+  // No more threads (and their scratch) than groups.
+  unsigned Threads = unsigned(std::min<uint64_t>(
+      MaxThreads ? std::min(MaxThreads, Pool.size()) : Pool.size(), Count));
   std::vector<WorkerState> Workers(Threads);
   for (WorkerState &W : Workers) {
     W.LocalMem = Scratch::make(Needs.LocalMemBytes);
