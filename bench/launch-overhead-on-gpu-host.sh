@@ -46,6 +46,9 @@ for list in cuda cpu,cuda default cpu; do
   "$here/bin/launch-overhead" --launches="$launches" --devices=skmd \
     --json="$OUT/skmd-${list//,/+}.json" 2>&1 | grep -v '^| --- \|^| device\|launches per'
 done 2>&1 | tee "$OUT/skmd.txt"
+# What a launch on cuda is made of, as SKMD explains it.
+SKMD_DEVICES=cuda SKMD_EXPLAIN=1 "$here/bin/launch-overhead" --launches=2 --devices=skmd \
+  --patterns=independent > "$OUT/explain-cuda.txt" 2>&1
 # Where the host time of new shapes goes on cuda, where perf is installed.
 if command -v perf > /dev/null; then
   SKMD_DEVICES=cuda perf record -g -o "$OUT/perf.data" "$here/bin/launch-overhead" \

@@ -1,6 +1,7 @@
 //===- Schedule.cpp - A launch as a graph of copies, kernels and merges ---===//
 #include "launch/Schedule.h"
 
+#include <algorithm>
 #include <set>
 
 namespace skmd {
@@ -170,12 +171,24 @@ void Schedule::run(DeviceWorkers &Workers, std::chrono::steady_clock::time_point
   for (const ScheduleNode &N : Nodes)
     if (queueOf(N.Lane))
       ++Unfinished[N.Lane / StreamsPerDevice];
-  for (unsigned L : Lanes)
-    Workers.post(L, [this, L, Start] { runLane(L, Start); });
-  for (unsigned D : Queued)
-    Workers.post(lane(D, Completions), [this, D, Start] { runCompletions(D, Start); });
-  runLane(HostLane, Start);
-  Workers.wait();
+  bool HostNodes = std::any_of(Nodes.begin(), Nodes.end(),
+                               [](const ScheduleNode &N) { return N.Lane == HostLane; });
+  if (!HostNodes && Lanes.size() == 1) {
+    // One lane of one device and nothing for the host (a launch on one
+    // device whose buffers are there): this thread runs it and then waits
+    // for what it queued, with no hand-off to the device's threads.
+    unsigned L = *Lanes.begin();
+    runLane(L, Start);
+    if (!Queued.empty())
+      runCompletions(L / StreamsPerDevice, Start);
+  } else {
+    for (unsigned L : Lanes)
+      Workers.post(L, [this, L, Start] { runLane(L, Start); });
+    for (unsigned D : Queued)
+      Workers.post(lane(D, Completions), [this, D, Start] { runCompletions(D, Start); });
+    runLane(HostLane, Start);
+    Workers.wait();
+  }
   for (const ScheduleNode &N : Nodes)
     if (WorkQueue *Q = queueOf(N.Lane); Q && N.Mark)
       Q->release(N.Mark);

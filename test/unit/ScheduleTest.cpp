@@ -210,6 +210,47 @@ TEST(Schedule, QueuedLanesOrderWorkOnTheDevice) {
   EXPECT_EQ(Device.Released, int(3 * Chunks));
 }
 
+// One device lane and nothing for the host: the launching thread runs it
+// (no hand-off to the device's thread), queued work included, in order.
+TEST(Schedule, OneLaneRunsOnTheLaunchingThread) {
+  for (bool Queue : {false, true}) {
+    Streams Device;
+    DeviceWorkers Workers(Schedule::StreamsPerDevice);
+    Schedule S;
+    if (Queue)
+      S.queueOn(0, Device);
+    std::thread::id Caller = std::this_thread::get_id();
+    std::vector<std::thread::id> Threads;
+    std::vector<std::string> Ran;
+    std::mutex Lock;
+    auto Step = [&](std::string What) {
+      return [&, What] {
+        Threads.push_back(std::this_thread::get_id());
+        auto Work = [&, What] {
+          std::lock_guard<std::mutex> Hold(Lock);
+          Ran.push_back(What);
+          return Status::success();
+        };
+        if (Queue)
+          Device.queue(Schedule::Compute, Work);
+        else
+          Work();
+        return Status::success();
+      };
+    };
+    unsigned L = Schedule::lane(0, Schedule::Compute);
+    unsigned In = S.add(ScheduleNode::CopyIn, L, 0, {}, Step("in"));
+    unsigned K = S.add(ScheduleNode::Kernel, L, 0, {In}, Step("k"));
+    S.add(ScheduleNode::CopyOut, L, 0, {K}, Step("out"));
+    S.run(Workers, std::chrono::steady_clock::now());
+    for (const ScheduleNode &N : S.nodes())
+      EXPECT_EQ(N.Outcome, ScheduleNode::Done) << Queue;
+    EXPECT_EQ(Ran, (std::vector<std::string>{"in", "k", "out"})) << Queue;
+    for (std::thread::id T : Threads)
+      EXPECT_EQ(T, Caller) << Queue;
+  }
+}
+
 // Queued work that fails is reported when the device has run it: that node
 // failed, the queued work behind it on the device is skipped, and host
 // nodes that depend on either are skipped; the other chunk's nodes are done.
