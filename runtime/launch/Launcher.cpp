@@ -794,11 +794,11 @@ void Launcher::buildBatch(LaunchState &L) {
     auto &PS = L.P[P];
     if (L.Shares[P] || PS.Early)
       continue;
-    // Nothing comes back to the host (the results stay on the device): no
-    // step, so a launch on one device's resident buffers stays on its lane.
-    if (std::all_of(L.Moves[P].begin(), L.Moves[P].end(), [](const BufferMove &M) {
-          return !M.Merge && !M.Combine && M.Out.empty();
-        }))
+    // Nothing comes back to the host (results that stay on the device):
+    // no step, so a launch on one device's resident buffers stays on its
+    // lane.
+    if (std::none_of(L.Moves[P].begin(), L.Moves[P].end(),
+                     [&](const BufferMove &M) { return L.back(M); }))
       continue;
     BatchOp Merge;
     Merge.What = BatchOp::Kernel;

@@ -125,7 +125,8 @@ std::string explainOutcome(const LaunchReport &Report,
                        100 * predictionError(Pr.KernelMs, P.KernelMs));
   }
   if (!Model) {
-    Out += format("skmd:   launch %.3f ms\n", Report.TotalMs);
+    Out += format("skmd:   launch %.3f ms, planning %.3f ms of it\n", Report.TotalMs,
+                  Report.PlanMs);
     return Out;
   }
   // The launch as the model sees it: from the first device starting to
