@@ -142,6 +142,7 @@ Status ProfileDatabase::add(const ProfileRow &R) {
   sqlite3_bind_int64(St.S, 11, sqlite3_int64(R.BytesOut));
   if (sqlite3_step(St.S) != SQLITE_DONE)
     return dbError(Db, Path, "cannot add a sample");
+  std::lock_guard<std::mutex> Hold(KeptLock);
   if (auto It = Kept.find({R.Kernel, R.Device}); It != Kept.end())
     It->second.push_back(R);
   return Status::success();
@@ -150,6 +151,7 @@ Status ProfileDatabase::add(const ProfileRow &R) {
 Result<std::vector<ProfileRow>> ProfileDatabase::rows(const std::string &Kernel,
                                                       const std::string &Device) const {
   auto Key = std::make_pair(Kernel, Device);
+  std::lock_guard<std::mutex> Hold(KeptLock);
   if (auto It = Kept.find(Key); It != Kept.end())
     return It->second;
   auto Read = readRows(Kernel, Device);

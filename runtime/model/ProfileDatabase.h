@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -96,6 +97,7 @@ private:
   sqlite3 *Db;
   std::string Path;
   /// rows(), per (kernel, device) read so far.
+  mutable std::mutex KeptLock;
   mutable std::map<std::pair<std::string, std::string>, std::vector<ProfileRow>> Kept;
 };
 
