@@ -20,12 +20,10 @@
 // fails or a check is off.
 //
 //===----------------------------------------------------------------------===//
+#include "suite/ClKernel.h"
 #include "suite/OpenCL.h"
 #include "suite/Text.h"
 #include "suite/Timing.h"
-
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
 
 #include <nlohmann/json.hpp>
 
@@ -63,23 +61,12 @@ double nowUs() {
       .count();
 }
 
-struct Objects {
-  cl_context Ctx = nullptr;
-  cl_command_queue Q = nullptr;
-  cl_program Prog = nullptr;
-  cl_kernel K = nullptr;
+/// The kernel and the buffer it touches on one device.
+struct Objects : ClKernel {
   cl_mem Data = nullptr;
   ~Objects() {
     if (Data)
       clReleaseMemObject(Data);
-    if (K)
-      clReleaseKernel(K);
-    if (Prog)
-      clReleaseProgram(Prog);
-    if (Q)
-      clReleaseCommandQueue(Q);
-    if (Ctx)
-      clReleaseContext(Ctx);
   }
 };
 
@@ -88,22 +75,9 @@ std::string failed(const char *Call, cl_int Err) {
 }
 
 std::string setUp(const ClDeviceInfo &D, Objects &Ob) {
-  cl_device_id Dev = static_cast<cl_device_id>(D.DeviceId);
+  if (std::string Err = Ob.build(D, Source, "", "touch"); !Err.empty())
+    return Err;
   cl_int E;
-  Ob.Ctx = clCreateContext(nullptr, 1, &Dev, nullptr, nullptr, &E);
-  if (E != CL_SUCCESS)
-    return failed("clCreateContext", E);
-  Ob.Q = clCreateCommandQueue(Ob.Ctx, Dev, 0, &E);
-  if (E != CL_SUCCESS)
-    return failed("clCreateCommandQueue", E);
-  Ob.Prog = clCreateProgramWithSource(Ob.Ctx, 1, &Source, nullptr, &E);
-  if (E == CL_SUCCESS)
-    E = clBuildProgram(Ob.Prog, 1, &Dev, "", nullptr, nullptr);
-  if (E != CL_SUCCESS)
-    return failed("clBuildProgram", E);
-  Ob.K = clCreateKernel(Ob.Prog, "touch", &E);
-  if (E != CL_SUCCESS)
-    return failed("clCreateKernel", E);
   std::vector<cl_int> Zero(Width * MaxShapeSteps, 0);
   Ob.Data = clCreateBuffer(Ob.Ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                            Zero.size() * sizeof(cl_int), Zero.data(), &E);
@@ -249,13 +223,14 @@ int main(int Argc, char **Argv) {
   const Pattern Patterns[] = {Pattern::Independent, Pattern::Chain, Pattern::Sync,
                               Pattern::Shapes};
   nlohmann::json Out = nlohmann::json::array();
-  bool Failed = false;
+  bool Failed = false, Any = false;
   std::printf("%u launches per round, median of 3 rounds (us per launch)\n\n", O.Launches);
   std::printf("| device | pattern | in clEnqueueNDRangeKernel | until clFinish returned |\n");
   std::printf("| --- | --- | --- | --- |\n");
   for (const ClDeviceInfo &D : Devices) {
     if (!wanted(O, D))
       continue;
+    Any = true;
     Objects Ob;
     std::string Err = setUp(D, Ob);
     std::vector<cl_int> Expected(Width * MaxShapeSteps, 0);
@@ -298,5 +273,13 @@ int main(int Argc, char **Argv) {
   }
   if (!O.Json.empty())
     std::ofstream(O.Json) << Out.dump(2) << '\n';
+  if (!Any) {
+    std::string Labels;
+    for (const ClDeviceInfo &D : Devices)
+      Labels += (Labels.empty() ? "" : ", ") + D.Label;
+    std::fprintf(stderr, "launch-overhead: no device matches --devices=%s (devices: %s)\n",
+                 O.Devices.c_str(), Labels.c_str());
+    return 1;
+  }
   return Failed ? 1 : 0;
 }

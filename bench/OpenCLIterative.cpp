@@ -21,12 +21,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "skmd/cl_skmd.h"
+#include "suite/ClKernel.h"
 #include "suite/OpenCL.h"
 #include "suite/Text.h"
 #include "suite/Timing.h"
-
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
 
 #include <nlohmann/json.hpp>
 
@@ -93,51 +91,6 @@ struct Mems {
   }
 };
 
-struct Objects {
-  cl_context Ctx = nullptr;
-  cl_command_queue Q = nullptr;
-  cl_program Prog = nullptr;
-  cl_kernel K = nullptr;
-  ~Objects() {
-    if (K)
-      clReleaseKernel(K);
-    if (Prog)
-      clReleaseProgram(Prog);
-    if (Q)
-      clReleaseCommandQueue(Q);
-    if (Ctx)
-      clReleaseContext(Ctx);
-  }
-};
-
-/// Builds \p Source's kernel \p Name on \p D.
-std::string setUp(const ClDeviceInfo &D, const std::string &Source, const char *Name,
-                  Objects &Ob) {
-  cl_device_id Dev = static_cast<cl_device_id>(D.DeviceId);
-  cl_int E;
-  Ob.Ctx = clCreateContext(nullptr, 1, &Dev, nullptr, nullptr, &E);
-  if (E != CL_SUCCESS)
-    return "clCreateContext failed: " + std::to_string(E);
-  Ob.Q = clCreateCommandQueue(Ob.Ctx, Dev, 0, &E);
-  if (E != CL_SUCCESS)
-    return "clCreateCommandQueue failed: " + std::to_string(E);
-  const char *Text = Source.c_str();
-  Ob.Prog = clCreateProgramWithSource(Ob.Ctx, 1, &Text, nullptr, &E);
-  if (E == CL_SUCCESS)
-    E = clBuildProgram(Ob.Prog, 1, &Dev, "-cl-std=CL1.2", nullptr, nullptr);
-  if (E != CL_SUCCESS) {
-    size_t Size = 0;
-    clGetProgramBuildInfo(Ob.Prog, Dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &Size);
-    std::string Log(Size, '\0');
-    clGetProgramBuildInfo(Ob.Prog, Dev, CL_PROGRAM_BUILD_LOG, Size, Log.data(), nullptr);
-    return "clBuildProgram failed: " + std::to_string(E) + ": " + Log;
-  }
-  Ob.K = clCreateKernel(Ob.Prog, Name, &E);
-  if (E != CL_SUCCESS)
-    return "clCreateKernel failed: " + std::to_string(E);
-  return "";
-}
-
 /// On the SKMD platform: what step \p E moved, and its plan.
 void skmdStep(cl_event E, std::vector<double> &In, std::vector<double> &Out, std::string &Plan) {
   cl_ulong To = 0, From = 0;
@@ -156,7 +109,7 @@ void skmdStep(cl_event E, std::vector<double> &In, std::vector<double> &Out, std
 /// waiting; times both. On the SKMD platform each step's event is kept
 /// for countSkmd.
 template <typename SetArgs>
-std::string runSteps(Objects &Ob, unsigned Steps, cl_uint Dims, const size_t *Offset,
+std::string runSteps(ClKernel &Ob, unsigned Steps, cl_uint Dims, const size_t *Offset,
                      const size_t *Global, const size_t *Local, bool Skmd, SetArgs Set,
                      Outcome &O) {
   double Start = nowMs(), Rest = Start;
@@ -204,8 +157,8 @@ Outcome runStencil(const Options &Opt, const ClDeviceInfo &D, const std::string 
                    const std::vector<float> &Grid) {
   Outcome O;
   O.Skmd = D.Platform == "SKMD";
-  Objects Ob;
-  if ((O.Error = setUp(D, Source, "jacobi2d", Ob)) != "")
+  ClKernel Ob;
+  if ((O.Error = Ob.build(D, Source, "-cl-std=CL1.2", "jacobi2d")) != "")
     return O;
   const int N = Opt.N;
   size_t Bytes = Grid.size() * sizeof(float);
@@ -243,8 +196,8 @@ Outcome runNBody(const Options &Opt, const ClDeviceInfo &D, const std::string &S
                  const std::vector<float> &Pos, const std::vector<float> &Vel) {
   Outcome O;
   O.Skmd = D.Platform == "SKMD";
-  Objects Ob;
-  if ((O.Error = setUp(D, Source, "nbody_step", Ob)) != "")
+  ClKernel Ob;
+  if ((O.Error = Ob.build(D, Source, "-cl-std=CL1.2", "nbody_step")) != "")
     return O;
   size_t Bytes = Pos.size() * sizeof(float);
   Mems B; // pos, vel, pos', vel'
