@@ -8,7 +8,10 @@
 //   proportional (default)      shares by each device's rough throughput
 //                               (compute units; a GPU's SM counts as 32
 //                               CPU cores), the rule used until the model
-//                               partitioner (issue 6) picks plans
+//                               partitioner (issue 6) picks plans; a device
+//                               whose share would be under 5% gets none
+//                               (it cannot gain more than its share, and
+//                               its side costs copies and a thread)
 //   manual:cpu=0.2,gpu0=0.8     the given shares (weights, normalized)
 //   gpu0@4, manual:...,gpu0=0.8@4
 //                               a device's share in 4 pipelined chunks

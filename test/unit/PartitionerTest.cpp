@@ -799,3 +799,39 @@ TEST(Partitioner, ADeviceWithoutAnEndGetsNoGroups) {
     EXPECT_TRUE(std::isfinite(R.EstimatedMs));
   }
 }
+
+// The proportional rule gives a device whose share would be under 5%
+// nothing (16 CPU threads beside a GPU of 132 SMs: 0.4%); larger shares
+// stay as they were, and the largest device always runs.
+TEST(Plan, AProportionalShareUnderFivePercentGoesToTheOthers) {
+  DeviceInfo Cpu, Gpu, Small;
+  Cpu.Name = "cpu";
+  Cpu.ComputeUnits = 16;
+  Gpu.Name = "gpu0";
+  Gpu.Kind = DeviceKind::Cuda;
+  Gpu.ComputeUnits = 132;
+  Gpu.LanesPerUnit = 32;
+  auto P = makePlan("proportional", {&Cpu, &Gpu}, 10000, "k", "");
+  ASSERT_TRUE(P.ok()) << P.error().message();
+  ASSERT_EQ(P->size(), 1u);
+  EXPECT_EQ((*P)[0].Device, 1u);
+  EXPECT_EQ((*P)[0].Count, 10000u);
+  // Two devices of 2 and 1 units keep their thirds; one more of 1 unit
+  // beside 40 gets none.
+  Cpu.ComputeUnits = 2;
+  Small.Name = "discrete0";
+  Small.ComputeUnits = 1;
+  auto Thirds = makePlan("proportional", {&Cpu, &Small}, 300, "k", "");
+  ASSERT_TRUE(Thirds.ok());
+  ASSERT_EQ(Thirds->size(), 2u);
+  EXPECT_EQ((*Thirds)[1].Count, 100u);
+  Cpu.ComputeUnits = 40;
+  auto Alone = makePlan("proportional", {&Cpu, &Small}, 300, "k", "");
+  ASSERT_TRUE(Alone.ok());
+  ASSERT_EQ(Alone->size(), 1u);
+  EXPECT_EQ((*Alone)[0].Device, 0u);
+  // Even shares are what they say.
+  auto Even = makePlan("even", {&Cpu, &Small}, 300, "k", "");
+  ASSERT_TRUE(Even.ok());
+  EXPECT_EQ(Even->size(), 2u);
+}
