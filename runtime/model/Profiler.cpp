@@ -36,33 +36,34 @@ std::string deviceKey(const DeviceInfo &Device) {
 LaunchShape launchShape(const KernelInfo &K, const std::vector<HostArg> &Args,
                         const NDRange &Range) {
   LaunchShape Shape;
-  std::ostringstream Text;
+  // Built at every launch the planner sees: appends, not a stream.
+  std::string Text = "buffers=";
   uint64_t Bytes = 0;
-  Text << "buffers=";
   bool First = true;
   for (const HostArg &A : Args)
     if (A.K == HostArg::Buffer) {
-      Text << (First ? "" : ",") << A.Bytes;
+      Text += (First ? "" : ",") + std::to_string(A.Bytes);
       Bytes += A.Bytes;
       First = false;
     }
   Shape.Vars.push_back(double(Bytes) / 1e6);
-  Text << ";scalars=";
+  Text += ";scalars=";
   LaunchValues LV = launchValues(K, Args, Range);
   First = true;
   for (const std::optional<int64_t> &V : LV.Args)
     if (V) {
-      Text << (First ? "" : ",") << *V;
+      Text += (First ? "" : ",") + std::to_string(*V);
       Shape.Vars.push_back(double(*V));
       First = false;
     }
   uint64_t Items = Range.totalGroups() * Range.LocalSize[0] * Range.LocalSize[1] *
                    Range.LocalSize[2];
   Shape.Vars.push_back(double(Items));
-  Text << ";groups=" << Range.NumGroups[0] << "x" << Range.NumGroups[1] << "x"
-       << Range.NumGroups[2] << ";local=" << Range.LocalSize[0] << "x" << Range.LocalSize[1]
-       << "x" << Range.LocalSize[2];
-  Shape.Text = Text.str();
+  auto Dims = [](const std::array<uint64_t, 3> &D) {
+    return std::to_string(D[0]) + "x" + std::to_string(D[1]) + "x" + std::to_string(D[2]);
+  };
+  Text += ";groups=" + Dims(Range.NumGroups) + ";local=" + Dims(Range.LocalSize);
+  Shape.Text = std::move(Text);
   Shape.TotalGroups = Range.totalGroups();
   return Shape;
 }

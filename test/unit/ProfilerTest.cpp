@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <unistd.h>
 
 using namespace skmd;
@@ -20,6 +21,34 @@ TEST(Profiler, CountsGrowByFourThenDouble) {
   EXPECT_EQ(profileCounts(10), (std::vector<uint64_t>{3, 5, 8, 10}));
   EXPECT_EQ(profileCounts(3), (std::vector<uint64_t>{1, 2, 3}));
   EXPECT_EQ(profileCounts(1), (std::vector<uint64_t>{1}));
+}
+
+// A launch's shape is the profile database's key: its text must stay as
+// the rows already kept have it.
+TEST(Profiler, TheShapesTextIsTheDatabasesKey) {
+  KernelInfo K;
+  K.Name = "k";
+  KernelArg In, Out, N;
+  In.Kind = Out.Kind = ArgKind::GlobalBuffer;
+  N.Kind = ArgKind::Scalar;
+  N.TypeName = "int";
+  N.Size = 4;
+  K.Args = {In, Out, N};
+  HostArg A, B, C;
+  A.K = B.K = HostArg::Buffer;
+  A.Bytes = 4096;
+  B.Bytes = 8192;
+  C.K = HostArg::Scalar;
+  int32_t Value = -7;
+  C.Value.resize(4);
+  std::memcpy(C.Value.data(), &Value, 4);
+  NDRange R;
+  R.NumGroups = {16, 2, 1};
+  R.LocalSize = {64, 1, 1};
+  LaunchShape S = launchShape(K, {A, B, C}, R);
+  EXPECT_EQ(S.Text, "buffers=4096,8192;scalars=-7;groups=16x2x1;local=64x1x1");
+  EXPECT_EQ(S.TotalGroups, 32u);
+  EXPECT_EQ(S.Vars, (std::vector<double>{0.012288, -7, 2048}));
 }
 
 TEST(Profiler, DryRunsFillTheDatabaseAndAModelFits) {
