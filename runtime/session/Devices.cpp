@@ -222,14 +222,14 @@ Result<OpenedDevices> openDevices(const std::string &Spec) {
   bool Everything = Spec.empty() || Spec == "all";
   // Each kind's items, in the list's order.
   std::vector<std::vector<std::string>> Items(Kinds.size());
-  if (!Everything) {
-    std::vector<std::string> Listed = deviceListItems(Spec);
-    Out.Cpu->setInPlans(std::find(Listed.begin(), Listed.end(), "cpu") != Listed.end());
-  }
+  // A list that does not name the CPU keeps it out of plans.
+  Out.Cpu->setInPlans(Everything);
   if (!Everything)
     for (const std::string &Item : deviceListItems(Spec)) {
-      if (Item == "cpu")
+      if (Item == "cpu") {
+        Out.Cpu->setInPlans(true);
         continue;
+      }
       std::string Kind = Item.substr(0, Item.find(':'));
       auto It = std::find_if(Kinds.begin(), Kinds.end(),
                              [&](const DeviceOpener &K) { return K.Name == Kind; });
