@@ -45,11 +45,7 @@ unsigned ThreadPool::computeThreads(unsigned Hardware, bool GpusInPlan) {
 }
 
 ThreadPool::ThreadPool(unsigned Threads, bool LendsCores, unsigned IdleCores)
-    : LendsCores(LendsCores), IdleCores(IdleCores) {
-  // Worker I waits on Wake[I] (0 unused: the caller is worker 0).
-  Wake.resize(std::max(1u, Threads));
-  for (auto &W : Wake)
-    W = std::make_unique<std::condition_variable>();
+    : Wake(std::max(1u, Threads)), LendsCores(LendsCores), IdleCores(IdleCores) {
   for (unsigned I = 1; I < std::max(1u, Threads); ++I)
     Workers.emplace_back([this, I] { workerLoop(I); });
 }
@@ -59,8 +55,8 @@ ThreadPool::~ThreadPool() {
     std::lock_guard<std::mutex> G(Lock);
     Stopping = true;
   }
-  for (auto &W : Wake)
-    W->notify_one();
+  for (std::condition_variable &W : Wake)
+    W.notify_one();
   for (std::thread &T : Workers)
     T.join();
 }
@@ -97,7 +93,7 @@ void ThreadPool::workerLoop(unsigned Id) {
     {
       // Only the job's first Active workers are woken and counted in Busy.
       std::unique_lock<std::mutex> G(Lock);
-      Wake[Id]->wait(G, [&] { return Stopping || (Generation != Seen && Id < Active); });
+      Wake[Id].wait(G, [&] { return Stopping || (Generation != Seen && Id < Active); });
       if (Stopping)
         return;
       Seen = Generation;
@@ -136,7 +132,7 @@ void ThreadPool::parallelFor(
     ++Generation;
   }
   for (unsigned I = 1; I < Threads; ++I)
-    Wake[I]->notify_one();
+    Wake[I].notify_one();
   runChunks(0);
   std::unique_lock<std::mutex> G(Lock);
   Finished.wait(G, [&] { return Busy == 0; });

@@ -16,7 +16,6 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -65,8 +64,9 @@ private:
 
   std::vector<std::thread> Workers;
   std::mutex Lock;
-  /// One per worker: a job wakes only the workers it uses.
-  std::vector<std::unique_ptr<std::condition_variable>> Wake;
+  /// One per worker (0, the caller, unused): a job wakes only the workers
+  /// it uses. Sized once, never moved.
+  std::vector<std::condition_variable> Wake;
   std::condition_variable Finished;
   uint64_t Generation = 0;
   unsigned Busy = 0;
