@@ -32,7 +32,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace skmd::bench;
@@ -48,11 +50,24 @@ __kernel void touch(__global int *Data) {
 constexpr size_t Width = 64;         ///< Work-items of a fixed-size launch.
 constexpr size_t MaxShapeSteps = 2048; ///< Global sizes 64 .. 64 * this.
 
+enum class Pattern { Independent, Chain, Sync, Shapes };
+/// Every pattern with its name, in the order a device's rounds run them.
+constexpr std::pair<Pattern, const char *> Patterns[] = {{Pattern::Independent, "independent"},
+                                                         {Pattern::Chain, "chain"},
+                                                         {Pattern::Sync, "sync"},
+                                                         {Pattern::Shapes, "shapes"}};
+
 struct Options {
   unsigned Launches = 10000;
   std::string Devices = "all";
-  std::vector<std::string> Patterns{"independent", "chain", "sync", "shapes"};
+  /// The patterns asked for (--patterns), by name; empty: all of them.
+  std::vector<std::string> Patterns;
   std::string Json;
+
+  bool runs(const char *Pattern) const {
+    return Patterns.empty() ||
+           std::find(Patterns.begin(), Patterns.end(), Pattern) != Patterns.end();
+  }
 };
 
 double nowUs() {
@@ -85,21 +100,6 @@ std::string setUp(const ClDeviceInfo &D, Objects &Ob) {
     return failed("clCreateBuffer", E);
   if ((E = clSetKernelArg(Ob.K, 0, sizeof(cl_mem), &Ob.Data)) != CL_SUCCESS)
     return failed("clSetKernelArg", E);
-  return "";
-}
-
-enum class Pattern { Independent, Chain, Sync, Shapes };
-const char *patternName(Pattern P) {
-  switch (P) {
-  case Pattern::Independent:
-    return "independent";
-  case Pattern::Chain:
-    return "chain";
-  case Pattern::Sync:
-    return "sync";
-  case Pattern::Shapes:
-    return "shapes";
-  }
   return "";
 }
 
@@ -188,10 +188,13 @@ Options parse(int Argc, char **Argv) {
     }
   }
   for (const std::string &P : O.Patterns)
-    if (P != "independent" && P != "chain" && P != "sync" && P != "shapes") {
-      std::fprintf(stderr,
-                   "launch-overhead: unknown pattern '%s' (independent, chain, sync, shapes)\n",
-                   P.c_str());
+    if (std::none_of(std::begin(Patterns), std::end(Patterns),
+                     [&](const auto &Known) { return P == Known.second; })) {
+      std::string Names;
+      for (const auto &Known : Patterns)
+        Names += (Names.empty() ? "" : ", ") + std::string(Known.second);
+      std::fprintf(stderr, "launch-overhead: unknown pattern '%s' (%s)\n", P.c_str(),
+                   Names.c_str());
       std::exit(2);
     }
   if (O.Launches == 0) {
@@ -220,8 +223,6 @@ int main(int Argc, char **Argv) {
     std::fprintf(stderr, "launch-overhead: no OpenCL device: %s\n", Why.c_str());
     return 1;
   }
-  const Pattern Patterns[] = {Pattern::Independent, Pattern::Chain, Pattern::Sync,
-                              Pattern::Shapes};
   nlohmann::json Out = nlohmann::json::array();
   bool Failed = false, Any = false;
   std::printf("%u launches per round, median of 3 rounds (us per launch)\n\n", O.Launches);
@@ -239,10 +240,10 @@ int main(int Argc, char **Argv) {
       Timing Warm;
       Err = round(Ob, Pattern::Independent, 1, Expected, Warm);
     }
-    for (Pattern P : Patterns) {
+    for (auto [P, Name] : Patterns) {
       if (!Err.empty())
         break;
-      if (std::find(O.Patterns.begin(), O.Patterns.end(), patternName(P)) == O.Patterns.end())
+      if (!O.runs(Name))
         continue;
       std::vector<double> Enq, Total;
       for (int R = 0; R < 3 && Err.empty(); ++R) {
@@ -253,12 +254,12 @@ int main(int Argc, char **Argv) {
       }
       if (!Err.empty())
         break;
-      std::printf("| %s | %s | %.1f | %.1f |\n", D.Label.c_str(), patternName(P), median(Enq),
+      std::printf("| %s | %s | %.1f | %.1f |\n", D.Label.c_str(), Name, median(Enq),
                   median(Total));
       std::fflush(stdout);
       Out.push_back({{"device", D.Label},
                      {"name", D.Name},
-                     {"pattern", patternName(P)},
+                     {"pattern", Name},
                      {"launches", O.Launches},
                      {"enqueue_us", median(Enq)},
                      {"total_us", median(Total)}});
