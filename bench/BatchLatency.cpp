@@ -14,7 +14,7 @@
 // some operations depend on an earlier one of their device. Each kernel
 // piece's time alone is measured first (the batch method takes kernel
 // times as given). Each batch is predicted (batch/Prediction.h) and run by
-// the engine in the order chosen (batch/BatchEngine.h), twice, the faster
+// the engine in the order chosen (executor/BatchEngine.h), twice, the faster
 // kept; the error is (predicted - measured) / measured of the batch's time.
 //
 // --compare also runs every batch with the paper's two baselines: time
@@ -25,7 +25,7 @@
 // Chrome trace: its operations on their engines, as run and as predicted.
 //
 //===----------------------------------------------------------------------===//
-#include "batch/BatchEngine.h"
+#include "executor/BatchEngine.h"
 #include "common/ArgSpecs.h"
 #include "common/Trace.h"
 #include "batch/Machine.h"
@@ -33,7 +33,7 @@
 #include "bundle/Bundle.h"
 #include "devices/cpu/CpuDevice.h"
 #include "launch/Launcher.h"
-#include "launch/Schedule.h"
+#include "executor/Schedule.h"
 #include "model/ProfileDatabase.h"
 #include "session/Devices.h"
 

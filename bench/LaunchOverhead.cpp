@@ -1,7 +1,7 @@
 //===- LaunchOverhead.cpp - Host time per launch through plain OpenCL -----===//
 //
 // launch-overhead [--launches=N] [--devices=all|LABEL,...]
-//                 [--patterns=independent,chain,sync,shapes] [--json=FILE]
+//                 [--patterns=independent,chain,sync,shapes,solver] [--json=FILE]
 //
 // What a launch costs the host on every OpenCL device the ICD loader lists
 // (PoCL's CPU, NVIDIA's GPUs, the SKMD platform's device): a kernel that
@@ -11,7 +11,13 @@
 //   chain        each launch waits for the previous one's event;
 //   sync         each launch followed by clFinish (a round trip);
 //   shapes       a new global size each launch (64 to 64 * 2048 items, as a
-//                triangular solver shrinks its range), one clFinish.
+//                triangular solver shrinks its range), one clFinish;
+// and a fifth on real work:
+//   solver       a triangular solver's launches: forward substitution of
+//                n = (launches + 1) / 2 unknowns, per column a one-item
+//                launch and an update of the rows below with a new global
+//                offset, size and scalar argument (2n - 1 launches), one
+//                clFinish; the solution is checked against the host's.
 // --devices takes labels or their beginnings ("skmd", "nvidia,pocl").
 // Per pattern: microseconds per launch spent in clEnqueueNDRangeKernel, and
 // per launch until the final clFinish returned (the median of 3 rounds).
@@ -29,6 +35,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -45,17 +52,26 @@ const char *Source = R"CL(
 __kernel void touch(__global int *Data) {
   Data[get_global_id(0)] += 1;
 }
+__kernel void pivot(__global const float *L, __global float *X, int N, int J) {
+  X[J] = X[J] / L[J * N + J];
+}
+__kernel void update(__global const float *L, __global float *X, int N, int J) {
+  int I = get_global_id(0);
+  if (I < N)
+    X[I] -= L[I * N + J] * X[J];
+}
 )CL";
 
 constexpr size_t Width = 64;         ///< Work-items of a fixed-size launch.
 constexpr size_t MaxShapeSteps = 2048; ///< Global sizes 64 .. 64 * this.
 
-enum class Pattern { Independent, Chain, Sync, Shapes };
+enum class Pattern { Independent, Chain, Sync, Shapes, Solver };
 /// Every pattern with its name, in the order a device's rounds run them.
 constexpr std::pair<Pattern, const char *> Patterns[] = {{Pattern::Independent, "independent"},
                                                          {Pattern::Chain, "chain"},
                                                          {Pattern::Sync, "sync"},
-                                                         {Pattern::Shapes, "shapes"}};
+                                                         {Pattern::Shapes, "shapes"},
+                                                         {Pattern::Solver, "solver"}};
 
 struct Options {
   unsigned Launches = 10000;
@@ -76,12 +92,49 @@ double nowUs() {
       .count();
 }
 
-/// The kernel and the buffer it touches on one device.
+/// The kernels and their buffers on one device: touch's, and the
+/// solver's matrix and right-hand side.
 struct Objects : ClKernel {
-  cl_mem Data = nullptr;
+  cl_mem Data = nullptr, Matrix = nullptr, Rhs = nullptr;
+  cl_kernel Pivot = nullptr, Update = nullptr;
   ~Objects() {
-    if (Data)
-      clReleaseMemObject(Data);
+    for (cl_kernel K : {Pivot, Update})
+      if (K)
+        clReleaseKernel(K);
+    for (cl_mem M : {Data, Matrix, Rhs})
+      if (M)
+        clReleaseMemObject(M);
+  }
+};
+
+/// A lower-triangular system of \p N unknowns, well conditioned (a heavy
+/// diagonal), and its right-hand side.
+struct System {
+  unsigned N = 0;
+  std::vector<float> L, B;
+  explicit System(unsigned N) : N(N), L(size_t(N) * N, 0.0f), B(N) {
+    uint32_t Seed = 12345;
+    auto Next = [&] {
+      Seed = Seed * 1664525u + 1013904223u;
+      return float(Seed >> 8) / float(1u << 24);
+    };
+    for (unsigned I = 0; I < N; ++I) {
+      for (unsigned J = 0; J < I; ++J)
+        L[size_t(I) * N + J] = Next() / float(N);
+      L[size_t(I) * N + I] = 1.0f + Next();
+      B[I] = Next();
+    }
+  }
+  /// The solution, in double precision.
+  std::vector<double> solve() const {
+    std::vector<double> X(N);
+    for (unsigned I = 0; I < N; ++I) {
+      double S = B[I];
+      for (unsigned J = 0; J < I; ++J)
+        S -= double(L[size_t(I) * N + J]) * X[J];
+      X[I] = S / L[size_t(I) * N + I];
+    }
+    return X;
   }
 };
 
@@ -89,10 +142,26 @@ std::string failed(const char *Call, cl_int Err) {
   return std::string(Call) + " failed: " + std::to_string(Err);
 }
 
-std::string setUp(const ClDeviceInfo &D, Objects &Ob) {
+std::string setUp(const ClDeviceInfo &D, const System &Sys, Objects &Ob) {
   if (std::string Err = Ob.build(D, Source, "", "touch"); !Err.empty())
     return Err;
   cl_int E;
+  Ob.Pivot = clCreateKernel(Ob.Prog, "pivot", &E);
+  if (E == CL_SUCCESS)
+    Ob.Update = clCreateKernel(Ob.Prog, "update", &E);
+  if (E != CL_SUCCESS)
+    return failed("clCreateKernel", E);
+  Ob.Matrix = clCreateBuffer(Ob.Ctx, CL_MEM_READ_ONLY, Sys.L.size() * sizeof(float), nullptr, &E);
+  if (E == CL_SUCCESS)
+    Ob.Rhs = clCreateBuffer(Ob.Ctx, CL_MEM_READ_WRITE, Sys.B.size() * sizeof(float), nullptr, &E);
+  if (E != CL_SUCCESS)
+    return failed("clCreateBuffer", E);
+  cl_int N = cl_int(Sys.N);
+  for (cl_kernel K : {Ob.Pivot, Ob.Update})
+    if ((E = clSetKernelArg(K, 0, sizeof(cl_mem), &Ob.Matrix)) != CL_SUCCESS ||
+        (E = clSetKernelArg(K, 1, sizeof(cl_mem), &Ob.Rhs)) != CL_SUCCESS ||
+        (E = clSetKernelArg(K, 2, sizeof(cl_int), &N)) != CL_SUCCESS)
+      return failed("clSetKernelArg", E);
   std::vector<cl_int> Zero(Width * MaxShapeSteps, 0);
   Ob.Data = clCreateBuffer(Ob.Ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                            Zero.size() * sizeof(cl_int), Zero.data(), &E);
@@ -146,6 +215,58 @@ std::string round(Objects &Ob, Pattern P, unsigned N, std::vector<cl_int> &Expec
   return "";
 }
 
+/// One round of the solver on \p Sys: the system written, then its 2n - 1
+/// launches timed until clFinish returns; the solution read and checked.
+std::string solve(Objects &Ob, const System &Sys, Timing &T) {
+  cl_int E = clEnqueueWriteBuffer(Ob.Q, Ob.Matrix, CL_TRUE, 0, Sys.L.size() * sizeof(float),
+                                  Sys.L.data(), 0, nullptr, nullptr);
+  if (E == CL_SUCCESS)
+    E = clEnqueueWriteBuffer(Ob.Q, Ob.Rhs, CL_TRUE, 0, Sys.B.size() * sizeof(float),
+                             Sys.B.data(), 0, nullptr, nullptr);
+  if (E == CL_SUCCESS)
+    E = clFinish(Ob.Q);
+  if (E != CL_SUCCESS)
+    return failed("clEnqueueWriteBuffer", E);
+  const unsigned N = Sys.N;
+  double InEnqueue = 0, Start = nowUs();
+  unsigned Launches = 0;
+  for (unsigned J = 0; J < N; ++J) {
+    cl_int Column = cl_int(J);
+    size_t One = 1, Offset = J + 1, Local = 32;
+    size_t Global = (N - J - 1 + Local - 1) / Local * Local;
+    double Before = nowUs();
+    E = clSetKernelArg(Ob.Pivot, 3, sizeof(cl_int), &Column);
+    if (E == CL_SUCCESS)
+      E = clEnqueueNDRangeKernel(Ob.Q, Ob.Pivot, 1, nullptr, &One, &One, 0, nullptr, nullptr);
+    if (E == CL_SUCCESS && J + 1 < N) {
+      E = clSetKernelArg(Ob.Update, 3, sizeof(cl_int), &Column);
+      if (E == CL_SUCCESS)
+        E = clEnqueueNDRangeKernel(Ob.Q, Ob.Update, 1, &Offset, &Global, &Local, 0, nullptr,
+                                   nullptr);
+      ++Launches;
+    }
+    InEnqueue += nowUs() - Before;
+    ++Launches;
+    if (E != CL_SUCCESS)
+      return failed("clEnqueueNDRangeKernel", E);
+  }
+  if ((E = clFinish(Ob.Q)) != CL_SUCCESS)
+    return failed("clFinish", E);
+  T.EnqueueUs = InEnqueue / Launches;
+  T.TotalUs = (nowUs() - Start) / Launches;
+  std::vector<float> Got(N);
+  E = clEnqueueReadBuffer(Ob.Q, Ob.Rhs, CL_TRUE, 0, N * sizeof(float), Got.data(), 0, nullptr,
+                          nullptr);
+  if (E != CL_SUCCESS)
+    return failed("clEnqueueReadBuffer", E);
+  std::vector<double> Want = Sys.solve();
+  for (unsigned I = 0; I < N; ++I)
+    if (!(std::fabs(Got[I] - Want[I]) <= 1e-3 * (1.0 + std::fabs(Want[I]))))
+      return "solver: x[" + std::to_string(I) + "] is " + std::to_string(Got[I]) +
+             ", expected " + std::to_string(Want[I]);
+  return "";
+}
+
 std::string check(Objects &Ob, const std::vector<cl_int> &Expected) {
   std::vector<cl_int> Got(Expected.size());
   cl_int E = clEnqueueReadBuffer(Ob.Q, Ob.Data, CL_TRUE, 0, Got.size() * sizeof(cl_int),
@@ -169,10 +290,11 @@ Options parse(int Argc, char **Argv) {
     };
     if (A == "--help" || A == "-h") {
       std::printf("usage: launch-overhead [--launches=N] [--devices=all|LABEL,...]\n"
-                  "                       [--patterns=independent,chain,sync,shapes] "
+                  "                       [--patterns=independent,chain,sync,shapes,solver] "
                   "[--json=FILE]\n"
                   "Host time per OpenCL launch of a tiny kernel on every device the ICD\n"
-                  "loader lists, in four patterns (independent, chain, sync, shapes).\n");
+                  "loader lists, in four patterns (independent, chain, sync, shapes), and\n"
+                  "of a triangular solver's launches (solver).\n");
       std::exit(0);
     } else if (const char *V = Value("--launches=")) {
       O.Launches = unsigned(std::strtoul(V, nullptr, 10));
@@ -225,6 +347,7 @@ int main(int Argc, char **Argv) {
   }
   nlohmann::json Out = nlohmann::json::array();
   bool Failed = false, Any = false;
+  const System Sys((O.Launches + 1) / 2);
   std::printf("%u launches per round, median of 3 rounds (us per launch)\n\n", O.Launches);
   std::printf("| device | pattern | in clEnqueueNDRangeKernel | until clFinish returned |\n");
   std::printf("| --- | --- | --- | --- |\n");
@@ -233,7 +356,7 @@ int main(int Argc, char **Argv) {
       continue;
     Any = true;
     Objects Ob;
-    std::string Err = setUp(D, Ob);
+    std::string Err = setUp(D, Sys, Ob);
     std::vector<cl_int> Expected(Width * MaxShapeSteps, 0);
     // A warm-up launch: a driver's first launch builds and loads code.
     if (Err.empty()) {
@@ -248,7 +371,7 @@ int main(int Argc, char **Argv) {
       std::vector<double> Enq, Total;
       for (int R = 0; R < 3 && Err.empty(); ++R) {
         Timing T;
-        Err = round(Ob, P, O.Launches, Expected, T);
+        Err = P == Pattern::Solver ? solve(Ob, Sys, T) : round(Ob, P, O.Launches, Expected, T);
         Enq.push_back(T.EnqueueUs);
         Total.push_back(T.TotalUs);
       }
@@ -260,7 +383,7 @@ int main(int Argc, char **Argv) {
       Out.push_back({{"device", D.Label},
                      {"name", D.Name},
                      {"pattern", Name},
-                     {"launches", O.Launches},
+                     {"launches", P == Pattern::Solver ? 2 * Sys.N - 1 : O.Launches},
                      {"enqueue_us", median(Enq)},
                      {"total_us", median(Total)}});
     }

@@ -16,7 +16,7 @@
 // granule only (the paper's listing), for comparison.
 //
 //===----------------------------------------------------------------------===//
-#include "partitioner/Partitioner.h"
+#include "planning/Partitioner.h"
 
 #include <algorithm>
 #include <chrono>

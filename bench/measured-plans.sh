@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Splits held to what they measured (runtime/session/MeasuredPlans.h), on
+# Splits held to what they measured (runtime/planning/MeasuredPlans.h), on
 # this machine: the discrete device is profiled with copies at the host's
 # memory speed, then launched with copies at 5 MB/s, which its profiles do
 # not know. The model keeps predicting its split; with measured plans on,

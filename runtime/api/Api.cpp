@@ -47,7 +47,7 @@ struct skmd_buffer_s {
 
 struct skmd_batch_s {
   skmd_context Ctx;
-  SessionBatch Batch;
+  UserBatch Batch;
   std::optional<std::future<Status>> Done;
   bool Waited = false;
   Status Outcome;

@@ -42,7 +42,7 @@ SharedLimit limitOf(std::string Name, double GBps, std::vector<Route> Routes) {
 Result<BatchMachine>
 measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDatabase &Db,
                 const std::function<void(const std::string &)> &Progress,
-                const Topology *Where) {
+                const Topology *Where, Measuring Policy) {
   BatchMachine M;
   std::vector<int> DmaIndex, StagedIndex;
   for (size_t I = 0; I < Devices.size(); ++I) {
@@ -53,7 +53,7 @@ measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDat
                              : 0});
     if (D.info().SharesHostMemory)
       continue;
-    auto Link = linkModel(D, Db);
+    auto Link = linkModel(D, Db, Policy);
     if (!Link)
       return Link.error();
     const int Index = int(I);
@@ -65,7 +65,7 @@ measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDat
       DmaIndex.push_back(Index);
       if (D.info().CopyEngines >= 2) {
         unsigned LoadThreads = Cpu ? ThreadPool::computeThreads(Cpu->info().ComputeUnits, true) : 1;
-        auto Both = overlappedLink(D, *Link, LoadThreads, Db);
+        auto Both = overlappedLink(D, *Link, LoadThreads, Db, Policy);
         if (!Both)
           return Both.error();
         M.Routes.addLimit(limitOf(D.info().Name + " both ways", Both->In.GBps + Both->Out.GBps,
@@ -81,7 +81,7 @@ measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDat
     if (Cpu) {
       auto Sharing = hostSharing(
           D, [Cpu](void *To, const void *From, uint64_t Bytes) { Cpu->copyHost(To, From, Bytes); },
-          Db, Progress);
+          Db, Progress, Policy);
       if (!Sharing)
         return Sharing.error();
       const Route Kinds[4] = {{HostSide, Index, false}, {HostSide, Index, true},
@@ -104,7 +104,7 @@ measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDat
     for (size_t B = 0; B < Devices.size(); ++B) {
       if (A == B || Devices[A]->info().SharesHostMemory || Devices[B]->info().SharesHostMemory)
         continue;
-      auto Cost = peerLink(*Devices[B], *Devices[A], Db);
+      auto Cost = peerLink(*Devices[B], *Devices[A], Db, Policy);
       if (!Cost)
         return Cost.error();
       Route R{int(A), int(B), false};
@@ -121,7 +121,7 @@ measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDat
       Set.push_back(Devices[D]);
       Names += (Names.empty() ? "" : ", ") + Devices[D]->info().Name;
     }
-    auto Rates = copiesTogether(Set, Pinned, Db, Progress);
+    auto Rates = copiesTogether(Set, Pinned, Db, Progress, Policy);
     if (!Rates)
       return Rates.error();
     std::vector<Route> In, Out;
@@ -156,7 +156,8 @@ measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDat
     const std::string HostKey = "host:" + Cpu->info().Description + "@" + hostName();
     auto Memory = hostMemoryModel(
         Db, HostKey,
-        [Cpu](void *To, const void *From, uint64_t Bytes) { Cpu->copyHost(To, From, Bytes); });
+        [Cpu](void *To, const void *From, uint64_t Bytes) { Cpu->copyHost(To, From, Bytes); },
+        Policy);
     if (!Memory)
       return Memory.error();
     if (Memory->GBps > 0) {
@@ -183,7 +184,7 @@ measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDat
     auto ReadWrite = hostReadWriteModel(
         Db, HostKey,
         [Cpu](const void *From, uint64_t Bytes) { (void)Cpu->readHost(From, Bytes); },
-        [Cpu](void *To, uint64_t Bytes) { Cpu->fillHost(To, 1, Bytes); });
+        [Cpu](void *To, uint64_t Bytes) { Cpu->fillHost(To, 1, Bytes); }, Policy);
     if (!ReadWrite)
       return ReadWrite.error();
     for (bool Reads : {true, false}) {

@@ -29,6 +29,7 @@
 #include "batch/Prediction.h"
 #include "batch/Topology.h"
 #include "devices/Device.h"
+#include "model/LinkModel.h"
 #include "model/ProfileDatabase.h"
 
 #include <functional>
@@ -42,11 +43,12 @@ class CpuDevice;
 /// \p Devices (indices as in the batch) and their routes; \p Cpu, when
 /// given, measures host memory (its parallel memcpy); \p Where, when
 /// given, says which devices share links (else all of them share one).
-/// Measurements are announced to \p Progress and recorded in \p Db.
+/// Measurements are announced to \p Progress and recorded in \p Db;
+/// under Measuring::RecordedOnly a route \p Db lacks is an error instead.
 Result<BatchMachine>
 measuredMachine(const std::vector<Device *> &Devices, CpuDevice *Cpu, ProfileDatabase &Db,
                 const std::function<void(const std::string &)> &Progress = nullptr,
-                const Topology *Where = nullptr);
+                const Topology *Where = nullptr, Measuring Policy = Measuring::Allowed);
 
 /// The routes alone (with their shares) and the limits, as a table for
 /// people (skmd-prof --links).

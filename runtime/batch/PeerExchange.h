@@ -19,7 +19,7 @@
 // machine whose devices reach each other only through host memory (PCIe
 // without peer access, HostDiscrete devices) keeps the plain copies. The
 // launcher (launch/Launcher.h) and the planner's prediction of its batch
-// (partitioner/ModelPlanner.h) take the same decision here.
+// (planning/ModelPlanner.h) take the same decision here.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SKMD_BATCH_PEEREXCHANGE_H

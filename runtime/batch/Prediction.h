@@ -15,7 +15,7 @@
 // stream does not wait for; here the predictor simulates a few issue
 // orders (as added; the longest path to the end first; copies that share
 // a limit with the longest stream's held behind it) and keeps the one that
-// finishes soonest. The batch engine (batch/BatchEngine.h) runs the batch
+// finishes soonest. The batch engine (executor/BatchEngine.h) runs the batch
 // in that order, so the prediction is of what runs.
 //
 // A copy costs its route's latency (engine busy, no bytes moving), then
@@ -85,7 +85,7 @@ struct BatchDevice {
 struct BatchMachine {
   std::vector<BatchDevice> Devices;
   RouteTable Routes;
-  /// The engine's own costs (measureEngineCost, batch/BatchEngine.h): from
+  /// The engine's own costs (measureEngineCost, executor/BatchEngine.h): from
   /// the batch's start to its first operation, and from an operation's
   /// end to the start of one on another engine that waits for it.
   double SetupMs = 0, HandoffMs = 0;

@@ -1,9 +1,8 @@
 //===- Launcher.cpp - One kernel on several devices at once ---------------===//
 #include "launch/Launcher.h"
 
-#include "batch/BatchEngine.h"
+#include "executor/BatchEngine.h"
 #include "batch/PeerExchange.h"
-#include "devices/HostCores.h"
 
 #include <algorithm>
 #include <chrono>
@@ -47,45 +46,6 @@ Status injected(const std::string &Device, const char *Step) {
 }
 
 } // namespace
-
-std::vector<Piece> splitChunks(const std::vector<Piece> &Pieces,
-                               const std::vector<bool> &Shares, std::vector<size_t> &Of) {
-  std::vector<Piece> Out;
-  Of.clear();
-  for (size_t P = 0; P < Pieces.size(); ++P) {
-    const Piece &Pc = Pieces[P];
-    uint64_t Chunks = Shares[P] ? 1 : std::clamp<uint64_t>(Pc.Chunks, 1, Pc.Count);
-    uint64_t First = Pc.First;
-    for (uint64_t C = 0; C < Chunks; ++C) {
-      uint64_t Count = Pc.Count / Chunks + (C < Pc.Count % Chunks);
-      Out.push_back({Pc.Device, First, Count});
-      Of.push_back(P);
-      First += Count;
-    }
-  }
-  return Out;
-}
-
-std::string pieceName(const std::string &Device, const Piece &P) {
-  return Device + " [" + std::to_string(P.First) + ", " + std::to_string(P.First + P.Count) +
-         ")";
-}
-
-std::string engineName(const BatchMachine &M, std::pair<int, unsigned> Engine) {
-  if (Engine.first == HostSide)
-    return "host";
-  static const char *const Of[] = {" copies in", " kernels", " copies out"};
-  return M.Devices[size_t(Engine.first)].Name + Of[std::min(Engine.second, 2u)];
-}
-
-bool copiesUseHostCores(const Device &D, const std::vector<HostArg> &Args) {
-  if (D.info().SharesHostMemory)
-    return false;
-  for (const HostArg &A : Args)
-    if (A.K == HostArg::Buffer && !D.isPinnedHost(A.Data, A.Bytes))
-      return true;
-  return false;
-}
 
 std::vector<DeviceArg> hostDeviceArgs(const std::vector<HostArg> &Args) {
   std::vector<DeviceArg> Out(Args.size());
@@ -211,6 +171,8 @@ struct Launcher::LaunchState {
     /// the identity on each piece (other pieces of the device included).
     std::vector<std::unique_ptr<BufferObject::DeviceCopy>> Scratch;
     std::vector<IntervalSet> ToCopy;
+    /// What of ToCopy comes from the host (not through the exchange).
+    std::vector<IntervalSet> FromHost;
     std::vector<std::vector<uint8_t>> Staging;
     std::vector<DeviceArg> Args;
     /// Its operations in the batch.
@@ -231,17 +193,22 @@ struct Launcher::LaunchState {
     unsigned Index; ///< Its operation.
   };
   std::deque<Fetch> Fetches; ///< Operations hold their addresses.
-  /// Per device, its last piece's copy-in: a piece may rely on bytes an
-  /// earlier piece of the device copied in.
-  std::map<unsigned, unsigned> LastCopyIn;
   /// An input several devices need, exchanged between them
   /// (batch/PeerExchange.h): per buffer, the bytes it brings every device
-  /// taking part (not copied in from the host); per such device, the
-  /// operations copying into or out of it (its copies in wait for them);
-  /// and every operation of the exchange.
+  /// taking part (not copied in from the host).
   std::map<BufferObject *, IntervalSet> Exchanged;
-  std::map<unsigned, std::vector<unsigned>> ExchangeInto;
-  std::vector<unsigned> ExchangeOps;
+  struct ExchangeState {
+    GraphExchange Graph;
+    /// Per device taking part, the part of each buffer it brings from the
+    /// host; each device's copy of each buffer; each buffer's argument.
+    std::vector<std::map<BufferObject *, IntervalSet>> Parts;
+    std::map<std::pair<unsigned, BufferObject *>, BufferObject::DeviceCopy *> CopyOf;
+    std::map<BufferObject *, unsigned> ArgOf;
+    /// Its operations, and per device taking part the ones copying into or
+    /// out of it (its copies in wait for them).
+    std::vector<unsigned> Ops;
+    std::map<unsigned, std::vector<unsigned>> Into;
+  } Exchange;
   /// Devices whose chunks are queued on their streams (DeviceInfo::QueuesWork):
   /// a chunk's copy in, kernel and copy out follow the previous chunk's on
   /// the device, with no host thread between them. Pieces of one chunk
@@ -252,7 +219,7 @@ struct Launcher::LaunchState {
   /// A profile's dry run: every step is timed alone, with the host's
   /// hand-offs between them.
   bool TimesEachStep = false;
-  /// The launch as a batch (batch/BatchEngine.h), issued as added, and
+  /// The launch as a batch (executor/BatchEngine.h), issued as added, and
   /// what became of each operation.
   std::vector<BatchOp> Ops;
   std::vector<std::function<Status()>> Work;
@@ -463,7 +430,39 @@ void Launcher::prepareResidency(LaunchState &L) {
   }
 }
 
-void Launcher::addDevicePiece(LaunchState &L, size_t P) {
+GraphPiece Launcher::describePiece(const LaunchState &L, size_t P) const {
+  const Piece &Pc = L.Pieces[P];
+  const Device &D = *Devices[Pc.Device];
+  GraphPiece G;
+  G.Groups = Pc;
+  G.DeviceName = D.info().Name;
+  G.OnHostMemory = L.Shares[P];
+  G.Skipped = L.P[P].Early.has_value();
+  if (G.OnHostMemory || G.Skipped)
+    return G;
+  const auto &PS = L.P[P];
+  G.Pageable = copiesUseHostCores(D, L.Args);
+  for (const IntervalSet &C : PS.FromHost)
+    G.InBytes += uint64_t(C.bytes());
+  G.Back = false;
+  for (const BufferMove &M : L.Moves[P])
+    if (L.back(M)) {
+      G.OutBytes += M.Merge ? uint64_t(M.Hi - M.Lo) : uint64_t(M.Out.bytes());
+      G.Back = true;
+    }
+  // The copies in wait for the bytes they take that come to the host
+  // first (a combined buffer's, all of them).
+  for (const auto &F : L.Fetches)
+    for (size_t I = 0; I < L.Moves[P].size(); ++I)
+      if (L.Object[L.Moves[P][I].Arg] == F.B &&
+          (L.Moves[P][I].Combine || !IntervalSet::intersect(F.Take, PS.ToCopy[I]).empty())) {
+        G.After.push_back(F.Index);
+        break;
+      }
+  return G;
+}
+
+void Launcher::attachDevicePiece(LaunchState &L, size_t P) {
   auto &PS = L.P[P];
   const Piece &Pc = L.Pieces[P];
   Device &D = *Devices[Pc.Device];
@@ -480,36 +479,7 @@ void Launcher::addDevicePiece(LaunchState &L, size_t P) {
   PS.Staging.resize(L.Moves[P].size());
   const bool Queued = L.Queued.count(Pc.Device);
 
-  // The copies in wait for the bytes they take that come to the host
-  // first (a combined buffer's, all of them).
-  std::vector<unsigned> After;
-  for (const auto &F : L.Fetches)
-    for (size_t I = 0; I < L.Moves[P].size(); ++I)
-      if (L.Object[L.Moves[P][I].Arg] == F.B &&
-          (L.Moves[P][I].Combine || !IntervalSet::intersect(F.Take, PS.ToCopy[I]).empty())) {
-        After.push_back(F.Index);
-        break;
-      }
-  if (auto It = L.LastCopyIn.find(Pc.Device); It != L.LastCopyIn.end())
-    After.push_back(It->second);
-  std::vector<IntervalSet> FromHost = PS.ToCopy;
-  if (auto It = L.ExchangeInto.find(Pc.Device); It != L.ExchangeInto.end()) {
-    After.insert(After.end(), It->second.begin(), It->second.end());
-    for (size_t I = 0; I < FromHost.size(); ++I)
-      if (auto Ex = L.Exchanged.find(L.Object[L.Moves[P][I].Arg]);
-          Ex != L.Exchanged.end() && !L.Moves[P][I].Combine)
-        FromHost[I].subtract(Ex->second);
-  }
-  const std::string Groups = " " + pieceName(D.info().Name, Pc);
-  const bool Pageable = copiesUseHostCores(D, L.Args);
-  BatchOp In;
-  In.Label = "copy in" + Groups;
-  In.Path = {HostSide, int(Pc.Device), Pageable};
-  for (const IntervalSet &C : FromHost)
-    In.Bytes += uint64_t(C.bytes());
-  In.After = After;
-  PS.CopyIn = int(L.add(std::move(In), [&L, &PS, &D, P, Step, &Name, Queued,
-                                        FromHost = std::move(FromHost)] {
+  L.Work[unsigned(PS.CopyIn)] = [&L, &PS, &D, P, Step, &Name, Queued] {
     const auto &Moves = L.Moves[P];
     for (size_t I = 0; I < Moves.size(); ++I) {
       const BufferMove &M = Moves[I];
@@ -523,7 +493,7 @@ void Launcher::addDevicePiece(LaunchState &L, size_t P) {
         Zeros.assign(uint64_t(C.Hi - C.Lo), 0);
         Region = Zeros.data();
       }
-      for (const Rect &R : toRects(FromHost[I], C.Lo)) {
+      for (const Rect &R : toRects(PS.FromHost[I], C.Lo)) {
         if (Status S = D.copyInRect(C.Memory, C.At, Region, R); !S)
           return Step(S, "copy-in");
         PS.Report.BytesIn += R.RowBytes * R.Rows;
@@ -539,36 +509,23 @@ void Launcher::addDevicePiece(LaunchState &L, size_t P) {
     if (faultInjected(Name, "copy-in"))
       return Step(injected(Name, "copy-in"), "copy-in");
     return Status::success();
-  }));
+  };
 
-  L.LastCopyIn[Pc.Device] = unsigned(PS.CopyIn);
-  BatchOp Run;
-  Run.What = BatchOp::Kernel;
-  Run.Label = "kernel" + Groups;
-  Run.Device = int(Pc.Device);
-  Run.After = {unsigned(PS.CopyIn)};
-  PS.Kernel = int(L.add(std::move(Run), [&L, &PS, &D, Pc, Step, &Name, Queued] {
+  L.Work[unsigned(PS.Kernel)] = [&L, &PS, &D, Pc, Step, &Name, Queued] {
     if (faultInjected(Name, "kernel"))
       return Step(injected(Name, "kernel"), "kernel");
     DeviceKernel &K = *L.Kernel.OnDevice[Pc.Device];
     return Step(Queued ? D.queueRun(K, PS.Args, L.Range, Pc.First, Pc.Count)
                        : D.run(K, PS.Args, L.Range, Pc.First, Pc.Count),
                 "kernel");
-  }));
+  };
 
   // Copy out what comes back. A buffer the kernel also reads goes into
   // staging, which reaches the user's buffer only if the whole device
   // succeeded: its old contents are inputs of the CPU's re-run should the
   // device fail. A buffer it only writes goes straight to the user's: a
   // re-run rewrites the same bytes.
-  BatchOp Out;
-  Out.Label = "copy out" + Groups;
-  Out.Path = {int(Pc.Device), HostSide, Pageable};
-  for (const BufferMove &M : L.Moves[P])
-    if (L.back(M))
-      Out.Bytes += M.Merge ? uint64_t(M.Hi - M.Lo) : uint64_t(M.Out.bytes());
-  Out.After = {unsigned(PS.Kernel)};
-  PS.CopyOut = int(L.add(std::move(Out), [&L, &PS, &D, P, Step, &Name, Queued] {
+  L.Work[unsigned(PS.CopyOut)] = [&L, &PS, &D, P, Step, &Name, Queued] {
     const auto &Moves = L.Moves[P];
     for (size_t I = 0; I < Moves.size(); ++I) {
       const BufferMove &M = Moves[I];
@@ -602,7 +559,9 @@ void Launcher::addDevicePiece(LaunchState &L, size_t P) {
     if (faultInjected(Name, "copy-out"))
       return Step(injected(Name, "copy-out"), "copy-out");
     return Status::success();
-  }));
+  };
+  if (PS.Merge >= 0)
+    L.Work[unsigned(PS.Merge)] = [this, &L, P] { return mergePiece(L, P); };
 }
 
 namespace {
@@ -627,14 +586,12 @@ std::vector<IntervalSet> cutBytes(const IntervalSet &Set, const std::vector<uint
 
 } // namespace
 
-void Launcher::addExchange(LaunchState &L, const std::vector<unsigned> &Fetches) {
+const BatchMachine *Launcher::planExchange(LaunchState &L) {
   if (!KnownMachine)
-    return;
+    return nullptr;
   // Per device with its own memory, per buffer, what its pieces copy in
   // and its copy of the buffer.
   std::map<unsigned, std::map<BufferObject *, IntervalSet>> Pending;
-  std::map<std::pair<unsigned, BufferObject *>, BufferObject::DeviceCopy *> CopyOf;
-  std::map<BufferObject *, unsigned> ArgOf;
   for (size_t P = 0; P < L.Pieces.size(); ++P) {
     if (L.Shares[P] || L.P[P].Early)
       continue;
@@ -645,12 +602,12 @@ void Launcher::addExchange(LaunchState &L, const std::vector<unsigned> &Fetches)
         continue;
       BufferObject *B = L.Object[Mv.Arg];
       Pending[D][B].add(L.P[P].ToCopy[I]);
-      CopyOf[{D, B}] = L.P[P].Copy[I];
-      ArgOf.emplace(B, Mv.Arg);
+      L.Exchange.CopyOf[{D, B}] = L.P[P].Copy[I];
+      L.Exchange.ArgOf.emplace(B, Mv.Arg);
     }
   }
   if (Pending.size() < 2)
-    return;
+    return nullptr;
   // The bytes every one of them needs.
   std::map<BufferObject *, IntervalSet> Common = Pending.begin()->second;
   for (auto &[D, Need] : Pending)
@@ -664,49 +621,45 @@ void Launcher::addExchange(LaunchState &L, const std::vector<unsigned> &Fetches)
   for (auto &[B, Bytes] : Common)
     Shared += uint64_t(Bytes.bytes());
   if (Shared < MinExchangedBytes)
-    return;
+    return nullptr;
   // Asked only now: the routes come from the profile database.
   const BatchMachine *M = KnownMachine();
   if (!M || M->Devices.size() != Devices.size())
-    return;
+    return nullptr;
   std::vector<ExchangeDevice> Candidates;
   for (auto &[D, Need] : Pending)
     Candidates.push_back({int(D), copiesUseHostCores(*Devices[D], L.Args)});
   std::vector<ExchangeDevice> X = choosePeerExchange(*M, Candidates, Shared);
   if (X.empty())
-    return;
+    return nullptr;
 
   // Part I of each buffer's common bytes goes to device X[I] first.
-  std::vector<std::map<BufferObject *, IntervalSet>> Parts(X.size());
+  L.Exchange.Parts.assign(X.size(), {});
   std::vector<uint64_t> PartBytes(X.size(), 0);
   for (auto &[B, Bytes] : Common) {
     auto Cut = cutBytes(Bytes, splitShared(uint64_t(Bytes.bytes()), X.size(), 256));
     for (size_t I = 0; I < X.size(); ++I) {
       PartBytes[I] += uint64_t(Cut[I].bytes());
-      Parts[I][B] = std::move(Cut[I]);
+      L.Exchange.Parts[I][B] = std::move(Cut[I]);
     }
   }
   L.Exchanged = std::move(Common);
+  L.Exchange.Graph = {std::move(X), std::move(PartBytes)};
+  return M;
+}
 
-  const size_t Base = L.Ops.size();
-  auto Into = addExchangeOps(*M, X, PartBytes, Fetches, L.Ops);
-  for (size_t I = 0; I < X.size(); ++I)
-    L.ExchangeInto[unsigned(X[I].Device)] = Into[I];
-  unsigned Next = unsigned(Base);
-  auto Queue = [&](std::function<Status()> Work) {
-    L.Work.push_back(std::move(Work));
-    L.ExchangeOps.push_back(Next);
-    L.Order.Order.push_back(Next++);
-  };
+void Launcher::attachExchange(LaunchState &L, const std::vector<unsigned> &Ops) {
+  const auto &X = L.Exchange.Graph.Devices;
+  size_t Next = 0;
   // As addExchangeOps adds them: each device's part from the host, then
   // each part to every other device.
   for (size_t I = 0; I < X.size(); ++I)
-    Queue([this, &L, Part = Parts[I], CopyOf, ArgOf, D = unsigned(X[I].Device)] {
+    L.Work[Ops[Next++]] = [this, &L, I, D = unsigned(X[I].Device)] {
       Device &To = *Devices[D];
       auto Copy = [&]() -> Status {
-        for (const auto &[B, Bytes] : Part) {
-          BufferObject::DeviceCopy &C = *CopyOf.at({D, B});
-          auto *Region = static_cast<const char *>(L.Args[ArgOf.at(B)].Data) + C.Lo;
+        for (const auto &[B, Bytes] : L.Exchange.Parts[I]) {
+          BufferObject::DeviceCopy &C = *L.Exchange.CopyOf.at({D, B});
+          auto *Region = static_cast<const char *>(L.Args[L.Exchange.ArgOf.at(B)].Data) + C.Lo;
           for (const Rect &R : toRects(Bytes, C.Lo))
             if (Status S = To.copyInRect(C.Memory, C.At, Region, R); !S)
               return S;
@@ -721,15 +674,16 @@ void Launcher::addExchange(LaunchState &L, const std::vector<unsigned> &Fetches)
                                   " failed in copy-in (its part of the inputs it shares): " +
                                   S.error().message()));
       return Status::success();
-    });
+    };
   for (size_t I = 0; I < X.size(); ++I)
     for (size_t J = 0; J < X.size(); ++J) {
       if (I == J)
         continue;
-      Queue([this, Part = Parts[I], CopyOf, From = unsigned(X[I].Device),
-             To = unsigned(X[J].Device)] {
-        for (const auto &[B, Bytes] : Part) {
-          BufferObject::DeviceCopy &S = *CopyOf.at({From, B}), &T = *CopyOf.at({To, B});
+      L.Work[Ops[Next++]] = [this, &L, I, From = unsigned(X[I].Device),
+                             To = unsigned(X[J].Device)] {
+        for (const auto &[B, Bytes] : L.Exchange.Parts[I]) {
+          BufferObject::DeviceCopy &S = *L.Exchange.CopyOf.at({From, B}),
+                                   &T = *L.Exchange.CopyOf.at({To, B});
           for (auto [Lo, Hi] : Bytes.intervals())
             if (Status St = Devices[To]->copyPeer(T.Memory, T.At + uint64_t(Lo - T.Lo),
                                                   *Devices[From], S.Memory,
@@ -741,7 +695,7 @@ void Launcher::addExchange(LaunchState &L, const std::vector<unsigned> &Fetches)
                                         " failed: " + St.error().message()));
         }
         return Status::success();
-      });
+      };
     }
 }
 
@@ -756,100 +710,97 @@ void Launcher::buildBatch(LaunchState &L) {
         (Chunked || (D.info().CallsCostRoundTrips && !L.TimesEachStep)))
       L.Queued.emplace(L.Pieces[P].Device, D);
   }
-  addExchange(L, Fetches);
-  // The CPU computes beside the copies its cores make, on the cores they
-  // leave (devices/HostCores.h); without lending, after the copies in.
-  std::vector<unsigned> CpuBehind;
-  for (auto &[D, Into] : L.ExchangeInto)
-    if (!HostCores::lending() && copiesUseHostCores(*Devices[D], L.Args))
-      CpuBehind.push_back(Into.front()); // its part from the host
-  for (size_t P = 0; P < L.Pieces.size(); ++P) {
-    if (L.Shares[P] || L.P[P].Early)
-      continue;
-    addDevicePiece(L, P);
-    if (!HostCores::lending() && copiesUseHostCores(*Devices[L.Pieces[P].Device], L.Args))
-      CpuBehind.push_back(unsigned(L.P[P].CopyIn));
-  }
-  L.HostArgs = hostDeviceArgs(L.Args);
-  for (size_t P = 0; P < L.Pieces.size(); ++P) {
-    if (!L.Shares[P])
-      continue;
-    const Piece Pc = L.Pieces[P];
-    BatchOp Run;
-    Run.What = BatchOp::Kernel;
-    Run.Label = "kernel " + pieceName(Devices[Pc.Device]->info().Name, Pc);
-    Run.Device = int(Pc.Device);
-    Run.After = Fetches;
-    L.P[P].Kernel = int(L.add(std::move(Run), [this, &L, Pc] {
-      return Devices[Pc.Device]->run(*L.Kernel.OnDevice[Pc.Device], L.HostArgs, L.Range,
-                                     Pc.First, Pc.Count);
-    }));
-    for (unsigned C : CpuBehind)
-      L.Order.Behind.push_back({unsigned(L.P[P].Kernel), C});
-  }
-  // Results into the user's buffers, each device's as soon as it is done
-  // (after the CPU's own pieces, which share the host's lane).
-  const std::string CpuName = Cpu.info().Name;
+  const BatchMachine *M = planExchange(L);
+  // What each piece copies from the host: not what the exchange brings.
+  std::vector<GraphPiece> Described;
   for (size_t P = 0; P < L.Pieces.size(); ++P) {
     auto &PS = L.P[P];
-    if (L.Shares[P] || PS.Early)
-      continue;
-    // Nothing comes back to the host (results that stay on the device):
-    // no step, so a launch on one device's resident buffers stays on its
-    // lane.
-    if (std::none_of(L.Moves[P].begin(), L.Moves[P].end(),
-                     [&](const BufferMove &M) { return L.back(M); }))
-      continue;
-    BatchOp Merge;
-    Merge.What = BatchOp::Kernel;
-    Merge.Label = "merge " + pieceName(Devices[L.Pieces[P].Device]->info().Name, L.Pieces[P]);
-    Merge.Device = HostSide;
-    Merge.After = {unsigned(PS.CopyOut)};
-    PS.Merge = int(L.add(std::move(Merge), [this, &L, &PS, P, CpuName] {
-      const auto &Moves = L.Moves[P];
-      bool Merge = false;
-      for (size_t I = 0; I < Moves.size(); ++I) {
-        const BufferMove &M = Moves[I];
-        auto *Host = static_cast<char *>(L.Args[M.Arg].Data);
-        if (!PS.Staging[I].empty() && M.Combine)
-          combineInto(Host + M.Lo, PS.Staging[I].data(), uint64_t(M.Hi - M.Lo), *M.Combine);
-        else if (!PS.Staging[I].empty() && !M.Merge)
-          for (auto [Lo, Hi] : M.Out.intervals())
-            std::memcpy(Host + Lo, PS.Staging[I].data() + (Lo - M.Lo), uint64_t(Hi - Lo));
-        Merge |= M.Merge;
-      }
-      if (!Merge)
-        return Status::success();
-      // One copy per written buffer, in argument order; a copy indexes
-      // like the buffer.
-      std::vector<uint64_t> Copies;
-      for (unsigned A = 0; A < L.K.Args.size(); ++A) {
-        if (!L.K.Args[A].Written || !isBufferArg(L.K.Args[A].Kind))
-          continue;
-        uint64_t Address = 0;
-        for (size_t I = 0; I < Moves.size(); ++I)
-          if (Moves[I].Arg == A)
-            Address = Moves[I].Merge
-                          ? reinterpret_cast<uint64_t>(PS.Staging[I].data()) -
-                                uint64_t(Moves[I].Lo)
-                          // On the host already (or staying on the device):
-                          // the merge rewrites the host's values in place.
-                          : reinterpret_cast<uint64_t>(L.Args[A].Data);
-        Copies.push_back(Address);
-      }
-      const Piece &Pc = L.Pieces[P];
-      Status S = faultInjected(CpuName, "merge")
-                     ? injected(CpuName, "merge")
-                     : Cpu.merge(*L.Kernel.OnDevice[CpuIndex], L.HostArgs, Copies, L.Range,
-                                 Pc.First, Pc.Count);
-      if (!S)
-        return Status(Failure(ErrorCode::DeviceFailed,
-                              "merging " + PS.Report.Device + "'s results failed: " +
-                                  S.error().message() +
-                                  ". The written buffers are incomplete."));
-      return Status::success();
-    }));
+    PS.FromHost = PS.ToCopy;
+    bool Exchanging = std::any_of(
+        L.Exchange.Graph.Devices.begin(), L.Exchange.Graph.Devices.end(),
+        [&](const ExchangeDevice &X) { return X.Device == int(L.Pieces[P].Device); });
+    if (Exchanging && !L.Shares[P])
+      for (size_t I = 0; I < PS.FromHost.size(); ++I)
+        if (auto Ex = L.Exchanged.find(L.Object[L.Moves[P][I].Arg]);
+            Ex != L.Exchanged.end() && !L.Moves[P][I].Combine)
+          PS.FromHost[I].subtract(Ex->second);
+    Described.push_back(describePiece(L, P));
   }
+  LaunchGraph G;
+  G.Ops = std::move(L.Ops);
+  G.Order = std::move(L.Order);
+  buildLaunchGraph(Described, L.Exchange.Graph, M, Fetches, G);
+  L.Ops = std::move(G.Ops);
+  L.Order = std::move(G.Order);
+  L.Work.resize(L.Ops.size());
+  L.Exchange.Ops = std::move(G.ExchangeOps);
+  L.Exchange.Into = std::move(G.ExchangeInto);
+  attachExchange(L, L.Exchange.Ops);
+  L.HostArgs = hostDeviceArgs(L.Args);
+  for (size_t P = 0; P < L.Pieces.size(); ++P) {
+    auto &PS = L.P[P];
+    const PieceOps &Ops = G.Pieces[P];
+    PS.CopyIn = Ops.CopyIn;
+    PS.Kernel = Ops.Kernel;
+    PS.CopyOut = Ops.CopyOut;
+    PS.Merge = Ops.Merge;
+    if (PS.Early)
+      continue;
+    if (!L.Shares[P]) {
+      attachDevicePiece(L, P);
+      continue;
+    }
+    const Piece Pc = L.Pieces[P];
+    L.Work[unsigned(PS.Kernel)] = [this, &L, Pc] {
+      return Devices[Pc.Device]->run(*L.Kernel.OnDevice[Pc.Device], L.HostArgs, L.Range,
+                                     Pc.First, Pc.Count);
+    };
+  }
+}
+
+Status Launcher::mergePiece(LaunchState &L, size_t P) {
+  auto &PS = L.P[P];
+  const std::string CpuName = Cpu.info().Name;
+  const auto &Moves = L.Moves[P];
+  bool Merge = false;
+  for (size_t I = 0; I < Moves.size(); ++I) {
+    const BufferMove &M = Moves[I];
+    auto *Host = static_cast<char *>(L.Args[M.Arg].Data);
+    if (!PS.Staging[I].empty() && M.Combine)
+      combineInto(Host + M.Lo, PS.Staging[I].data(), uint64_t(M.Hi - M.Lo), *M.Combine);
+    else if (!PS.Staging[I].empty() && !M.Merge)
+      for (auto [Lo, Hi] : M.Out.intervals())
+        std::memcpy(Host + Lo, PS.Staging[I].data() + (Lo - M.Lo), uint64_t(Hi - Lo));
+    Merge |= M.Merge;
+  }
+  if (!Merge)
+    return Status::success();
+  // One copy per written buffer, in argument order; a copy indexes like
+  // the buffer.
+  std::vector<uint64_t> Copies;
+  for (unsigned A = 0; A < L.K.Args.size(); ++A) {
+    if (!L.K.Args[A].Written || !isBufferArg(L.K.Args[A].Kind))
+      continue;
+    uint64_t Address = 0;
+    for (size_t I = 0; I < Moves.size(); ++I)
+      if (Moves[I].Arg == A)
+        Address = Moves[I].Merge
+                      ? reinterpret_cast<uint64_t>(PS.Staging[I].data()) - uint64_t(Moves[I].Lo)
+                      // On the host already (or staying on the device): the
+                      // merge rewrites the host's values in place.
+                      : reinterpret_cast<uint64_t>(L.Args[A].Data);
+    Copies.push_back(Address);
+  }
+  const Piece &Pc = L.Pieces[P];
+  Status S = faultInjected(CpuName, "merge")
+                 ? injected(CpuName, "merge")
+                 : Cpu.merge(*L.Kernel.OnDevice[CpuIndex], L.HostArgs, Copies, L.Range, Pc.First,
+                             Pc.Count);
+  if (!S)
+    return Status(Failure(ErrorCode::DeviceFailed,
+                          "merging " + PS.Report.Device + "'s results failed: " +
+                              S.error().message() + ". The written buffers are incomplete."));
+  return Status::success();
 }
 
 /// The bytes of \p M that a failed kernel may have half written.
@@ -917,9 +868,9 @@ Status Launcher::recover(LaunchState &L, std::string &Failed) {
     // Skipped behind a failed exchange of the inputs it shares, or
     // another piece's failure (a chunk whose copies in follow a failed
     // chunk's): its groups did not run either.
-    if (auto It = L.ExchangeInto.find(L.Pieces[P].Device);
-        !Why && PS.CopyIn >= 0 && !L.done(PS.CopyIn) && It != L.ExchangeInto.end())
-      for (unsigned N : L.ExchangeOps)
+    if (auto It = L.Exchange.Into.find(L.Pieces[P].Device);
+        !Why && PS.CopyIn >= 0 && !L.done(PS.CopyIn) && It != L.Exchange.Into.end())
+      for (unsigned N : L.Exchange.Ops)
         if (!Why && L.Ran.Outcome[N] == ScheduleNode::Failed)
           Why = Failure(ErrorCode::DeviceFailed,
                         Devices[L.Pieces[P].Device]->info().Name +
@@ -1140,7 +1091,7 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
     announceSteps(L, Predicted);
   // The CPU's pieces run with a core left to the devices' threads.
   Cpu.limitThreads(Others ? ThreadPool::computeThreads(Cpu.threads(), true) : 0);
-  auto Ran = runBatch(Engines, L.Ops, L.Work, Workers, Run);
+  auto Ran = skmd::runBatch(Engines, L.Ops, L.Work, Workers, Run);
   Cpu.limitThreads(0);
   if (!Ran)
     return Ran.error(); // nothing ran

@@ -6,7 +6,7 @@
 //   2. plans the bytes each piece reads and writes (buffers/Transfers.h)
 //      and, from each buffer's residency (buffers/BufferObject.h), the
 //      bytes that move: only those whose newest copy is elsewhere;
-//   3. builds the launch as a batch (batch/BatchEngine.h) and runs it: per
+//   3. builds the launch as a batch (executor/BatchEngine.h) and runs it: per
 //      device piece, copy in, kernel, copy out (of what must come back),
 //      merge on the host; per CPU piece, the kernel on the user's memory,
 //      beside the copies that need the host's cores (pageable memory
@@ -41,7 +41,10 @@
 #include "buffers/Transfers.h"
 #include "devices/Device.h"
 #include "devices/cpu/CpuDevice.h"
-#include "launch/DeviceWorkers.h"
+#include "executor/DeviceWorkers.h"
+#include "launch/LaunchGraph.h"
+#include "launch/LaunchTypes.h"
+#include "launch/UserBatch.h"
 
 #include <functional>
 #include <optional>
@@ -50,64 +53,7 @@
 
 namespace skmd {
 
-/// What one piece took.
-struct PieceReport {
-  std::string Device;
-  uint64_t First = 0, Count = 0;
-  double InputMs = 0, KernelMs = 0, OutputMs = 0, MergeMs = 0;
-  /// When each step began, in ms from the launch's start (for traces).
-  double InputAt = 0, KernelAt = 0, OutputAt = 0, MergeAt = 0;
-  uint64_t BytesIn = 0, BytesOut = 0;
-  /// Set when the device failed and the CPU re-ran its groups.
-  std::string Failure;
-  /// The chunks it ran in (Piece::Chunks); each step's time spans them
-  /// all, from the first chunk's start to the last one's end.
-  unsigned Chunks = 1;
-};
-
-/// One operation of a launch's batch as it ran.
-struct OperationReport {
-  std::string Label;  ///< "copy in gpu0 [0, 512)"
-  std::string Engine; ///< "gpu0 copies in", "gpu0 kernels", "host" (engineName)
-  double StartMs = 0, EndMs = 0;
-  bool Ran = false; ///< Done or failed; false where skipped.
-};
-
-struct LaunchReport {
-  std::vector<PieceReport> Pieces;
-  /// The launch's batch, in the order built (the plan's prediction has
-  /// the same operations: partitioner/ModelPlanner.h).
-  std::vector<OperationReport> Operations;
-  /// Checking the arguments, loading the kernel where it is not loaded yet
-  /// (a GPU's JIT on its first launch) and planning the bytes moved.
-  double PlanMs = 0;
-  double TotalMs = 0;
-  /// Bytes brought to the host before the pieces ran, because a piece
-  /// read them and only a device held them (resident buffers).
-  uint64_t BytesToHost = 0;
-  double ToHostMs = 0;
-};
-
-/// A bundle loaded on the devices: per device (the launcher's order) its
-/// module, loaded with the first kernel that runs there, shared by every
-/// kernel of the bundle.
-struct LoadedProgram {
-  const Bundle *Source = nullptr;
-  std::vector<std::shared_ptr<DeviceModule>> OnDevice;
-};
-
-/// A kernel loaded on the devices a launch may use.
-struct LoadedKernel {
-  const Bundle *Source = nullptr;
-  const KernelInfo *Info = nullptr;
-  /// Its program, whose modules it takes; null: a module of its own.
-  LoadedProgram *Program = nullptr;
-  /// Per device (same order as the launcher's devices); null where the
-  /// kernel is not loaded yet. Launcher::run loads what a plan needs.
-  std::vector<std::unique_ptr<DeviceKernel>> OnDevice;
-};
-
-class Launcher {
+class Launcher : public GroupProfiler {
 public:
   /// \p Devices: every device of the context, the CPU among them (it
   /// merges, and re-runs the groups of a device that fails).
@@ -128,8 +74,15 @@ public:
   /// run (their outputs are left as they were).
   Status profile(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
                  const NDRange &Range, unsigned Device, uint64_t Count,
-                 PieceReport &Report);
+                 PieceReport &Report) override;
 
+  /// Runs the user's batch \p B (launch/UserBatch.h, checked) on the
+  /// machine \p M, its operations modelled as \p Model: in the order the
+  /// prediction finds soonest where \p Predicted, else as added.
+  Status runBatch(UserBatch &B, const BatchMachine &M, const std::vector<BatchOp> &Model,
+                  bool Predicted);
+
+  const std::vector<Device *> &devices() const { return Devices; }
   /// Every buffer object of this launcher's devices.
   Residency &residency() { return Buffers; }
   /// Loads \p Kernel on device \p Device (its program's module, loaded
@@ -157,9 +110,16 @@ private:
   Status checkPieces(const KernelInfo &K, const NDRange &Range,
                      const std::vector<Piece> &Pieces, bool CoverAll) const;
   void prepareResidency(LaunchState &L);
+  /// The launch's graph (launch/LaunchGraph.h) with each operation's
+  /// work.
   void buildBatch(LaunchState &L);
-  void addExchange(LaunchState &L, const std::vector<unsigned> &Fetches);
-  void addDevicePiece(LaunchState &L, size_t P);
+  /// The inputs the launch's devices exchange, where it pays; the
+  /// machine's routes where they do.
+  const BatchMachine *planExchange(LaunchState &L);
+  GraphPiece describePiece(const LaunchState &L, size_t P) const;
+  void attachExchange(LaunchState &L, const std::vector<unsigned> &Ops);
+  void attachDevicePiece(LaunchState &L, size_t P);
+  Status mergePiece(LaunchState &L, size_t P);
   Status recover(LaunchState &L, std::string &Failed);
   void commitResidency(LaunchState &L);
   void fillReport(LaunchState &L, const std::vector<Piece> &Pieces, LaunchReport &Report);
@@ -177,25 +137,6 @@ private:
   /// Declared last: destroyed first, its threads idle, before the rest.
   DeviceWorkers Workers;
 };
-
-/// Whether \p D's copies of the launch's buffers run on the host's cores
-/// (memcpy through staging, or into a HostDiscrete device), not by DMA.
-bool copiesUseHostCores(const Device &D, const std::vector<HostArg> &Args);
-
-/// \p Pieces as the launch's batch runs them: a chunked piece of a device with
-/// its own memory (\p Shares false) as its chunks, consecutive and as equal
-/// as can be (the first ones a group larger); \p Of gets each one's index
-/// in \p Pieces.
-std::vector<Piece> splitChunks(const std::vector<Piece> &Pieces,
-                               const std::vector<bool> &Shares, std::vector<size_t> &Of);
-
-/// "gpu0 [0, 512)": a piece's device and groups, as its operations in a
-/// launch's batch are labelled ("copy in gpu0 [0, 512)").
-std::string pieceName(const std::string &Device, const Piece &P);
-
-/// What an engine of \p M is called in reports and traces: "gpu0 copies
-/// in", "gpu0 kernels", "gpu0 copies out", "host".
-std::string engineName(const BatchMachine &M, std::pair<int, unsigned> Engine);
 
 /// The device arguments for a device on the user's own memory.
 std::vector<DeviceArg> hostDeviceArgs(const std::vector<HostArg> &Args);

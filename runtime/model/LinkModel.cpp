@@ -143,7 +143,7 @@ struct DeviceBlock {
 };
 
 /// The error for a cost \p What of \p Key not recorded while measuring is
-/// not allowed (RecordedCostsOnly).
+/// not allowed (Measuring::RecordedOnly).
 Failure notRecorded(const std::string &Key, const std::string &What) {
   return Failure(ErrorCode::NotFound, "the cost '" + What + "' of " + Key +
                                           " is not measured yet (skmd-prof --links measures it)");
@@ -153,13 +153,13 @@ Failure notRecorded(const std::string &Key, const std::string &What) {
 /// \p Measure(), then recorded.
 template <typename F>
 Result<LinkCost> recordedOrMeasuredCost(ProfileDatabase &Db, const std::string &Key,
-                                        const std::string &What, F &&Measure) {
+                                        const std::string &What, Measuring M, F &&Measure) {
   auto Row = Db.link(Key, What);
   if (!Row)
     return Row.error();
   if (*Row)
     return **Row;
-  if (RecordedCostsOnly::active())
+  if (M == Measuring::RecordedOnly)
     return notRecorded(Key, What);
   Result<LinkCost> Cost = Measure();
   if (!Cost)
@@ -175,7 +175,8 @@ const char *const LinkNames[4] = {"in-pageable", "in-pinned", "out-pageable", "o
 /// one is missing, from \p Measure(Rows), then recorded.
 template <typename F>
 Status recordedOrMeasured(ProfileDatabase &Db, const std::string &Key,
-                          const char *const (&Names)[4], LinkCost (&Rows)[4], F &&Measure) {
+                          const char *const (&Names)[4], LinkCost (&Rows)[4], Measuring M,
+                          F &&Measure) {
   bool Complete = true;
   for (unsigned I = 0; I < 4 && Complete; ++I) {
     auto Row = Db.link(Key, Names[I]);
@@ -188,7 +189,7 @@ Status recordedOrMeasured(ProfileDatabase &Db, const std::string &Key,
   }
   if (Complete)
     return Status::success();
-  if (RecordedCostsOnly::active())
+  if (M == Measuring::RecordedOnly)
     return notRecorded(Key, Names[0]);
   if (Status S = Measure(Rows); !S)
     return S;
@@ -267,9 +268,9 @@ Result<std::pair<double, double>> measureCopyRate(Device &D, uint64_t Bytes) {
   return std::pair<double, double>{Rate(*In), Rate(*Out)};
 }
 
-Result<LinkModel> linkModel(Device &D, ProfileDatabase &Db) {
+Result<LinkModel> linkModel(Device &D, ProfileDatabase &Db, Measuring Policy) {
   LinkCost Rows[4];
-  Status S = recordedOrMeasured(Db, deviceKey(D.info()), LinkNames, Rows,
+  Status S = recordedOrMeasured(Db, deviceKey(D.info()), LinkNames, Rows, Policy,
                                 [&](LinkCost(&Measured)[4]) -> Status {
                                   auto M = measureLink(D);
                                   if (!M)
@@ -388,12 +389,12 @@ Result<StagingCapacity> measureStagingCapacity(const std::vector<Device *> &Stag
 
 Result<CopiesTogether>
 copiesTogether(const std::vector<Device *> &Devices, bool Pinned, ProfileDatabase &Db,
-               const std::function<void(const std::string &)> &Progress) {
+               const std::function<void(const std::string &)> &Progress, Measuring Policy) {
   if (Devices.size() < 2)
     return Failure(ErrorCode::InvalidArgument, "copies together need two devices or more");
   LinkCost Rows[4];
   Status S = recordedOrMeasured(
-      Db, togetherKey(Devices, Pinned), StagingNames, Rows,
+      Db, togetherKey(Devices, Pinned), StagingNames, Rows, Policy,
       [&](LinkCost(&Measured)[4]) -> Status {
         if (Progress) {
           std::string Names;
@@ -417,10 +418,10 @@ copiesTogether(const std::vector<Device *> &Devices, bool Pinned, ProfileDatabas
 
 Result<StagingCapacity>
 stagingCapacity(const std::vector<Device *> &Staged, ProfileDatabase &Db,
-                const std::function<void(const std::string &)> &Progress) {
+                const std::function<void(const std::string &)> &Progress, Measuring Policy) {
   if (Staged.size() < 2)
     return StagingCapacity{};
-  auto Rates = copiesTogether(Staged, false, Db, Progress);
+  auto Rates = copiesTogether(Staged, false, Db, Progress, Policy);
   if (!Rates)
     return Rates.error();
   double GBps[4] = {Rates->InOneByOne, Rates->InTogether, Rates->OutOneByOne,
@@ -434,8 +435,9 @@ namespace {
 /// \p HostKey in \p Db, or measured now and recorded.
 Result<LinkCost>
 recordedHostCopy(ProfileDatabase &Db, const std::string &HostKey, const char *Name,
-                 const std::function<void(void *, const void *, uint64_t)> &Copy) {
-  return recordedOrMeasuredCost(Db, HostKey, Name, [&]() -> Result<LinkCost> {
+                 const std::function<void(void *, const void *, uint64_t)> &Copy,
+                 Measuring Policy) {
+  return recordedOrMeasuredCost(Db, HostKey, Name, Policy, [&]() -> Result<LinkCost> {
     std::vector<char> From(Regions * LargeBytes, 1), To(Regions * LargeBytes, 0);
     return costOf([&](uint64_t Bytes, uint64_t At) {
       Copy(To.data() + At, From.data() + At, Bytes);
@@ -451,28 +453,29 @@ recordedHostCopy(ProfileDatabase &Db, const std::string &HostKey, const char *Na
 Result<HostReadWrite>
 hostReadWriteModel(ProfileDatabase &Db, const std::string &HostKey,
                    const std::function<void(const void *, uint64_t)> &Read,
-                   const std::function<void(void *, uint64_t)> &Write) {
+                   const std::function<void(void *, uint64_t)> &Write, Measuring Policy) {
   // As a copy's measurement, reading its source or writing its target.
   auto Reads = recordedHostCopy(Db, HostKey, "host-read",
                                 [&](void *, const void *From, uint64_t Bytes) {
                                   Read(From, Bytes);
-                                });
+                                }, Policy);
   if (!Reads)
     return Reads.error();
   auto Writes = recordedHostCopy(Db, HostKey, "host-write",
                                  [&](void *To, const void *, uint64_t Bytes) {
                                    Write(To, Bytes);
-                                 });
+                                 }, Policy);
   if (!Writes)
     return Writes.error();
   return HostReadWrite{*Reads, *Writes};
 }
 
-Result<LinkCost> hostCopyModel(ProfileDatabase &Db, const std::string &HostKey) {
+Result<LinkCost> hostCopyModel(ProfileDatabase &Db, const std::string &HostKey,
+                               Measuring Policy) {
   return recordedHostCopy(Db, HostKey, "host-copy",
                           [](void *To, const void *From, uint64_t Bytes) {
                             std::memcpy(To, From, Bytes);
-                          });
+                          }, Policy);
 }
 
 namespace {
@@ -535,13 +538,14 @@ const char *const OverlappedNames[4] = {"in-both-ways", "out-both-ways", "in-bot
 } // namespace
 
 Result<OverlappedLink> overlappedLink(Device &D, const LinkModel &Alone, unsigned LoadThreads,
-                                      ProfileDatabase &Db) {
+                                      ProfileDatabase &Db, Measuring Policy) {
   OverlappedLink L{Alone.InPinned, Alone.OutPinned, Alone.InPinned, Alone.OutPinned};
   if (D.info().SharesHostMemory || D.info().CopyEngines == 0)
     return L;
   LinkCost Rows[4];
   Status S = recordedOrMeasured(
-      Db, deviceKey(D.info()), OverlappedNames, Rows, [&](LinkCost(&Measured)[4]) -> Status {
+      Db, deviceKey(D.info()), OverlappedNames, Rows, Policy,
+      [&](LinkCost(&Measured)[4]) -> Status {
         HostBlock In(&D, LargeBytes, true), Out(&D, LargeBytes, true);
         if (!In.P || !Out.P) { // No page-locked memory: nothing overlaps by DMA.
           for (unsigned I = 0; I < 4; ++I)
@@ -571,9 +575,9 @@ Result<OverlappedLink> overlappedLink(Device &D, const LinkModel &Alone, unsigne
   return OverlappedLink{Rows[0], Rows[1], Rows[2], Rows[3]};
 }
 
-Result<LinkCost> peerLink(Device &To, Device &From, ProfileDatabase &Db) {
+Result<LinkCost> peerLink(Device &To, Device &From, ProfileDatabase &Db, Measuring Policy) {
   std::string Key = "peer:" + deviceKey(From.info()) + ">" + deviceKey(To.info());
-  return recordedOrMeasuredCost(Db, Key, "copy", [&]() -> Result<LinkCost> {
+  return recordedOrMeasuredCost(Db, Key, "copy", Policy, [&]() -> Result<LinkCost> {
     auto Dst = DeviceBlock::allocate(To, LargeBytes);
     if (!Dst)
       return Dst.error();
@@ -654,7 +658,8 @@ const char *const SharingKinds[4] = {"in-pinned", "in-pageable", "out-pinned", "
 
 Result<HostSharing>
 hostSharing(Device &D, const std::function<void(void *, const void *, uint64_t)> &Load,
-            ProfileDatabase &Db, const std::function<void(const std::string &)> &Progress) {
+            ProfileDatabase &Db, const std::function<void(const std::string &)> &Progress,
+            Measuring Policy) {
   HostSharing H;
   constexpr uint64_t LoadBytes = 256ull << 20;
   std::unique_ptr<char[]> From, To;
@@ -665,7 +670,7 @@ hostSharing(Device &D, const std::function<void(void *, const void *, uint64_t)>
     bool In = K < 2, IsPinned = K % 2 == 0;
     LinkCost Rows[4];
     Status S = recordedOrMeasured(
-        Db, deviceKey(D.info()) + ":sharing:" + SharingKinds[K], SharingNames, Rows,
+        Db, deviceKey(D.info()) + ":sharing:" + SharingKinds[K], SharingNames, Rows, Policy,
         [&](LinkCost(&Measured)[4]) -> Status {
           if (Progress && !Announced)
             Progress("measuring how " + D.info().Name +
@@ -715,8 +720,9 @@ hostSharing(Device &D, const std::function<void(void *, const void *, uint64_t)>
 
 Result<LinkCost>
 hostMemoryModel(ProfileDatabase &Db, const std::string &HostKey,
-                const std::function<void(void *, const void *, uint64_t)> &Copy) {
-  return recordedHostCopy(Db, HostKey, "host-memory", Copy);
+                const std::function<void(void *, const void *, uint64_t)> &Copy,
+                Measuring Policy) {
+  return recordedHostCopy(Db, HostKey, "host-memory", Copy, Policy);
 }
 
 } // namespace skmd

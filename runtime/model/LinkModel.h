@@ -24,25 +24,11 @@
 
 namespace skmd {
 
-/// While one lives on a thread, the costs below that the profile database
-/// lacks are an error there (NotFound, naming skmd-prof --links) instead
-/// of measured: for callers that use the routes only where they are known
-/// and must not stop for seconds to measure them (a launch).
-class RecordedCostsOnly {
-public:
-  RecordedCostsOnly() { ++depth(); }
-  ~RecordedCostsOnly() { --depth(); }
-  RecordedCostsOnly(const RecordedCostsOnly &) = delete;
-  RecordedCostsOnly &operator=(const RecordedCostsOnly &) = delete;
-  /// Whether one lives on this thread.
-  static bool active() { return depth() > 0; }
-
-private:
-  static unsigned &depth() {
-    thread_local unsigned Depth = 0;
-    return Depth;
-  }
-};
+/// Whether a cost the profile database lacks may be measured now (and
+/// recorded), or is an error (NotFound, naming skmd-prof --links): for
+/// callers that use the routes only where they are known and must not
+/// stop for seconds to measure them (a launch).
+enum class Measuring { Allowed, RecordedOnly };
 
 struct LinkModel {
   LinkCost InPageable, InPinned, OutPageable, OutPinned;
@@ -62,7 +48,8 @@ Result<LinkModel> measureLink(Device &D);
 Result<std::pair<double, double>> measureCopyRate(Device &D, uint64_t Bytes);
 
 /// \p D's link model from \p Db, measured and recorded there if missing.
-Result<LinkModel> linkModel(Device &D, ProfileDatabase &Db);
+Result<LinkModel> linkModel(Device &D, ProfileDatabase &Db,
+                            Measuring M = Measuring::Allowed);
 
 /// How many devices' staged copies (pageable memory through the host's
 /// cores) the host sustains at once, each at the speed it has alone: the
@@ -84,7 +71,8 @@ Result<StagingCapacity> measureStagingCapacity(const std::vector<Device *> &Stag
 /// \p Progress first.
 Result<StagingCapacity>
 stagingCapacity(const std::vector<Device *> &Staged, ProfileDatabase &Db,
-                const std::function<void(const std::string &)> &Progress = nullptr);
+                const std::function<void(const std::string &)> &Progress = nullptr,
+                Measuring M = Measuring::Allowed);
 
 /// What several devices' copies moved, GB/s over all their bytes: one
 /// device after another, and all at once (each on a thread of its own,
@@ -99,13 +87,15 @@ struct CopiesTogether {
 /// to \p Progress first. Two devices or more.
 Result<CopiesTogether>
 copiesTogether(const std::vector<Device *> &Devices, bool Pinned, ProfileDatabase &Db,
-               const std::function<void(const std::string &)> &Progress = nullptr);
+               const std::function<void(const std::string &)> &Progress = nullptr,
+               Measuring M = Measuring::Allowed);
 
 /// The host's memcpy cost (the merge model), from \p Db or measured now
 /// and recorded under \p HostKey.
-Result<LinkCost> hostCopyModel(ProfileDatabase &Db, const std::string &HostKey);
+Result<LinkCost> hostCopyModel(ProfileDatabase &Db, const std::string &HostKey,
+                               Measuring M = Measuring::Allowed);
 
-/// What a pipelined share's copies cost (partitioner/Partitioner.h): \p D's
+/// What a pipelined share's copies cost (planning/Partitioner.h): \p D's
 /// copies from and to page-locked memory in both directions at once (they
 /// share the link), alone and beside \p LoadThreads threads copying host
 /// memory (a split's CPU kernel, which takes memory bandwidth and cores
@@ -120,16 +110,17 @@ struct OverlappedLink {
 /// missing; \p Alone's pinned costs (as measured, no overlap) for a device
 /// without page-locked memory or copy engines.
 Result<OverlappedLink> overlappedLink(Device &D, const LinkModel &Alone, unsigned LoadThreads,
-                                      ProfileDatabase &Db);
+                                      ProfileDatabase &Db, Measuring M = Measuring::Allowed);
 
 /// The host memory's rate for a copy made on every core (\p Copy: the CPU
 /// device's parallel memcpy), from \p Db or measured now and recorded
 /// under \p HostKey: what bounds the bytes every device together reads and
-/// writes in host memory (partitioner/Bound.h). A copy of n bytes reads
+/// writes in host memory (planning/Bound.h). A copy of n bytes reads
 /// and writes n each.
 Result<LinkCost>
 hostMemoryModel(ProfileDatabase &Db, const std::string &HostKey,
-                const std::function<void(void *, const void *, uint64_t)> &Copy);
+                const std::function<void(void *, const void *, uint64_t)> &Copy,
+                Measuring M = Measuring::Allowed);
 
 /// Host memory's read and write rates on every core (\p Read and \p Write:
 /// the CPU device's readHost and fillHost), from \p Db or measured now and
@@ -142,12 +133,14 @@ struct HostReadWrite {
 Result<HostReadWrite>
 hostReadWriteModel(ProfileDatabase &Db, const std::string &HostKey,
                    const std::function<void(const void *, uint64_t)> &Read,
-                   const std::function<void(void *, uint64_t)> &Write);
+                   const std::function<void(void *, uint64_t)> &Write,
+                   Measuring M = Measuring::Allowed);
 
 /// \p From's copies to \p To (Device::copyPeer): latency and rate, from
 /// \p Db, or measured now (64 MiB allocations on each, the link model's
 /// sizes) and recorded.
-Result<LinkCost> peerLink(Device &To, Device &From, ProfileDatabase &Db);
+Result<LinkCost> peerLink(Device &To, Device &From, ProfileDatabase &Db,
+                          Measuring M = Measuring::Allowed);
 
 /// How \p D's copies and a memory-bound kernel on the host's cores share
 /// the host (memory, cores) when they run at once: per kind of copy (in
@@ -169,7 +162,8 @@ struct HostSharing {
 /// second or so); \p Progress hears of a measurement first.
 Result<HostSharing>
 hostSharing(Device &D, const std::function<void(void *, const void *, uint64_t)> &Load,
-            ProfileDatabase &Db, const std::function<void(const std::string &)> &Progress = nullptr);
+            ProfileDatabase &Db, const std::function<void(const std::string &)> &Progress = nullptr,
+            Measuring M = Measuring::Allowed);
 
 } // namespace skmd
 

@@ -101,7 +101,7 @@ std::vector<uint64_t> profileCounts(uint64_t Total) {
   return Counts;
 }
 
-Status profileDevice(Launcher &Run, LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+Status profileDevice(GroupProfiler &Run, LoadedKernel &Kernel, const std::vector<HostArg> &Args,
                      const NDRange &Range, unsigned Device, const DeviceInfo &Info,
                      ProfileDatabase &Db, const ProfileOptions &Options) {
   LaunchShape Shape = launchShape(*Kernel.Info, Args, Range);

@@ -11,7 +11,7 @@
 #ifndef SKMD_MODEL_PROFILER_H
 #define SKMD_MODEL_PROFILER_H
 
-#include "launch/Launcher.h"
+#include "launch/LaunchTypes.h"
 #include "model/ProfileDatabase.h"
 #include "model/RegressionModel.h"
 
@@ -58,7 +58,7 @@ struct ProfileOptions {
 /// Profiles \p Kernel on device \p Device of \p Run with the launch given
 /// by \p Args and \p Range (whose buffers it overwrites), writing a row per
 /// count to \p Db.
-Status profileDevice(Launcher &Run, LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+Status profileDevice(GroupProfiler &Run, LoadedKernel &Kernel, const std::vector<HostArg> &Args,
                      const NDRange &Range, unsigned Device, const DeviceInfo &Info,
                      ProfileDatabase &Db, const ProfileOptions &Options = {});
 

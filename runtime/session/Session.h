@@ -1,32 +1,33 @@
 //===- Session.h - Devices, plans and launch order, below every front end --*- C++ -*-===//
 //
 // A session is what a front end runs kernels through: the devices it
-// opened, the launcher over them, the model planner, plan choice with its
-// fallbacks, --explain, and the order of launches. The C API (skmd.h) and
-// the tools are thin layers over it; the OpenCL platform is another.
+// opened, the launcher over them, the plan chooser (planning/), the buffer
+// objects (buffers/BufferTable.h), --explain, and the order of work. The C
+// API (skmd.h) and the tools are thin layers over it; the OpenCL platform
+// is another.
 //
-// Launches, profiling runs and link measurements go through one queue and
-// run one at a time in the order they were submitted (FIFO, as an in-order
-// OpenCL queue), on the session's worker thread: devices are not shared
-// between two launches.
+// Launches, batches, host accesses, profiling runs and link measurements
+// go through one queue and run one at a time in the order they were
+// submitted (FIFO, as an in-order OpenCL queue), on the session's worker
+// thread: devices are not shared between two launches. A launch goes down
+// the layers from there: its plan from the chooser, its run by the
+// launcher, and what it took back to the chooser.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SKMD_SESSION_SESSION_H
 #define SKMD_SESSION_SESSION_H
 
-#include "devices/Device.h"
-#include "devices/cpu/CpuDevice.h"
+#include "buffers/BufferTable.h"
+#include "buffers/HostMemory.h"
 #include "launch/Launcher.h"
-#include "partitioner/ModelPlanner.h"
-#include "session/MeasuredPlans.h"
-#include "session/ResidentPlans.h"
-#include "session/SessionBatch.h"
+#include "launch/UserBatch.h"
+#include "planning/PlanChooser.h"
+#include "session/SessionOptions.h"
 
 #include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
-#include <map>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -36,25 +37,6 @@
 #include <vector>
 
 namespace skmd {
-
-/// How a session starts.
-struct SessionOptions {
-  /// The devices to open (session/Devices.h): empty for every device found.
-  std::string Devices;
-  /// Plans and outcomes to stderr (SKMD_EXPLAIN).
-  bool Explain = false;
-  /// Profile a kernel the model lacks before planning it (SKMD_PROFILE):
-  /// unset leaves the planner's default.
-  std::optional<bool> AutoProfile;
-  /// The model's splits held to what they measured
-  /// (session/MeasuredPlans.h; SKMD_MEASURED_PLANS=0 turns it off).
-  bool MeasuredPlans = true;
-
-  /// \p DeviceSpec, or SKMD_DEVICES where it is null; SKMD_EXPLAIN;
-  /// SKMD_PROFILE (auto or off; anything else is an error);
-  /// SKMD_MEASURED_PLANS.
-  static Result<SessionOptions> fromEnvironment(const char *DeviceSpec);
-};
 
 /// A launch's report, with how its plan was chosen and what the model
 /// predicted of it.
@@ -146,36 +128,20 @@ public:
   /// Writes them; device copies of those bytes become stale.
   Status writeBuffer(BufferObject &B, uint64_t Offset, uint64_t Bytes, const void *Src);
 
-  /// Batches (session/SessionBatch.h). The prediction of \p B, in its
+  /// Batches (launch/UserBatch.h). The prediction of \p B, in its
   /// turn: the route table (measured into the profile database on first
   /// use) and the kernel pieces' times from their profiles; a piece
   /// without a profile makes it an error naming it.
-  Result<Timeline> predictBatch(SessionBatch &B);
+  Result<Timeline> predictBatch(UserBatch &B);
   /// Runs \p B in its turn, after everything submitted before; \p B lives
   /// until the future is ready, its report filled then. An operation that
   /// fails fails the batch (the error names it); those after it that wait
   /// for it do not run.
-  std::future<Status> submitBatch(SessionBatch &B);
+  std::future<Status> submitBatch(UserBatch &B);
 
 private:
-  /// The batch model of the devices, measured on first use.
-  Result<const BatchMachine *> batchMachine();
-  /// The batch model where the profile database already holds every route
-  /// (loaded then, never measured), else null: what launches exchange
-  /// inputs on.
-  const BatchMachine *knownMachine();
-  /// \p B's operations as the model sees them; kernel pieces without a
-  /// profile get no time and are named in \p Unpredicted.
-  Result<std::vector<BatchOp>> batchModel(SessionBatch &B, std::string &Unpredicted);
-  Status checkBatchOps(const SessionBatch &B) const;
-  Status runBatchNow(SessionBatch &B);
-  std::optional<BatchMachine> Machine;
-  /// Whether knownMachine found routes missing (it does not look again).
-  bool MachineUnknown = false;
-  /// What setProgress was given (measurements announce themselves).
-  std::function<void(const std::string &)> Progress;
-
   Session() = default;
+  Status checkBatch(const UserBatch &B) const;
   /// Queues \p Job behind everything submitted before.
   std::future<Status> submit(std::function<Status()> Job);
   /// Runs \p Fn in its turn and returns what it returns.
@@ -188,64 +154,14 @@ private:
     return std::move(*Out);
   }
   void serve();
-  Result<std::vector<Piece>> choosePlan(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
-                                        const NDRange &Range, const std::string &Plan,
-                                        LaunchRecord &Record, std::string &NoModel);
-  /// For a launch whose every buffer is resident: the plan in use for its
-  /// shape, or a device alone that beats it now that the data is where it
-  /// is (session/ResidentPlans.h); nullopt for other launches.
-  std::optional<std::vector<Piece>> residentPlan(LoadedKernel &Kernel,
-                                                 const std::vector<HostArg> &Args,
-                                                 const NDRange &Range, LaunchRecord &Record);
-  /// Per device, when its side of \p Report (a launch of \p Pieces)
-  /// finished over \p Model's prediction of it
-  /// (MeasuredPlans::Shape::Slowdown).
-  std::vector<double> sideSlowdowns(const ModelPlan &Model, const std::vector<Piece> &Pieces,
-                                    const LaunchReport &Report) const;
-  /// For a launch on host memory that the model splits: the split, or the
-  /// fastest device alone where the split measured no faster
-  /// (session/MeasuredPlans.h); nullopt keeps Record's plan.
-  std::optional<std::vector<Piece>> measuredPlan(LoadedKernel &Kernel,
-                                                 const std::vector<HostArg> &Args,
-                                                 const NDRange &Range, LaunchRecord &Record);
-
   std::vector<std::unique_ptr<Device>> Devices;
   CpuDevice *Cpu = nullptr;
   std::unique_ptr<Launcher> Run;
-  std::unique_ptr<ModelPlanner> Planner;
-  /// Buffer objects (destroyed before the launcher, whose residency they
-  /// are part of), and the host memory of those the session allocated.
-  std::map<BufferObject *, std::pair<std::unique_ptr<BufferObject>, void *>> Objects;
-  /// Objects that share host memory with others (createView): the root
-  /// they are views of, where they start in it, and the bytes written
-  /// through them since their family last saw them (in their own offsets).
-  struct Alias {
-    BufferObject *Root = nullptr;
-    uint64_t Offset = 0;
-    IntervalSet Dirty;
-  };
-  std::map<BufferObject *, Alias> Aliases;
-  /// Root -> the live members of its family (the root while not released).
-  std::map<BufferObject *, std::vector<BufferObject *>> Families;
-  /// Plans of launch shapes on resident buffers, and the shape of the
-  /// launch being planned (its measured time is kept after it runs).
-  ResidentPlans Resident;
-  ResidentPlans::Shape *Planned = nullptr;
-  /// Times of the model's splits on host memory, and the shape of the
-  /// launch being planned with the plan it was given.
-  MeasuredPlans Measured;
-  MeasuredPlans::Shape *Checking = nullptr;
-  MeasuredPlans::Choice CheckedChoice = MeasuredPlans::Choice::Split;
-  bool CheckPlans = true;
-  /// Before \p B is used: every other member's dirty bytes that overlap
-  /// it are made current on the host and stale in the other members.
-  Status syncAliases(BufferObject &B);
-  /// After \p Set of \p B was written.
-  void wroteAliased(BufferObject &B, const IntervalSet &Set);
-  /// Makes \p B's dirty bytes current on the host, stale in the others.
-  Status flushAlias(BufferObject &B);
-  /// Drops \p B (and its family's bookkeeping); the host memory to free.
-  void *forgetBuffer(BufferObject *B);
+  std::unique_ptr<PlanChooser> Chooser;
+  /// Declared after the launcher and the devices: the buffer objects go
+  /// first, then their host memory.
+  std::unique_ptr<HostMemory> Memory;
+  std::unique_ptr<BufferTable> Buffers;
   bool Explain = false;
 
   std::mutex QueueLock;
@@ -255,16 +171,6 @@ private:
   std::thread Worker;
   /// The worker's id once it runs: jobs may release buffers in place.
   std::atomic<std::thread::id> WorkerId{};
-
-  /// Page-locked blocks from allocHost: the device that owns each, and
-  /// the others that page-locked it too.
-  struct PinnedBlock {
-    void *P = nullptr;
-    Device *Owner = nullptr;
-    std::vector<Device *> Registered;
-  };
-  std::mutex HostLock;
-  std::vector<PinnedBlock> Pinned;
 };
 
 } // namespace skmd

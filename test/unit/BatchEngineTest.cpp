@@ -1,8 +1,8 @@
 //===- BatchEngineTest.cpp - Batches run as predicted, on HostDiscrete devices -===//
 
-#include "batch/BatchEngine.h"
+#include "executor/BatchEngine.h"
 #include "common/BatchOps.h"
-#include "launch/Schedule.h"
+#include "executor/Schedule.h"
 #include "session/Devices.h"
 
 #include <gtest/gtest.h>

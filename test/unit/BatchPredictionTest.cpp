@@ -391,8 +391,8 @@ TEST(BatchMachine, HostDiscreteDevicesGetTheirRoutesAndTheHostsLimits) {
   // Where measuring is not allowed (a launch), missing routes are an error
   // that says how to measure them, and nothing is measured or recorded.
   {
-    RecordedCostsOnly Known;
-    auto Unknown = measuredMachine(Devices, Opened->Cpu, **Db, Progress);
+    auto Unknown =
+        measuredMachine(Devices, Opened->Cpu, **Db, Progress, nullptr, Measuring::RecordedOnly);
     ASSERT_FALSE(Unknown.ok());
     EXPECT_EQ(Unknown.error().code(), ErrorCode::NotFound);
     EXPECT_NE(Unknown.error().message().find("skmd-prof --links"), std::string::npos)
@@ -402,7 +402,6 @@ TEST(BatchMachine, HostDiscreteDevicesGetTheirRoutesAndTheHostsLimits) {
     ASSERT_TRUE(Row.ok());
     EXPECT_FALSE(Row->has_value());
   }
-  EXPECT_FALSE(RecordedCostsOnly::active());
 
   auto M = measuredMachine(Devices, Opened->Cpu, **Db, Progress);
   ASSERT_TRUE(M.ok()) << M.error().message();
@@ -446,8 +445,8 @@ TEST(BatchMachine, HostDiscreteDevicesGetTheirRoutesAndTheHostsLimits) {
   ASSERT_TRUE(Again.ok());
   EXPECT_EQ(Said.size(), 3u);
   {
-    RecordedCostsOnly Known;
-    auto Recorded = measuredMachine(Devices, Opened->Cpu, **Db, Progress);
+    auto Recorded =
+        measuredMachine(Devices, Opened->Cpu, **Db, Progress, nullptr, Measuring::RecordedOnly);
     ASSERT_TRUE(Recorded.ok()) << Recorded.error().message();
     EXPECT_EQ(Recorded->Routes.routes().size(), M->Routes.routes().size());
     EXPECT_EQ(Recorded->Routes.limits().size(), M->Routes.limits().size());

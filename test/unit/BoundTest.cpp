@@ -1,5 +1,5 @@
 //===- BoundTest.cpp - The least time any split could take, by hand -------===//
-#include "partitioner/Bound.h"
+#include "planning/Bound.h"
 
 #include <gtest/gtest.h>
 

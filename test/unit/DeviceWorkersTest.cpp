@@ -1,5 +1,5 @@
 //===- DeviceWorkersTest.cpp - The launcher's thread per device -----------===//
-#include "launch/DeviceWorkers.h"
+#include "executor/DeviceWorkers.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 #include "common/KernelHarness.h"
 #include "devices/HostCores.h"
 #include "launch/Launcher.h"
-#include "partitioner/ModelPlanner.h"
+#include "planning/ModelPlanner.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 //===- MeasuredPlansTest.cpp - The model's splits held to what they measured -===//
-#include "session/MeasuredPlans.h"
+#include "planning/MeasuredPlans.h"
 
 #include <gtest/gtest.h>
 

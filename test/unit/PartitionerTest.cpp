@@ -1,8 +1,8 @@
 //===- PartitionerTest.cpp - Algorithm 1 on devices whose best plan is known ===//
-#include "partitioner/Explain.h"
-#include "partitioner/ModelPlanner.h"
-#include "partitioner/Plan.h"
-#include "partitioner/Partitioner.h"
+#include "planning/Explain.h"
+#include "planning/ModelPlanner.h"
+#include "planning/Plan.h"
+#include "planning/Partitioner.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 //===- ResidentPlansTest.cpp - Plans for launches on resident buffers -----===//
-#include "session/ResidentPlans.h"
+#include "planning/ResidentPlans.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 //===- ScheduleTest.cpp - The executor of a launch's graph ----------------===//
-#include "launch/Schedule.h"
+#include "executor/Schedule.h"
 
 #include "devices/HostStreams.h"
 #include "devices/discrete/HostDiscreteDevice.h"

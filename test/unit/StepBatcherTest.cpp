@@ -38,9 +38,9 @@ struct Log {
 /// Collects the batches a batcher reports, from whichever thread.
 struct Reported {
   std::mutex Lock;
-  std::vector<BatchReport> Reports;
-  std::function<void(const BatchReport &)> sink() {
-    return [this](const BatchReport &R) {
+  std::vector<StepBatchReport> Reports;
+  std::function<void(const StepBatchReport &)> sink() {
+    return [this](const StepBatchReport &R) {
       std::lock_guard<std::mutex> G(Lock);
       Reports.push_back(R);
     };
@@ -133,7 +133,7 @@ void client(StepBatcher &B, Log &L, int I, int Steps) {
 TEST(StepBatcher, ABarrierGathersEveryActiveClientsStep) {
   // A wait far longer than the test: only the barrier closes batches.
   Reported Got;
-  std::vector<BatchReport> &Reports = Got.Reports;
+  std::vector<StepBatchReport> &Reports = Got.Reports;
   StepBatcher B(options(GatherOptions::Barrier, 20s, SharingOrder::PS1), 0, Got.sink());
   Log L;
   auto Start = std::chrono::steady_clock::now();
@@ -147,7 +147,7 @@ TEST(StepBatcher, ABarrierGathersEveryActiveClientsStep) {
   // The first steps come as the clients start; then every batch holds
   // all three, in lockstep, but where one ran ahead at the start.
   unsigned Full = 0, Steps = 0;
-  for (const BatchReport &R : Reports) {
+  for (const StepBatchReport &R : Reports) {
     Full += R.Steps == 3;
     Steps += R.Steps;
     EXPECT_GE(R.MeasuredMs, 0);
@@ -234,7 +234,7 @@ TEST(StepBatcher, AClientThatStopsShortHoldsTheOthersUpOnlyForTheWait) {
 
 TEST(StepBatcher, ABatchIsReportedWithItsPredictionOnceItsStepsHaveRun) {
   Reported Got;
-  std::vector<BatchReport> &Reports = Got.Reports;
+  std::vector<StepBatchReport> &Reports = Got.Reports;
   // 100 compute units; kernels of 50 groups fill half of them.
   StepBatcher B(options(GatherOptions::Window, 100ms, std::nullopt), 100, Got.sink());
   Log L;
@@ -251,7 +251,7 @@ TEST(StepBatcher, ABatchIsReportedWithItsPredictionOnceItsStepsHaveRun) {
   EXPECT_TRUE(Reports.empty()); // one step still runs
   B.stepRan(*Tokens[1]);
   ASSERT_EQ(Reports.size(), 1u);
-  const BatchReport &R = Reports[0];
+  const StepBatchReport &R = Reports[0];
   EXPECT_EQ(R.Steps, 2u);
   EXPECT_TRUE(R.Predicted);
   EXPECT_EQ(R.Class, TaskClass::ComputeIntensive);
@@ -268,7 +268,7 @@ TEST(StepBatcher, ABatchIsReportedWithItsPredictionOnceItsStepsHaveRun) {
 
 TEST(StepBatcher, AStepWithoutItsEndIsReportedUnmeasured) {
   Reported Got;
-  std::vector<BatchReport> &Reports = Got.Reports;
+  std::vector<StepBatchReport> &Reports = Got.Reports;
   StepBatcher B(options(GatherOptions::Window, 1ms, std::nullopt), 0, Got.sink());
   B.begin(&Ids[0], step());
   B.enter(&Ids[0], Stage::In);
@@ -299,7 +299,7 @@ TEST(StepBatcher, GatherOptionsParse) {
 
 TEST(StepBatcher, AutoTriesEachOrderOnceThenIssuesTheFasterAsMeasured) {
   Reported Got;
-  std::vector<BatchReport> &Reports = Got.Reports;
+  std::vector<StepBatchReport> &Reports = Got.Reports;
   StepBatcher B(options(GatherOptions::Window, 1ms, std::nullopt), 100, Got.sink());
   Log L;
   // One client's steps, each its own batch. The model times both orders

@@ -309,9 +309,9 @@ Server::Server(std::vector<std::unique_ptr<Device>> Ds, ServerOptions O) : Optio
     Hi.Devices.push_back(offer(D->info()));
     auto Sl = std::make_unique<Slot>();
     if (Options.Gather.Gather != GatherOptions::Off) {
-      std::function<void(const BatchReport &)> Explain;
+      std::function<void(const StepBatchReport &)> Explain;
       if (Options.Explain)
-        Explain = [this, Name = D->info().Name](const BatchReport &R) {
+        Explain = [this, Name = D->info().Name](const StepBatchReport &R) {
           Options.Explain(describe(R, Name));
         };
       // A kernel on the host's cores fills them, whatever its groups.

@@ -36,7 +36,7 @@ std::optional<std::string> parseGather(const std::string &Text, GatherOptions &I
   return "--gather is off, barrier, barrier:<us> or window:<us>, not '" + Text + "'";
 }
 
-std::string describe(const BatchReport &R, const std::string &Device) {
+std::string describe(const StepBatchReport &R, const std::string &Device) {
   char Line[512];
   int N = std::snprintf(Line, sizeof Line, "%s batch %llu: %u step%s, ", Device.c_str(),
                         static_cast<unsigned long long>(R.Number), R.Steps,
@@ -66,7 +66,7 @@ std::string describe(const BatchReport &R, const std::string &Device) {
 }
 
 StepBatcher::StepBatcher(GatherOptions O, unsigned ComputeUnits,
-                         std::function<void(const BatchReport &)> Report)
+                         std::function<void(const StepBatchReport &)> Report)
     : Options(O), ComputeUnits(ComputeUnits), Report(std::move(Report)) {}
 
 uint64_t StepBatcher::batches() const {
@@ -101,7 +101,7 @@ unsigned StepBatcher::awaited(Clock::time_point Now) const {
 void StepBatcher::close(Batch &B, Clock::time_point Now) {
   B.Closed = true;
   B.Issued = B.Since = Now;
-  BatchReport &R = B.R;
+  StepBatchReport &R = B.R;
   R.Number = B.Number;
   R.Steps = unsigned(B.Steps.size());
   R.GatherMs = std::chrono::duration<double, std::milli>(Now - B.Opened).count();
@@ -222,7 +222,7 @@ StepBatcher::ShapeKey StepBatcher::shapeOf(const Batch &B, SharingOrder O) const
   return {unsigned(B.Steps.size()), B.GroupsPerRun, O};
 }
 
-void StepBatcher::reportIfRan(Batch &B, std::vector<BatchReport> &Out) {
+void StepBatcher::reportIfRan(Batch &B, std::vector<StepBatchReport> &Out) {
   if (B.Reported || !B.IssuedAll)
     return;
   bool Measured = true;
@@ -251,7 +251,7 @@ void StepBatcher::reportIfRan(Batch &B, std::vector<BatchReport> &Out) {
                 Running.end());
 }
 
-void StepBatcher::deliver(std::vector<BatchReport> &Out, std::unique_lock<std::mutex> &G) {
+void StepBatcher::deliver(std::vector<StepBatchReport> &Out, std::unique_lock<std::mutex> &G) {
   // Batches that just finished issuing may have run already.
   for (size_t I = 0; I < Running.size();) {
     size_t Before = Running.size();
@@ -262,7 +262,7 @@ void StepBatcher::deliver(std::vector<BatchReport> &Out, std::unique_lock<std::m
   if (Out.empty() || !Report)
     return;
   G.unlock();
-  for (const BatchReport &R : Out)
+  for (const StepBatchReport &R : Out)
     Report(R);
   G.lock();
 }
@@ -285,7 +285,7 @@ void StepBatcher::begin(Member M, const wire::Step &S) {
   Issuing.back()->Steps.push_back(St);
   Current[M] = Issuing.back();
   advance(Now);
-  std::vector<BatchReport> Out;
+  std::vector<StepBatchReport> Out;
   deliver(Out, G);
   G.unlock();
   Changed.notify_all();
@@ -322,7 +322,7 @@ void StepBatcher::enter(Member M, Stage S) {
       Changed.notify_all();
     Changed.wait_until(G, nextDeadline());
   }
-  std::vector<BatchReport> Out;
+  std::vector<StepBatchReport> Out;
   deliver(Out, G);
   G.unlock();
   Changed.notify_all();
@@ -340,7 +340,7 @@ std::optional<uint64_t> StepBatcher::marked(Member M) {
   uint64_t Token = ++Tokens;
   EndTokens[Token] = {std::move(Holder), Index};
   advance(Clock::now());
-  std::vector<BatchReport> Out;
+  std::vector<StepBatchReport> Out;
   deliver(Out, G);
   G.unlock();
   Changed.notify_all();
@@ -357,7 +357,7 @@ void StepBatcher::stepRan(uint64_t Token) {
   StepState &St = B->Steps[Index];
   St.Ran = true;
   St.RanAt = Clock::now();
-  std::vector<BatchReport> Out;
+  std::vector<StepBatchReport> Out;
   reportIfRan(*B, Out);
   deliver(Out, G);
 }
@@ -369,7 +369,7 @@ void StepBatcher::leave(Member M) {
   Current.erase(M);
   LastSeen.erase(M);
   advance(Clock::now());
-  std::vector<BatchReport> Out;
+  std::vector<StepBatchReport> Out;
   deliver(Out, G);
   G.unlock();
   Changed.notify_all();

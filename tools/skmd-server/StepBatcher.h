@@ -79,7 +79,7 @@ struct GatherOptions {
 std::optional<std::string> parseGather(const std::string &Text, GatherOptions &Into);
 
 /// A batch as it was issued and ran.
-struct BatchReport {
+struct StepBatchReport {
   uint64_t Number = 0;
   unsigned Steps = 0;
   /// Every step came with its plan's prediction.
@@ -106,7 +106,7 @@ struct BatchReport {
 /// "gpu0 batch 12: 8 steps, compute-intensive (in 0.40, kernel 2.10, out
 /// 0.40 ms, a kernel fills 100% of the GPU), PS-2; predicted 17.6 ms,
 /// measured 18.3 ms (+4.0%); gathered in 0.31 ms".
-std::string describe(const BatchReport &R, const std::string &Device);
+std::string describe(const StepBatchReport &R, const std::string &Device);
 
 class StepBatcher {
 public:
@@ -118,7 +118,7 @@ public:
   /// (0: the paper's kernels that overlap completely). \p Report gets each
   /// batch once its steps have run (from the thread that saw the last one).
   StepBatcher(GatherOptions O, unsigned ComputeUnits,
-              std::function<void(const BatchReport &)> Report = nullptr);
+              std::function<void(const StepBatchReport &)> Report = nullptr);
 
   /// \p M will step on the device (it loaded a kernel there): a barrier
   /// waits for its first step too, for a second.
@@ -170,7 +170,7 @@ private:
     bool Reported = false;
     uint64_t GroupsPerRun = 0;
     /// Its report as it fills, its order among it (set at close).
-    BatchReport R;
+    StepBatchReport R;
   };
 
   /// Whether \p M's step \p St of \p B may issue a request of stage \p S.
@@ -184,8 +184,8 @@ private:
   std::pair<Batch *, StepState *> stepOf(Member M);
   void endStep(Batch &B, StepState &St, bool Measured);
   /// Reports \p B if every step ended and ran. Under Lock; \p Out gets it.
-  void reportIfRan(Batch &B, std::vector<BatchReport> &Out);
-  void deliver(std::vector<BatchReport> &Out, std::unique_lock<std::mutex> &G);
+  void reportIfRan(Batch &B, std::vector<StepBatchReport> &Out);
+  void deliver(std::vector<StepBatchReport> &Out, std::unique_lock<std::mutex> &G);
   /// The earliest time a wait may end to move things on.
   Clock::time_point nextDeadline() const;
   /// The steps a barrier waits for: one of each client that joined or
@@ -194,7 +194,7 @@ private:
 
   const GatherOptions Options;
   const unsigned ComputeUnits;
-  std::function<void(const BatchReport &)> Report;
+  std::function<void(const StepBatchReport &)> Report;
   mutable std::mutex Lock;
   std::condition_variable Changed;
   /// Front: the batch issuing (or the next to); the last may be forming.

@@ -111,7 +111,7 @@ private:
   std::mutex PeersLock;
   /// A stream and a staging pool per copy direction, and a stream for the
   /// kernels: a launch's schedule runs copies in, kernels and copies out
-  /// from threads of their own (launch/Schedule.h), so that both copy
+  /// from threads of their own (executor/Schedule.h), so that both copy
   /// engines work at once. Pinned memory belongs to the context: the pools
   /// are freed before it is released.
   CUstream ToDevice, Compute, ToHost;

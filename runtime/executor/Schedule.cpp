@@ -1,5 +1,5 @@
 //===- Schedule.cpp - A launch as a graph of copies, kernels and merges ---===//
-#include "launch/Schedule.h"
+#include "executor/Schedule.h"
 
 #include <algorithm>
 #include <set>

@@ -34,8 +34,8 @@
 // test refuses every split whose pieces would meet, whichever plan it is.
 //
 //===----------------------------------------------------------------------===//
-#ifndef SKMD_SESSION_MEASUREDPLANS_H
-#define SKMD_SESSION_MEASUREDPLANS_H
+#ifndef SKMD_PLANNING_MEASUREDPLANS_H
+#define SKMD_PLANNING_MEASUREDPLANS_H
 
 #include "buffers/Transfers.h"
 
@@ -93,4 +93,4 @@ private:
 
 } // namespace skmd
 
-#endif // SKMD_SESSION_MEASUREDPLANS_H
+#endif // SKMD_PLANNING_MEASUREDPLANS_H

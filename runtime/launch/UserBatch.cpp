@@ -1,9 +1,7 @@
-//===- SessionBatch.cpp - Batches on a session's buffers and kernels ------===//
+//===- UserBatch.cpp - A batch of copies and kernel pieces the user lays out ===//
+#include "launch/UserBatch.h"
 
-#include "batch/Machine.h"
-#include "batch/Topology.h"
-#include "model/LinkModel.h"
-#include "session/Session.h"
+#include "launch/Launcher.h"
 
 #include <algorithm>
 #include <map>
@@ -24,7 +22,7 @@ IntervalSet rangeSet(uint64_t Lo, uint64_t Hi) {
 }
 
 /// "the host" or the device's name.
-std::string sideName(const std::vector<std::unique_ptr<Device>> &Devices, int Side) {
+std::string sideName(const std::vector<Device *> &Devices, int Side) {
   return Side == HostSide ? std::string("the host") : Devices[Side]->info().Name;
 }
 
@@ -40,7 +38,8 @@ std::string firstMissing(const IntervalSet &Want, const IntervalSet &Have) {
 
 } // namespace
 
-Status Session::checkBatchOps(const SessionBatch &B) const {
+Status checkUserBatch(const UserBatch &B, const std::vector<Device *> &Devices,
+                      const std::function<bool(const BufferObject *)> &IsView) {
   auto Bad = [&](size_t I, const std::string &What) {
     return Failure(ErrorCode::InvalidArgument,
                    "batch operation " + std::to_string(I) + ": " + What);
@@ -66,7 +65,7 @@ Status Session::checkBatchOps(const SessionBatch &B) const {
         if (S != HostSide && Devices[S]->info().SharesHostMemory)
           return Bad(I, Devices[S]->info().Name +
                             " computes on host memory: copy to or from the host instead");
-      if (Aliases.count(C->Buffer))
+      if (IsView(C->Buffer))
         return Bad(I, "sub-buffers are not supported in batches");
       continue;
     }
@@ -82,111 +81,15 @@ Status Session::checkBatchOps(const SessionBatch &B) const {
     if (Status S = checkArgs(*K.Kernel->Info, K.Args); !S)
       return Bad(I, S.error().message());
     for (const HostArg &A : K.Args)
-      if (A.K == HostArg::Buffer && (!A.Object || Aliases.count(A.Object)))
+      if (A.K == HostArg::Buffer && (!A.Object || IsView(A.Object)))
         return Bad(I, "a kernel piece's buffers must be the context's buffers, not sub-buffers");
   }
   return Status::success();
 }
 
-Result<const BatchMachine *> Session::batchMachine() {
-  if (Machine)
-    return &*Machine;
-  auto Db = Planner->database();
-  if (!Db)
-    return Db.error();
-  std::vector<Device *> Raw;
-  for (auto &D : Devices)
-    Raw.push_back(D.get());
-  // Without the topology (hwloc cannot read this machine) every device is
-  // taken to share one link to host memory: launches still plan, their
-  // page-locked copies measured together.
-  auto Where = discoverTopology(Raw);
-  if (!Where && Progress)
-    Progress("the machine's topology is unknown (" + Where.error().message() +
-             "): its devices are taken to share one link to host memory");
-  auto M = measuredMachine(Raw, Cpu, **Db, Progress, Where ? &*Where : nullptr);
-  if (!M)
-    return M.error();
-  EngineCost Engine = measureEngineCost(Run->workers());
-  M->SetupMs = Engine.SetupMs;
-  M->HandoffMs = Engine.HandoffMs;
-  Machine = std::move(*M);
-  return &*Machine;
-}
-
-const BatchMachine *Session::knownMachine() {
-  if (Machine)
-    return &*Machine;
-  if (MachineUnknown)
-    return nullptr;
-  RecordedCostsOnly Known;
-  auto M = batchMachine();
-  if (!M) {
-    MachineUnknown = true;
-    return nullptr;
-  }
-  return *M;
-}
-
-Result<std::vector<BatchOp>> Session::batchModel(SessionBatch &B, std::string &Unpredicted) {
-  std::vector<BatchOp> Ops;
-  for (const SessionBatch::Op &Op : B.Ops) {
-    BatchOp M;
-    M.After = Op.After;
-    if (auto *C = std::get_if<BatchCopyOp>(&Op.What)) {
-      bool Pageable = false;
-      if (C->From == HostSide || C->To == HostSide) {
-        const Device &D = *Devices[C->From == HostSide ? C->To : C->From];
-        Pageable = !D.isPinnedHost(static_cast<char *>(C->Buffer->host()) + C->Offset, C->Bytes);
-      }
-      M.Path = Route{C->From, C->To, Pageable};
-      M.Bytes = C->Bytes;
-      M.Label = "copy of bytes " + rangeText(C->Offset, C->Offset + C->Bytes);
-    } else {
-      const auto &K = std::get<BatchKernelOp>(Op.What);
-      M.What = BatchOp::Kernel;
-      M.Device = int(K.Device);
-      M.Label = K.Kernel->Info->Name + " on " + Devices[K.Device]->info().Name + ", groups " +
-                rangeText(K.First, K.First + K.Count);
-      std::vector<Piece> One = {{K.Device, K.First, K.Count, 1}};
-      auto P = Planner->predict(One, "batch", *K.Kernel, K.Args, K.Range);
-      if (P && K.Device < P->Predicted.size())
-        M.KernelMs = P->Predicted[K.Device].KernelMs;
-      else if (Unpredicted.empty())
-        Unpredicted = M.Label;
-    }
-    Ops.push_back(std::move(M));
-  }
-  return Ops;
-}
-
-Result<Timeline> Session::predictBatch(SessionBatch &B) {
-  return inTurn([&]() -> Result<Timeline> {
-    if (Status S = checkBatchOps(B); !S)
-      return S.error();
-    auto M = batchMachine();
-    if (!M)
-      return M.error();
-    std::string Unpredicted;
-    auto Ops = batchModel(B, Unpredicted);
-    if (!Ops)
-      return Ops.error();
-    if (!Unpredicted.empty())
-      return Failure(ErrorCode::NotFound,
-                     "no profile predicts the kernel piece '" + Unpredicted +
-                         "' (profile the kernel with skmd-prof or skmd_profile)");
-    return skmd::predictBatch(**M, *Ops);
-  });
-}
-
-std::future<Status> Session::submitBatch(SessionBatch &B) {
-  return submit([this, &B] { return runBatchNow(B); });
-}
-
-Status Session::runBatchNow(SessionBatch &B) {
+Status Launcher::runBatch(UserBatch &B, const BatchMachine &M,
+                          const std::vector<BatchOp> &Model, bool Predicted) {
   B.Ran = false;
-  if (Status S = checkBatchOps(B); !S)
-    return S;
   const size_t N = B.Ops.size();
   std::vector<bool> Shares;
   for (auto &D : Devices)
@@ -207,7 +110,7 @@ Status Session::runBatchNow(SessionBatch &B) {
   auto Touch = [&](BufferObject *Obj, int D, int64_t Lo, int64_t Hi) {
     if (D == HostSide || Devices[D]->info().SharesHostMemory || Lo >= Hi)
       return;
-    auto [It, New] = Hull.try_emplace({Obj, Devices[D].get()}, Lo, Hi);
+    auto [It, New] = Hull.try_emplace({Obj, Devices[D]}, Lo, Hi);
     if (!New)
       It->second = {std::min(It->second.first, Lo), std::max(It->second.second, Hi)};
   };
@@ -219,7 +122,7 @@ Status Session::runBatchNow(SessionBatch &B) {
       continue;
     }
     auto &K = std::get<BatchKernelOp>(B.Ops[I].What);
-    if (Status S = Run->load(*K.Kernel, K.Device); !S)
+    if (Status S = load(*K.Kernel, K.Device); !S)
       return S;
     auto Planned = planMoves(*K.Kernel->Info, K.Args, K.Range, {{K.Device, K.First, K.Count, 1}},
                              Shares, /*HasMerge=*/false, /*HostPieces=*/true);
@@ -256,7 +159,7 @@ Status Session::runBatchNow(SessionBatch &B) {
                                " may write the same bytes of a buffer on different devices: "
                                "run them on one device, or launch the kernel");
     }
-  Run->residency().tick();
+  Buffers.tick();
   for (BufferObject *Obj : Used)
     if (Obj->coherence() == BufferObject::Coherence::HostCoherent)
       Obj->hostWrote(Obj->all());
@@ -264,16 +167,9 @@ Status Session::runBatchNow(SessionBatch &B) {
     if (auto Copy = Key.first->copyFor(*Key.second, Range.first, Range.second); !Copy)
       return Copy.error();
 
-  auto M = batchMachine();
-  if (!M)
-    return M.error();
-  std::string Unpredicted;
-  auto Model = batchModel(B, Unpredicted);
-  if (!Model)
-    return Model.error();
   // Without every piece's time the order is the order added.
   std::optional<IssueOrder> AsAdded;
-  if (!Unpredicted.empty()) {
+  if (!Predicted) {
     AsAdded.emplace();
     AsAdded->Name = "as added";
     for (unsigned I = 0; I < N; ++I)
@@ -355,7 +251,7 @@ Status Session::runBatchNow(SessionBatch &B) {
       return Status::success();
     };
   }
-  auto Report = runBatch(**M, *Model, Work, Run->workers(), {AsAdded ? &*AsAdded : nullptr});
+  auto Report = skmd::runBatch(M, Model, Work, Workers, {AsAdded ? &*AsAdded : nullptr});
   if (!Report)
     return Report.error();
   B.Report = std::move(*Report);

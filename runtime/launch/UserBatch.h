@@ -1,11 +1,12 @@
-//===- SessionBatch.h - A batch of copies and kernel pieces on a session's buffers -*- C++ -*-===//
+//===- UserBatch.h - A batch of copies and kernel pieces the user lays out -*- C++ -*-===//
 //
 // What skmd_batch_* builds (docs/batch.md): copies of a buffer's byte range
 // between host memory and a device or between two devices, and kernel
 // pieces (a range of a launch's groups on one device, with the arguments
-// as they were set), each after the operations it names. The session
-// predicts it from the route table and the kernels' profiles, and runs it
-// in its turn, after every launch before it, by the batch engine.
+// as they were set), each after the operations it names. The planner
+// predicts it from the route table and the kernels' profiles
+// (PlanChooser::batchModel); the launcher runs it by the batch engine
+// (Launcher::runBatch), in the session's turn, after every launch before it.
 //
 // A batch moves only what it says: a kernel piece runs on bytes the
 // batch (or an earlier launch) made current on its device, and fails,
@@ -15,14 +16,15 @@
 // after a launch.
 //
 //===----------------------------------------------------------------------===//
-#ifndef SKMD_SESSION_SESSIONBATCH_H
-#define SKMD_SESSION_SESSIONBATCH_H
+#ifndef SKMD_LAUNCH_USERBATCH_H
+#define SKMD_LAUNCH_USERBATCH_H
 
-#include "batch/BatchEngine.h"
+#include "executor/BatchEngine.h"
 #include "buffers/BufferObject.h"
 #include "buffers/Transfers.h"
-#include "launch/Launcher.h"
+#include "launch/LaunchTypes.h"
 
+#include <functional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -44,7 +46,7 @@ struct BatchKernelOp {
   uint64_t First = 0, Count = 0;
 };
 
-struct SessionBatch {
+struct UserBatch {
   struct Op {
     std::variant<BatchCopyOp, BatchKernelOp> What;
     std::vector<unsigned> After;
@@ -55,6 +57,12 @@ struct SessionBatch {
   bool Ran = false;
 };
 
+/// Whether \p B is well formed on \p Devices: every operation after ones
+/// before it, copies between real sides, kernel pieces within their launch
+/// on the context's buffers (not views: \p IsView).
+Status checkUserBatch(const UserBatch &B, const std::vector<Device *> &Devices,
+                      const std::function<bool(const BufferObject *)> &IsView);
+
 } // namespace skmd
 
-#endif // SKMD_SESSION_SESSIONBATCH_H
+#endif // SKMD_LAUNCH_USERBATCH_H

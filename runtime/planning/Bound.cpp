@@ -1,5 +1,5 @@
 //===- Bound.cpp - The least time any split of a launch could take --------===//
-#include "partitioner/Bound.h"
+#include "planning/Bound.h"
 
 #include <algorithm>
 #include <numeric>

@@ -31,8 +31,8 @@
 // measured capacity (StagedInCapacity, StagedOutCapacity).
 //
 //===----------------------------------------------------------------------===//
-#ifndef SKMD_PARTITIONER_PARTITIONER_H
-#define SKMD_PARTITIONER_PARTITIONER_H
+#ifndef SKMD_PLANNING_PARTITIONER_H
+#define SKMD_PLANNING_PARTITIONER_H
 
 #include <cmath>
 #include <cstdint>
@@ -129,7 +129,7 @@ struct PartitionResult {
   /// and the fastest device alone was kept instead; else 0.
   double RefusedSplitMs = 0;
   /// The best split Algorithm 1 found, taken or not (for a caller that
-  /// weighs it with another estimate: partitioner/ModelPlanner.h).
+  /// weighs it with another estimate: planning/ModelPlanner.h).
   std::vector<uint64_t> BestSplit;
 };
 
@@ -170,4 +170,4 @@ SplitTimes timesInSplit(const PartitionProblem &P, const std::vector<uint64_t> &
 
 } // namespace skmd
 
-#endif // SKMD_PARTITIONER_PARTITIONER_H
+#endif // SKMD_PLANNING_PARTITIONER_H

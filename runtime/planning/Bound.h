@@ -24,8 +24,8 @@
 // within the host's bytes.
 //
 //===----------------------------------------------------------------------===//
-#ifndef SKMD_PARTITIONER_BOUND_H
-#define SKMD_PARTITIONER_BOUND_H
+#ifndef SKMD_PLANNING_BOUND_H
+#define SKMD_PLANNING_BOUND_H
 
 #include <cmath>
 #include <cstdint>
@@ -68,4 +68,4 @@ BoundResult launchBound(const BoundProblem &P);
 
 } // namespace skmd
 
-#endif // SKMD_PARTITIONER_BOUND_H
+#endif // SKMD_PLANNING_BOUND_H

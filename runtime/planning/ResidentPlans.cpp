@@ -1,5 +1,5 @@
 //===- ResidentPlans.cpp - Plans for launches whose buffers stay on the devices -===//
-#include "session/ResidentPlans.h"
+#include "planning/ResidentPlans.h"
 
 #include <algorithm>
 

@@ -7,11 +7,11 @@
 // measured.
 //
 //===----------------------------------------------------------------------===//
-#ifndef SKMD_PARTITIONER_EXPLAIN_H
-#define SKMD_PARTITIONER_EXPLAIN_H
+#ifndef SKMD_PLANNING_EXPLAIN_H
+#define SKMD_PLANNING_EXPLAIN_H
 
-#include "launch/Launcher.h"
-#include "partitioner/ModelPlanner.h"
+#include "launch/LaunchTypes.h"
+#include "planning/ModelPlanner.h"
 
 #include <string>
 #include <vector>
@@ -35,4 +35,4 @@ double predictionError(double Predicted, double Measured);
 
 } // namespace skmd
 
-#endif // SKMD_PARTITIONER_EXPLAIN_H
+#endif // SKMD_PLANNING_EXPLAIN_H

@@ -19,11 +19,11 @@
 // measurement noise does not make plans flip.
 //
 //===----------------------------------------------------------------------===//
-#ifndef SKMD_SESSION_RESIDENTPLANS_H
-#define SKMD_SESSION_RESIDENTPLANS_H
+#ifndef SKMD_PLANNING_RESIDENTPLANS_H
+#define SKMD_PLANNING_RESIDENTPLANS_H
 
 #include "buffers/Transfers.h"
-#include "launch/Launcher.h"
+#include "launch/LaunchTypes.h"
 
 #include <cstdint>
 #include <map>
@@ -73,4 +73,4 @@ private:
 
 } // namespace skmd
 
-#endif // SKMD_SESSION_RESIDENTPLANS_H
+#endif // SKMD_PLANNING_RESIDENTPLANS_H

@@ -1,7 +1,7 @@
 //===- BatchEngine.cpp - Runs a batch in the order its prediction chose ---===//
 
-#include "batch/BatchEngine.h"
-#include "launch/Schedule.h"
+#include "executor/BatchEngine.h"
+#include "executor/Schedule.h"
 
 #include <algorithm>
 #include <chrono>

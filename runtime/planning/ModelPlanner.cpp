@@ -1,11 +1,11 @@
 //===- ModelPlanner.cpp - Plans from the performance model ----------------===//
-#include "partitioner/ModelPlanner.h"
+#include "planning/ModelPlanner.h"
 
 #include "batch/PeerExchange.h"
 #include "devices/HostCores.h"
 #include "devices/cpu/CpuDevice.h"
 #include "devices/cpu/ThreadPool.h"
-#include "partitioner/Bound.h"
+#include "planning/Bound.h"
 
 #include <algorithm>
 #include <chrono>
@@ -211,7 +211,7 @@ struct ModelPlanner::Problem {
   std::map<int, ModelPlan> Plans;
 };
 
-ModelPlanner::ModelPlanner(std::vector<Device *> Devices, unsigned CpuIndex, Launcher &Run)
+ModelPlanner::ModelPlanner(std::vector<Device *> Devices, unsigned CpuIndex, GroupProfiler &Run)
     : Devices(std::move(Devices)), CpuIndex(CpuIndex), Run(Run) {}
 
 ModelPlanner::~ModelPlanner() = default;
@@ -804,121 +804,93 @@ Result<Timeline> ModelPlanner::simulateLaunch(const Problem &Pr,
     }
   std::vector<size_t> Of;
   const std::vector<Piece> Run = splitChunks(Pieces, Shares, Of);
-  auto KernelMs = [&](unsigned D, uint64_t N) {
-    const DeviceEstimate &E = Pr.P.Devices[D];
-    return std::max(0.0, E.KernelMs(N) * (Used > 1 ? E.SplitSlowdown : 1));
-  };
-  // A copy of the piece's bytes at the time the problem gives it alone
-  // (the kernel's own profiled copies, rows and rectangles, not the
-  // route's plain buffers), so that the route table adds only what copies
-  // and kernels at once do to each other.
-  auto Copy = [&](Route R, double Bytes, double Ms, std::string Label) -> Result<BatchOp> {
-    const LinkCost *Cost = M.Routes.alone(R);
-    if (!Cost)
-      return Failure(ErrorCode::NotFound, "no measured route " + routeName(R, M.deviceNames()));
-    BatchOp Op;
-    Op.Label = std::move(Label);
-    Op.Path = R;
-    Op.Bytes = uint64_t(std::max(0.0, Bytes));
-    if (Op.Bytes > 0 && Ms > Cost->LatencyMs)
-      Op.GBps = double(Op.Bytes) / ((Ms - Cost->LatencyMs) * 1e6);
-    return Op;
-  };
-  auto Add = [&](BatchOp Op) {
-    Ops.push_back(std::move(Op));
-    return unsigned(Ops.size() - 1);
-  };
-  IssueOrder Order;
-  Order.Name = "as the launcher adds them";
-  std::map<unsigned, unsigned> LastCopyIn;
-  std::vector<unsigned> UsingHostCores;
-  std::vector<BatchOp> Merges;
-  // As the launcher builds it: the inputs devices exchange, each device
-  // piece's chunks (copies in, kernel, copies out), the pieces on host
-  // memory, then the merges.
+  // The inputs the devices would exchange, as the launcher chooses it.
   std::vector<ExchangeDevice> Candidates;
   for (unsigned D = 0; D < Groups.size(); ++D)
     if (Groups[D] && !Devices[D]->info().SharesHostMemory)
       Candidates.push_back({int(D), Pr.P.Devices[D].StagedByHost});
-  std::vector<ExchangeDevice> X = choosePeerExchange(M, Candidates, Pr.SharedInBytes);
-  std::map<unsigned, std::vector<unsigned>> ExchangeInto;
-  if (!X.empty()) {
-    auto Into = addExchangeOps(M, X, splitShared(Pr.SharedInBytes, X.size(), 256), {}, Ops);
-    for (size_t I = 0; I < X.size(); ++I) {
-      ExchangeInto[unsigned(X[I].Device)] = Into[I];
-      if (X[I].Pageable && !HostCores::lending())
-        UsingHostCores.push_back(Into[I].front());
-    }
-  }
-  for (const Piece &Pc : Run) {
-    if (Devices[Pc.Device]->info().SharesHostMemory)
-      continue;
+  GraphExchange Exchange;
+  Exchange.Devices = choosePeerExchange(M, Candidates, Pr.SharedInBytes);
+  if (!Exchange.Devices.empty())
+    Exchange.PartBytes = splitShared(Pr.SharedInBytes, Exchange.Devices.size(), 256);
+  auto Exchanging = [&](unsigned D) {
+    return std::any_of(Exchange.Devices.begin(), Exchange.Devices.end(),
+                       [&](const ExchangeDevice &X) { return X.Device == int(D); });
+  };
+  // Each chunk's bytes and its copies' times; the first chunk of a device
+  // in the exchange copies in the rest.
+  std::vector<GraphPiece> Described;
+  std::vector<double> InMs(Run.size(), 0);
+  std::set<unsigned> Started;
+  for (size_t P = 0; P < Run.size(); ++P) {
+    const Piece &Pc = Run[P];
     const unsigned D = Pc.Device;
-    const std::string Name = " " + pieceName(Pr.P.Devices[D].Name, Pc);
-    const bool Pageable = Pr.P.Devices[D].StagedByHost;
-    // The first chunk of a device in the exchange copies in the rest.
-    double Bytes = Pr.InBytes(double(Pc.Count)), Ms = Pr.In[D](double(Pc.Count));
-    auto Exchanged = ExchangeInto.find(D);
-    if (Exchanged != ExchangeInto.end() && !LastCopyIn.count(D) && Bytes > 0) {
-      double Rest = std::max(0.0, Bytes - double(Pr.SharedInBytes));
-      Ms *= Rest / Bytes;
-      Bytes = Rest;
+    GraphPiece G;
+    G.Groups = Pc;
+    G.DeviceName = Pr.P.Devices[D].Name;
+    G.OnHostMemory = Devices[D]->info().SharesHostMemory;
+    if (!G.OnHostMemory) {
+      G.Pageable = Pr.P.Devices[D].StagedByHost;
+      double Bytes = Pr.InBytes(double(Pc.Count));
+      InMs[P] = Pr.In[D](double(Pc.Count));
+      if (Exchanging(D) && Started.insert(D).second && Bytes > 0) {
+        double Rest = std::max(0.0, Bytes - double(Pr.SharedInBytes));
+        InMs[P] *= Rest / Bytes;
+        Bytes = Rest;
+      }
+      G.InBytes = uint64_t(std::max(0.0, Bytes));
+      G.OutBytes = uint64_t(std::max(0.0, Pr.OutBytes(double(Pc.Count))));
+      G.Back = G.OutBytes > 0 || (Used > 1 && Pr.P.MergeMs);
     }
-    auto In = Copy({HostSide, int(D), Pageable}, Bytes, Ms, "copy in" + Name);
-    if (!In)
-      return In.error();
-    if (auto It = LastCopyIn.find(D); It != LastCopyIn.end())
-      In->After.push_back(It->second);
-    if (Exchanged != ExchangeInto.end())
-      In->After.insert(In->After.end(), Exchanged->second.begin(), Exchanged->second.end());
-    unsigned CopyIn = Add(std::move(*In));
-    LastCopyIn[D] = CopyIn;
-    if (Pageable && !HostCores::lending())
-      UsingHostCores.push_back(CopyIn);
-    BatchOp Kernel;
-    Kernel.What = BatchOp::Kernel;
-    Kernel.Label = "kernel" + Name;
-    Kernel.Device = int(D);
-    Kernel.KernelMs = KernelMs(D, Pc.Count);
-    Kernel.After = {CopyIn};
-    unsigned Ran = Add(std::move(Kernel));
-    auto Out = Copy({int(D), HostSide, Pageable}, Pr.OutBytes(double(Pc.Count)),
-                    Pr.Out[D](double(Pc.Count)), "copy out" + Name);
-    if (!Out)
-      return Out.error();
-    Out->After = {Ran};
-    unsigned CopyOut = Add(std::move(*Out));
-    // Every device piece ends in the host's step that puts its results
-    // in the user's buffers: the merge of a discontiguous kernel's, else
-    // (next to nothing) copies out of staging.
-    BatchOp Merge;
-    Merge.What = BatchOp::Kernel;
-    Merge.Label = "merge" + Name;
-    Merge.Device = HostSide;
-    Merge.KernelMs = Used > 1 && Pr.P.MergeMs ? Pr.P.MergeMs(Pc.Count) : 0;
-    Merge.After = {CopyOut};
-    Merges.push_back(std::move(Merge));
+    Described.push_back(std::move(G));
   }
-  for (const Piece &Pc : Run) {
-    if (!Devices[Pc.Device]->info().SharesHostMemory)
-      continue;
-    BatchOp Kernel;
-    Kernel.What = BatchOp::Kernel;
-    Kernel.Label = "kernel " + pieceName(Pr.P.Devices[Pc.Device].Name, Pc);
-    Kernel.Device = int(Pc.Device);
+  LaunchGraph G;
+  buildLaunchGraph(Described, Exchange, &M, {}, G);
+
+  // The model's times on the graph's operations. A copy runs at the rate
+  // the problem gives the piece's bytes alone (the kernel's own profiled
+  // copies, rows and rectangles, not the route's plain buffers), so that
+  // the route table adds only what copies and kernels at once do to each
+  // other.
+  auto Rate = [&](unsigned I, double Ms) -> Status {
+    BatchOp &Op = G.Ops[I];
+    const LinkCost *Cost = M.Routes.alone(Op.Path);
+    if (!Cost)
+      return Failure(ErrorCode::NotFound,
+                     "no measured route " + routeName(Op.Path, M.deviceNames()));
+    if (Op.Bytes > 0 && Ms > Cost->LatencyMs)
+      Op.GBps = double(Op.Bytes) / ((Ms - Cost->LatencyMs) * 1e6);
+    return Status::success();
+  };
+  auto KernelMs = [&](unsigned D, uint64_t N) {
+    const DeviceEstimate &E = Pr.P.Devices[D];
+    return std::max(0.0, E.KernelMs(N) * (Used > 1 ? E.SplitSlowdown : 1));
+  };
+  for (size_t P = 0; P < Run.size(); ++P) {
+    const Piece &Pc = Run[P];
+    const PieceOps &R = G.Pieces[P];
+    BatchOp &Kernel = G.Ops[unsigned(R.Kernel)];
     Kernel.KernelMs = KernelMs(Pc.Device, Pc.Count);
-    // What it reads and writes in host memory, beside the copies there.
-    Kernel.HostWrittenBytes = uint64_t(Pr.OutBytes(double(Pc.Count)));
-    Kernel.HostBytes = uint64_t(Pr.InBytes(double(Pc.Count))) + Kernel.HostWrittenBytes;
-    unsigned Ran = Add(std::move(Kernel));
-    for (unsigned C : UsingHostCores)
-      Order.Behind.push_back({Ran, C});
+    if (Described[P].OnHostMemory) {
+      // What it reads and writes in host memory, beside the copies there.
+      Kernel.HostWrittenBytes = uint64_t(Pr.OutBytes(double(Pc.Count)));
+      Kernel.HostBytes = uint64_t(Pr.InBytes(double(Pc.Count))) + Kernel.HostWrittenBytes;
+      continue;
+    }
+    if (Status S = Rate(unsigned(R.CopyIn), InMs[P]); !S)
+      return S.error();
+    if (Status S = Rate(unsigned(R.CopyOut), Pr.Out[Pc.Device](double(Pc.Count))); !S)
+      return S.error();
+    // The host's step that puts the results in the user's buffers: the
+    // merge of a discontiguous kernel's, else (next to nothing) copies out
+    // of staging.
+    if (R.Merge >= 0)
+      G.Ops[unsigned(R.Merge)].KernelMs =
+          Used > 1 && Pr.P.MergeMs ? Pr.P.MergeMs(Pc.Count) : 0;
   }
-  for (BatchOp &Merge : Merges)
-    Add(std::move(Merge));
-  for (unsigned I = 0; I < Ops.size(); ++I)
-    Order.Order.push_back(I);
-  return simulateBatch(M, Ops, Order);
+  G.Order.Name = "as the launcher adds them";
+  Ops = std::move(G.Ops);
+  return simulateBatch(M, Ops, G.Order);
 }
 
 ModelPlan ModelPlanner::describe(const Problem &Pr, const std::vector<uint64_t> &Groups,

@@ -1,5 +1,5 @@
 //===- Plan.cpp - Which groups each device runs ---------------------------===//
-#include "partitioner/Plan.h"
+#include "planning/Plan.h"
 
 #include <algorithm>
 #include <cmath>

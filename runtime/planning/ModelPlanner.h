@@ -36,16 +36,17 @@
 // new profiles clear the cache.
 //
 //===----------------------------------------------------------------------===//
-#ifndef SKMD_PARTITIONER_MODELPLANNER_H
-#define SKMD_PARTITIONER_MODELPLANNER_H
+#ifndef SKMD_PLANNING_MODELPLANNER_H
+#define SKMD_PLANNING_MODELPLANNER_H
 
 #include "batch/Prediction.h"
-#include "launch/Launcher.h"
+#include "launch/LaunchGraph.h"
+#include "launch/LaunchTypes.h"
 #include "model/LinkModel.h"
 #include "model/ProfileDatabase.h"
 #include "model/Profiler.h"
 #include "model/RegressionModel.h"
-#include "partitioner/Partitioner.h"
+#include "planning/Partitioner.h"
 
 #include <functional>
 #include <map>
@@ -114,7 +115,7 @@ struct ModelPlan {
   /// How many devices' staged copies the host sustains at once (infinite
   /// when fewer than two devices stage).
   double StagedInCapacity = INFINITY, StagedOutCapacity = INFINITY;
-  /// The least time any split could take (partitioner/Bound.h), and what
+  /// The least time any split could take (planning/Bound.h), and what
   /// holds it there.
   double BoundMs = 0;
   std::string BoundLimit;
@@ -131,7 +132,7 @@ public:
   enum class Method { Auto, Linear, Single };
 
   /// \p Devices: the launcher's, \p CpuIndex the CPU among them.
-  ModelPlanner(std::vector<Device *> Devices, unsigned CpuIndex, Launcher &Run);
+  ModelPlanner(std::vector<Device *> Devices, unsigned CpuIndex, GroupProfiler &Run);
   ~ModelPlanner();
 
   /// The database, at the path set or the default place; opened at the
@@ -231,7 +232,7 @@ private:
                                       std::vector<ProfileRow> *Used = nullptr);
   /// The host's memcpy cost (merges), measured once per machine.
   Result<LinkCost> hostCopy();
-  /// The launch's bound (partitioner/Bound.h) into \p Pr: the devices'
+  /// The launch's bound (planning/Bound.h) into \p Pr: the devices'
   /// kernel models, their copies at the DMA rate, the host memory's rate.
   Status addBound(Problem &Pr, const std::vector<HostArg> &Args,
                   const std::vector<uint64_t> &Counts, const std::vector<MovedBytes> &AtCount,
@@ -256,7 +257,7 @@ private:
 
   std::vector<Device *> Devices;
   unsigned CpuIndex;
-  Launcher &Run;
+  GroupProfiler &Run;
   std::string DbPath;
   std::unique_ptr<ProfileDatabase> Db;
   bool AutoProfile = false;
@@ -272,4 +273,4 @@ private:
 
 } // namespace skmd
 
-#endif // SKMD_PARTITIONER_MODELPLANNER_H
+#endif // SKMD_PLANNING_MODELPLANNER_H

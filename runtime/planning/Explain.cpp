@@ -1,5 +1,5 @@
 //===- Explain.cpp - A plan and its outcome, for people -------------------===//
-#include "partitioner/Explain.h"
+#include "planning/Explain.h"
 
 #include <cmath>
 #include <cstdarg>

@@ -1,5 +1,5 @@
 //===- DeviceWorkers.cpp - A started thread per device --------------------===//
-#include "launch/DeviceWorkers.h"
+#include "executor/DeviceWorkers.h"
 
 namespace skmd {
 

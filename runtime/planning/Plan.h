@@ -23,8 +23,8 @@
 // plan asked for a split explicitly (then launching it is an error).
 //
 //===----------------------------------------------------------------------===//
-#ifndef SKMD_PARTITIONER_PLAN_H
-#define SKMD_PARTITIONER_PLAN_H
+#ifndef SKMD_PLANNING_PLAN_H
+#define SKMD_PLANNING_PLAN_H
 
 #include "buffers/Transfers.h"
 #include "devices/Device.h"
@@ -49,4 +49,4 @@ std::vector<Piece> splitByWeights(const std::vector<double> &Weights,
 
 } // namespace skmd
 
-#endif // SKMD_PARTITIONER_PLAN_H
+#endif // SKMD_PLANNING_PLAN_H

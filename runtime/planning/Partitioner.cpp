@@ -1,5 +1,5 @@
 //===- Partitioner.cpp - How many groups each device runs -----------------===//
-#include "partitioner/Partitioner.h"
+#include "planning/Partitioner.h"
 #include "devices/HostCores.h"
 
 #include <algorithm>

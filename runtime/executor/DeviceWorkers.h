@@ -9,8 +9,8 @@
 // device's first launch and then wait for the next.
 //
 //===----------------------------------------------------------------------===//
-#ifndef SKMD_LAUNCH_DEVICEWORKERS_H
-#define SKMD_LAUNCH_DEVICEWORKERS_H
+#ifndef SKMD_EXECUTOR_DEVICEWORKERS_H
+#define SKMD_EXECUTOR_DEVICEWORKERS_H
 
 #include <condition_variable>
 #include <functional>
@@ -51,4 +51,4 @@ private:
 
 } // namespace skmd
 
-#endif // SKMD_LAUNCH_DEVICEWORKERS_H
+#endif // SKMD_EXECUTOR_DEVICEWORKERS_H

@@ -21,14 +21,14 @@
 // device's completion lane waits for the marks in the order they were
 // made and says which nodes are done.
 //
-// Reports come from the nodes' timings (batch/BatchEngine.h reports them per
+// Reports come from the nodes' timings (executor/BatchEngine.h reports them per
 // operation; launch/Launcher.h sums a launch's into the four phases of a piece).
 //
 //===----------------------------------------------------------------------===//
-#ifndef SKMD_LAUNCH_SCHEDULE_H
-#define SKMD_LAUNCH_SCHEDULE_H
+#ifndef SKMD_EXECUTOR_SCHEDULE_H
+#define SKMD_EXECUTOR_SCHEDULE_H
 
-#include "launch/DeviceWorkers.h"
+#include "executor/DeviceWorkers.h"
 #include "support/Result.h"
 
 #include <chrono>
@@ -134,4 +134,4 @@ private:
 
 } // namespace skmd
 
-#endif // SKMD_LAUNCH_SCHEDULE_H
+#endif // SKMD_EXECUTOR_SCHEDULE_H

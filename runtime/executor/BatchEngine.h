@@ -1,7 +1,7 @@
 //===- BatchEngine.h - Runs a batch in the order its prediction chose -*- C++ -*-===//
 //
 // The batch method's execution (seed 002, section 3.2): a batch's
-// operations are nodes of one Schedule (launch/Schedule.h), each on the
+// operations are nodes of one Schedule (executor/Schedule.h), each on the
 // lane of the engine it runs on (a device's copies in, its kernels, its
 // copies out; copies between host buffers on the host's lane), added in
 // the issue order the predictor found soonest and with its Behind edges,
@@ -9,12 +9,12 @@
 // timelines, per operation.
 //
 //===----------------------------------------------------------------------===//
-#ifndef SKMD_BATCH_BATCHENGINE_H
-#define SKMD_BATCH_BATCHENGINE_H
+#ifndef SKMD_EXECUTOR_BATCHENGINE_H
+#define SKMD_EXECUTOR_BATCHENGINE_H
 
 #include "batch/Prediction.h"
-#include "launch/DeviceWorkers.h"
-#include "launch/Schedule.h"
+#include "executor/DeviceWorkers.h"
+#include "executor/Schedule.h"
 
 #include <chrono>
 #include <functional>
@@ -77,4 +77,4 @@ EngineCost measureEngineCost(DeviceWorkers &Workers);
 
 } // namespace skmd
 
-#endif // SKMD_BATCH_BATCHENGINE_H
+#endif // SKMD_EXECUTOR_BATCHENGINE_H
