@@ -189,10 +189,11 @@ Result<BufferObject::DeviceCopy *> BufferObject::copyFor(Device &D, int64_t Lo, 
       C->LastUse = Owner.now();
       return C;
     }
-    // Grown to hold both, so that plans that move a little do not
-    // reallocate every launch.
-    Lo = std::min(Lo, C->Lo);
-    Hi = std::max(Hi, C->Hi);
+    // Grown to the whole buffer: a plan whose pieces move a little at every
+    // launch (a range that shrinks, a column per launch) reallocates once,
+    // not at every launch, each time starting from an empty copy.
+    Lo = 0;
+    Hi = std::max(Hi, int64_t(Bytes));
     if (Status S = evict(D); !S)
       return S.error();
   }

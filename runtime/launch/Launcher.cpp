@@ -328,6 +328,36 @@ Status Launcher::profile(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
   return S;
 }
 
+namespace {
+
+/// A read of at least this many separate ranges of a buffer is scattered.
+constexpr size_t ScatteredRanges = 32;
+/// The most a scattered read is widened to.
+constexpr int64_t MaxWidenedBytes = int64_t(256) << 20;
+
+} // namespace
+
+void Launcher::widenScatteredReads(const BufferObject &B, const BufferObject::DeviceCopy &Copy,
+                                   const IntervalSet &Coming, IntervalSet &In) {
+  // A piece that reads a column of a row-major matrix reads one element a
+  // row: copied as they are, the rows cost a copy each, at every launch
+  // of a loop over the columns (a triangular solver's). A resident
+  // buffer's span between them comes in at once instead, where the host
+  // holds it: the launches after find the next columns on the device. A
+  // buffer on the user's memory starts again from the host at each
+  // launch, so its reads stay as they are.
+  if (B.coherence() != BufferObject::Coherence::Resident ||
+      In.intervals().size() < ScatteredRanges)
+    return;
+  IntervalSet Span;
+  Span.add(In.intervals().front().first, In.intervals().back().second);
+  Span = IntervalSet::intersect(Span, B.hostValid());
+  Span.subtract(Copy.Valid);
+  Span.subtract(Coming);
+  if (Span.bytes() <= MaxWidenedBytes)
+    In.add(Span);
+}
+
 void Launcher::prepareResidency(LaunchState &L) {
   // One copy per buffer and device, holding what every piece of that
   // device needs. Allocated first: growing a copy may move bytes.
@@ -395,6 +425,11 @@ void Launcher::prepareResidency(LaunchState &L) {
       IntervalSet In = M.In;
       In.subtract((*C)->Valid);
       In.subtract(Coming[{B, D}]);
+      // Only a buffer no piece writes: another piece's writes (the CPU's,
+      // into host memory, while this copy reads it) must not be taken as
+      // current on this device.
+      if (!L.K.Args[M.Arg].Written)
+        widenScatteredReads(*B, **C, Coming[{B, D}], In);
       Coming[{B, D}].add(In);
       Need[B].add(In);
       PS.ToCopy.push_back(std::move(In));

@@ -192,6 +192,53 @@ TEST(Residency, ACpuPieceReadsWhatTheDeviceWrote) {
   }
 }
 
+// A loop over a resident matrix's columns on a device: a launch brings the
+// span its column crosses in one copy, so the launches after copy only what
+// lies beyond it (one element each), not a row apiece; the sums are the
+// host's.
+TEST(Residency, AColumnReadBringsItsSpanOnce) {
+  Fixture F;
+  auto Loaded = Bundle::fromFile(test::corpusDir() + "/columns.skmd");
+  ASSERT_TRUE(Loaded.ok()) << Loaded.error().message();
+  LoadedKernel K;
+  K.Source = &*Loaded;
+  K.Info = Loaded->metadata().findKernel("add_column");
+  ASSERT_TRUE(K.Info);
+  const int32_t N = 256;
+  std::mt19937 Rng(7);
+  std::vector<float> M = test::randomFloats(size_t(N) * N, Rng, -1, 1), Y(N, 0.0f);
+  std::vector<double> Ref(N, 0.0);
+  BufferObject Mb(F.Run->residency(), M.data(), M.size() * 4, Coherence::Resident);
+  BufferObject Yb(F.Run->residency(), Y.data(), Y.size() * 4, Coherence::Resident);
+  NDRange Range;
+  Range.NumGroups = {N / 64, 1, 1};
+  Range.LocalSize = {64, 1, 1};
+  for (int32_t J = 0; J < 8; ++J) {
+    std::vector<HostArg> Args(4);
+    Args[0] = {HostArg::Buffer, M.data(), M.size() * 4, &Mb, {}, 0};
+    Args[1] = {HostArg::Buffer, Y.data(), Y.size() * 4, &Yb, {}, 0};
+    Args[2].K = Args[3].K = HostArg::Scalar;
+    Args[2].Value.assign(4, 0);
+    std::memcpy(Args[2].Value.data(), &N, 4);
+    Args[3].Value.assign(4, 0);
+    std::memcpy(Args[3].Value.data(), &J, 4);
+    LaunchReport R;
+    Status S = F.Run->run(K, Args, Range, {{1, 0, uint64_t(N / 64)}}, R);
+    ASSERT_TRUE(S.ok()) << S.error().message();
+    for (int32_t I = 0; I < N; ++I)
+      Ref[size_t(I)] += M[size_t(I) * N + size_t(J)];
+    // The second column's span is not within the first's: the copy grows
+    // to the whole matrix, once.
+    if (J < 2)
+      EXPECT_GE(R.Pieces[0].BytesIn, uint64_t(N - 1) * N * 4) << "the span, at once";
+    else
+      EXPECT_EQ(R.Pieces[0].BytesIn, 4u) << "column " << J << ": its last element alone";
+  }
+  ASSERT_TRUE(Yb.bringToHost(Yb.all()).ok());
+  for (int32_t I = 0; I < N; ++I)
+    ASSERT_NEAR(Y[size_t(I)], Ref[size_t(I)], 1e-4) << I;
+}
+
 // A device that fails while it holds a buffer's only copy: what its
 // kernel did not write comes back to the host, its copies are released,
 // and its groups re-run on the CPU from there.
