@@ -132,8 +132,9 @@ std::string explainOutcome(const LaunchReport &Report,
   // The launch as the model sees it: from the first device starting to
   // the last result in the user's buffers; planning is not in the model.
   double Measured = Report.TotalMs - Report.PlanMs;
-  Out += format("skmd:   launch %.3f ms after planning, predicted %.3f ms: error %+.1f%%\n",
-                Measured, Model->PredictedMs,
+  Out += format("skmd:   launch %.3f ms after planning (%.3f ms), predicted %.3f ms: error "
+                "%+.1f%%\n",
+                Measured, Report.PlanMs, Model->PredictedMs,
                 100 * predictionError(Model->PredictedMs, Measured));
   Out += "skmd:   kernel time error: " + Errors + "\n";
   return Out;

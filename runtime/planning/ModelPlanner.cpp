@@ -280,7 +280,16 @@ Result<RegressionModel> ModelPlanner::kernelModel(const std::string &Kernel, uns
   }
   if (Used)
     *Used = *Rows;
+  // Otherwise the model is the kernel's, fitted to all its rows on the
+  // device: once, not at every new shape (a solver's range that shrinks at
+  // every launch), until rows are added.
+  const bool KernelWide = AtShape < Needed;
+  auto Kept = KernelModels.find({Kernel, Device});
+  if (KernelWide && Kept != KernelModels.end() && Kept->second.first == Rows->size())
+    return Kept->second.second;
   auto Model = fitKernelModel(*Rows);
+  if (Model && KernelWide)
+    KernelModels[{Kernel, Device}] = {Rows->size(), *Model};
   if (!Model) // Profiles there, but not enough good ones: still "no model".
     return Failure(ErrorCode::NotFound,
                    "the profiles of this launch on " + Devices[Device]->info().Name +
@@ -560,7 +569,7 @@ Status ModelPlanner::addDeviceEstimates(Problem &Pr, const std::vector<HostArg> 
     if (!Dev.info().SharesHostMemory) {
       auto Link = Links.find(deviceKey(Dev.info()));
       if (Link == Links.end()) {
-        auto L = linkModel(Dev, Db);
+        auto L = linkModel(Dev, Db, Measuring::RecordedOnly);
         if (!L)
           return L.error();
         Link = Links.emplace(deviceKey(Dev.info()), *L).first;
@@ -616,10 +625,18 @@ Status ModelPlanner::addDeviceEstimates(Problem &Pr, const std::vector<HostArg> 
         auto Both = Overlapped.find(deviceKey(Dev.info()));
         if (Both == Overlapped.end()) {
           auto L = overlappedLink(Dev, Link->second,
-                                  ThreadPool::computeThreads(CpuThreads, true), Db);
-          if (!L)
+                                  ThreadPool::computeThreads(CpuThreads, true), Db,
+                                  Measuring::RecordedOnly);
+          // Not measured yet: each direction as alone.
+          if (!L && L.error().code() != ErrorCode::NotFound)
             return L.error();
-          Both = Overlapped.emplace(deviceKey(Dev.info()), *L).first;
+          const LinkModel &A = Link->second;
+          Both = Overlapped
+                     .emplace(deviceKey(Dev.info()),
+                              L ? *L
+                                : OverlappedLink{A.InPinned, A.OutPinned, A.InPinned,
+                                                 A.OutPinned})
+                     .first;
         }
         // Pinned buffers at \p Pinned's cost, pageable ones as alone.
         auto Overlapping = [&](bool In, const LinkCost &Pinned) {
@@ -672,14 +689,18 @@ Status ModelPlanner::addHostCosts(Problem &Pr, const std::vector<uint64_t> &Coun
     if (Pr.P.Devices[D].StagedByHost)
       Staged.push_back(Devices[D]);
   if (Staged.size() > 1) {
-    auto Capacity = stagingCapacity(Staged, Db, Progress);
-    if (!Capacity)
+    // Not measured yet for these devices: no faster together than one
+    // after another.
+    auto Capacity = stagingCapacity(Staged, Db, Progress, Measuring::RecordedOnly);
+    if (!Capacity && Capacity.error().code() != ErrorCode::NotFound)
       return Capacity.error();
+    if (!Capacity)
+      Capacity = StagingCapacity{};
     Pr.P.StagedInCapacity = Capacity->In;
     Pr.P.StagedOutCapacity = Capacity->Out;
   }
   if (Offloads) {
-    auto HostCopy = hostCopy();
+    auto HostCopy = hostCopy(Measuring::RecordedOnly);
     if (!HostCopy)
       return HostCopy.error();
     bool AnyHostWork = false;
@@ -706,12 +727,13 @@ Status ModelPlanner::addBound(Problem &Pr, const std::vector<HostArg> &Args,
   if (Offloads) {
     auto &Cpu = static_cast<CpuDevice &>(*Devices[CpuIndex]);
     auto Memory = hostMemoryModel(
-        Db, "host:" + Cpu.info().Description + "@" + hostName(),
-        [&Cpu](void *To, const void *From, uint64_t Bytes) { Cpu.copyHost(To, From, Bytes); });
-    if (!Memory)
+        Db, hostKey(),
+        [&Cpu](void *To, const void *From, uint64_t Bytes) { Cpu.copyHost(To, From, Bytes); },
+        Measuring::RecordedOnly);
+    // Not measured yet: no bound from host memory.
+    if (!Memory && Memory.error().code() != ErrorCode::NotFound)
       return Memory.error();
-    // A copy of n bytes reads n and writes n.
-    if (Memory->GBps > 0)
+    if (Memory && Memory->GBps > 0)
       B.HostBytesPerMs = 2 * Memory->GBps * 1e6;
   }
   for (unsigned D = 0; D < Devices.size(); ++D) {
@@ -763,11 +785,49 @@ Status ModelPlanner::addBound(Problem &Pr, const std::vector<HostArg> &Args,
   return Status::success();
 }
 
-Result<LinkCost> ModelPlanner::hostCopy() {
+Result<LinkCost> ModelPlanner::hostCopy(Measuring Policy) {
   auto Db = database();
   if (!Db)
     return Db.error();
-  return hostCopyModel(**Db, "host:" + Devices[CpuIndex]->info().Description + "@" + hostName());
+  return hostCopyModel(**Db, hostKey(), Policy);
+}
+
+std::string ModelPlanner::hostKey() const {
+  return "host:" + Devices[CpuIndex]->info().Description + "@" + hostName();
+}
+
+Status ModelPlanner::measureHostCosts(ProfileDatabase &Db) {
+  // Once per machine (each is kept in the database): what plans read with
+  // Measuring::RecordedOnly, so that a launch never measures.
+  std::vector<Device *> Staged;
+  for (Device *D : Devices) {
+    if (D->info().SharesHostMemory)
+      continue;
+    Staged.push_back(D);
+    auto L = linkModel(*D, Db);
+    if (!L)
+      return L.error();
+    Links.emplace(deviceKey(D->info()), *L);
+    if (D->info().CopyEngines > 0) {
+      const unsigned CpuThreads = Devices[CpuIndex]->info().ComputeUnits;
+      auto Both =
+          overlappedLink(*D, *L, ThreadPool::computeThreads(CpuThreads, true), Db);
+      if (!Both)
+        return Both.error();
+    }
+  }
+  if (Staged.empty())
+    return Status::success();
+  if (Staged.size() > 1)
+    if (auto Capacity = stagingCapacity(Staged, Db, Progress); !Capacity)
+      return Capacity.error();
+  if (auto HostCopy = hostCopy(); !HostCopy)
+    return HostCopy.error();
+  auto &Cpu = static_cast<CpuDevice &>(*Devices[CpuIndex]);
+  auto Memory = hostMemoryModel(
+      Db, hostKey(),
+      [&Cpu](void *To, const void *From, uint64_t Bytes) { Cpu.copyHost(To, From, Bytes); });
+  return Memory ? Status::success() : Status(Memory.error());
 }
 
 Result<const BatchMachine *> ModelPlanner::launchMachine() {
@@ -775,10 +835,13 @@ Result<const BatchMachine *> ModelPlanner::launchMachine() {
     return &*Machine;
   if (!MachineOf)
     return nullptr;
-  auto Measured = MachineOf();
-  if (!Measured)
-    return Measured.error();
-  Machine = **Measured;
+  auto Known = MachineOf();
+  if (!Known)
+    return Known.error();
+  // Not known yet (no routes recorded): asked again at the next plan.
+  if (!*Known)
+    return nullptr;
+  Machine = **Known;
   // Pieces on host memory run on the launching thread (launch/Launcher.h).
   for (size_t D = 0; D < Devices.size() && D < Machine->Devices.size(); ++D)
     Machine->Devices[D].KernelsOnHostThread = Devices[D]->info().SharesHostMemory;
@@ -1077,21 +1140,13 @@ Status ModelPlanner::profile(LoadedKernel &Kernel, const std::vector<HostArg> &A
                                  Options);
         !S)
       return S;
-    // Copy costs are measured with the first profile of a device (the
-    // host's with any device's), not when the first plan needs them.
-    if (!Devices[D]->info().SharesHostMemory) {
-      if (auto HostCopy = hostCopy(); !HostCopy)
-        return HostCopy.error();
-    }
-    if (!Devices[D]->info().SharesHostMemory &&
-        !Links.count(deviceKey(Devices[D]->info()))) {
-      auto L = linkModel(*Devices[D], **Db);
-      if (!L)
-        return L.error();
-      Links.emplace(deviceKey(Devices[D]->info()), *L);
-    }
   }
+  // Copy costs are measured with the profiles, not when the first plan
+  // needs them.
+  if (Status S = measureHostCosts(**Db); !S)
+    return S;
   Problems.clear();
+  KernelModels.clear();
   Unprofiled.clear();
   return Status::success();
 }

@@ -140,9 +140,9 @@ public:
   /// created (\p Create false): planning alone leaves no file behind.
   Result<ProfileDatabase *> database(bool Create = true);
   void setDatabasePath(std::string Path) { DbPath = std::move(Path); }
-  /// Where the machine's route table comes from (Session::batchMachine,
-  /// measured once per machine); unset, launches are predicted by
-  /// Algorithm 1's estimate alone.
+  /// Where the machine's route table comes from (PlanChooser: the routes
+  /// the profile database holds; null while it holds none); without one,
+  /// launches are predicted by Algorithm 1's estimate alone.
   void setMachine(std::function<Result<const BatchMachine *>()> F) { MachineOf = std::move(F); }
   /// Profile devices with too few profiles before planning.
   void setAutoProfile(bool On) { AutoProfile = On; }
@@ -231,7 +231,11 @@ private:
                                       bool Required = true,
                                       std::vector<ProfileRow> *Used = nullptr);
   /// The host's memcpy cost (merges), measured once per machine.
-  Result<LinkCost> hostCopy();
+  Result<LinkCost> hostCopy(Measuring Policy = Measuring::Allowed);
+  /// Where the host's own costs are kept in the profile database.
+  std::string hostKey() const;
+  /// Every copy cost plans read, measured where \p Db lacks it.
+  Status measureHostCosts(ProfileDatabase &Db);
   /// The launch's bound (planning/Bound.h) into \p Pr: the devices'
   /// kernel models, their copies at the DMA rate, the host memory's rate.
   Status addBound(Problem &Pr, const std::vector<HostArg> &Args,
@@ -265,6 +269,9 @@ private:
   std::function<Result<const BatchMachine *>()> MachineOf;
   std::optional<BatchMachine> Machine;
   std::map<std::string, std::shared_ptr<Problem>> Problems;
+  /// Per kernel and device, its model over all its rows, and how many rows
+  /// it was fitted to (kernelModel).
+  std::map<std::pair<std::string, unsigned>, std::pair<size_t, RegressionModel>> KernelModels;
   /// Launches found without enough profiles, and why.
   std::map<std::string, Failure> Unprofiled;
   std::map<std::string, LinkModel> Links;

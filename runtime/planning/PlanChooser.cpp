@@ -18,8 +18,19 @@ PlanChooser::PlanChooser(std::vector<Device *> Devices, unsigned CpuIndex,
       Planner(std::make_unique<ModelPlanner>(Devices, CpuIndex, Profiles)),
       CheckPlans(MeasuredPlans) {
   // Launches are predicted as the batches they run as, on the machine's
-  // routes (measured once per machine, at the first plan that needs them).
-  Planner->setMachine([this] { return machine(); });
+  // routes where the profile database holds them. A launch never measures
+  // them (seconds, inside a program's timed region): profiling does
+  // (profile below, skmd-prof), once per machine.
+  Planner->setMachine([this]() -> Result<const BatchMachine *> { return knownMachine(); });
+}
+
+Status PlanChooser::profile(LoadedKernel &Kernel, const std::vector<HostArg> &Args,
+                            const NDRange &Range, const std::vector<unsigned> &Which,
+                            unsigned Runs) {
+  if (Status S = Planner->profile(Kernel, Args, Range, Which, Runs); !S)
+    return S;
+  auto M = machine();
+  return M ? Status::success() : Status(M.error());
 }
 
 void PlanChooser::setProgress(std::function<void(const std::string &)> F) {

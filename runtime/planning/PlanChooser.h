@@ -68,6 +68,11 @@ public:
   /// Where measurements report their progress.
   void setProgress(std::function<void(const std::string &)> F);
 
+  /// Profiles the launch on the devices \p Which (indices), in turn, and
+  /// measures the machine's routes where the profile database lacks them.
+  Status profile(LoadedKernel &Kernel, const std::vector<HostArg> &Args, const NDRange &Range,
+                 const std::vector<unsigned> &Which, unsigned Runs);
+
   /// The batch model of the devices: their routes, measured into the
   /// profile database on first use (once per machine; never under
   /// Measuring::RecordedOnly), then loaded.

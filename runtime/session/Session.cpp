@@ -158,7 +158,7 @@ void Session::drain() {
 
 Status Session::profile(LoadedKernel &K, const std::vector<HostArg> &Args, const NDRange &Range,
                         const std::vector<unsigned> &Which, unsigned Runs) {
-  return submit([&] { return Chooser->planner().profile(K, Args, Range, Which, Runs); }).get();
+  return submit([&] { return Chooser->profile(K, Args, Range, Which, Runs); }).get();
 }
 
 Result<std::vector<ModelPlanner::ModelCheck>>

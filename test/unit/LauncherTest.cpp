@@ -4,7 +4,9 @@
 #include "common/KernelHarness.h"
 #include "devices/HostCores.h"
 #include "launch/Launcher.h"
+#include "model/Profiler.h"
 #include "planning/ModelPlanner.h"
+#include "planning/PlanChooser.h"
 
 #include <gtest/gtest.h>
 
@@ -473,6 +475,65 @@ TEST(Launcher, ThePlannersBatchHasTheExchangeTheLaunchRuns) {
   EXPECT_EQ(Predicted, Ran);
   ASSERT_FALSE(Ran.empty());
   EXPECT_EQ(Ran.front(), "share in discrete0");
+  std::system(("rm -rf " + std::string(Dir)).c_str());
+}
+
+// A launch never measures the machine's routes (seconds, inside the
+// program's timed region): the plan chooser plans without them until
+// profiling records them, then with them, and its plan's batch is the
+// launch's.
+TEST(PlanChooser, ALaunchNeverMeasuresTheRoutesProfilingDoes) {
+  auto Opened = openDevices("cpu,discrete,discrete");
+  ASSERT_TRUE(Opened.ok()) << Opened.error().message();
+  std::vector<Device *> Raw;
+  for (auto &D : Opened->Devices)
+    Raw.push_back(D.get());
+  Launcher Run(Raw, *Opened->Cpu);
+  PlanChooser Chooser(Raw, 0, Run, Run.workers(), /*MeasuredPlans=*/true);
+  Run.setMachine([&] { return Chooser.knownMachine(); });
+  std::vector<std::string> Said;
+  Chooser.setProgress([&](const std::string &Line) { Said.push_back(Line); });
+  char Dir[] = "/tmp/skmd-chooser-XXXXXX";
+  ASSERT_NE(mkdtemp(Dir), nullptr);
+  Chooser.planner().setDatabasePath(std::string(Dir) + "/profiles.db");
+  test::MatmulLaunch M(256);
+  ASSERT_TRUE(M.Error.empty()) << M.Error;
+  auto PeerRow = [&]() -> bool {
+    auto Db = Chooser.planner().database();
+    EXPECT_TRUE(Db.ok());
+    auto Row = (*Db)->link("peer:" + deviceKey(Raw[1]->info()) + ">" +
+                               deviceKey(Raw[2]->info()),
+                           "copy");
+    return Row.ok() && Row->has_value();
+  };
+
+  // The kernel profiled by the planner alone (its copy costs measured with
+  // it): no routes yet.
+  ASSERT_TRUE(Chooser.planner().profile(M.Kernel, M.Args, M.Range, {0, 1, 2}, 1).ok());
+  Said.clear();
+  auto First = Chooser.choose(M.Kernel, M.Args, M.Range, "", /*Predict=*/false);
+  ASSERT_TRUE(First.ok()) << First.error().message();
+  ASSERT_TRUE(First->Model.has_value()) << First->NoModel;
+  EXPECT_TRUE(First->Model->Batch.empty()) << "predicted without routes";
+  EXPECT_FALSE(PeerRow()) << "the launch measured the routes";
+  for (const std::string &Line : Said)
+    EXPECT_EQ(Line.find("measuring"), std::string::npos) << Line;
+
+  // Profiling measures them, once; the plans after predict the batch.
+  ASSERT_TRUE(Chooser.profile(M.Kernel, M.Args, M.Range, {0}, 1).ok());
+  EXPECT_TRUE(PeerRow());
+  auto Second = Chooser.choose(M.Kernel, M.Args, M.Range, "", /*Predict=*/false);
+  ASSERT_TRUE(Second.ok()) << Second.error().message();
+  ASSERT_TRUE(Second->Model.has_value());
+  EXPECT_FALSE(Second->Model->Batch.empty());
+  LaunchReport Report;
+  ASSERT_TRUE(Run.run(M.Kernel, M.Args, M.Range, Second->Pieces, Report).ok());
+  std::vector<std::string> Predicted, Ran;
+  for (const auto &Op : Second->Model->Batch)
+    Predicted.push_back(Op.Label);
+  for (const OperationReport &Op : Report.Operations)
+    Ran.push_back(Op.Label);
+  EXPECT_EQ(Predicted, Ran);
   std::system(("rm -rf " + std::string(Dir)).c_str());
 }
 
