@@ -51,8 +51,14 @@ const BatchMachine *PlanChooser::knownMachine() {
   return *M;
 }
 
-Result<std::vector<BatchOp>> PlanChooser::batchModel(UserBatch &B, std::string &Unpredicted) {
-  std::vector<BatchOp> Ops;
+Result<PlanChooser::BatchModel> PlanChooser::batchModel(UserBatch &B) {
+  auto Machine = machine();
+  if (!Machine)
+    return Machine.error();
+  BatchModel Model;
+  Model.Machine = *Machine;
+  std::vector<BatchOp> &Ops = Model.Ops;
+  std::string &Unpredicted = Model.Unpredicted;
   for (const UserBatch::Op &Op : B.Ops) {
     BatchOp M;
     M.After = Op.After;
@@ -80,7 +86,7 @@ Result<std::vector<BatchOp>> PlanChooser::batchModel(UserBatch &B, std::string &
     }
     Ops.push_back(std::move(M));
   }
-  return Ops;
+  return Model;
 }
 
 } // namespace skmd

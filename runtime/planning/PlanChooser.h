@@ -81,9 +81,15 @@ public:
   /// (loaded then, never measured), else null: what launches exchange
   /// inputs on.
   const BatchMachine *knownMachine();
-  /// \p B's operations as the model sees them; kernel pieces without a
-  /// profile get no time and the first is named in \p Unpredicted.
-  Result<std::vector<BatchOp>> batchModel(UserBatch &B, std::string &Unpredicted);
+  /// \p B as the model sees it: the machine (its routes measured on first
+  /// use), the operations, and the first kernel piece without a profile
+  /// (which gets no time), or "".
+  struct BatchModel {
+    const BatchMachine *Machine = nullptr;
+    std::vector<BatchOp> Ops;
+    std::string Unpredicted;
+  };
+  Result<BatchModel> batchModel(UserBatch &B);
 
   /// The plan for a launch of \p Kernel; \p Plan as skmd_launch takes it
   /// (empty: the default). \p Predict asks for the model's prediction of a

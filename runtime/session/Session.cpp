@@ -231,18 +231,14 @@ Result<Timeline> Session::predictBatch(UserBatch &B) {
   return inTurn([&]() -> Result<Timeline> {
     if (Status S = checkBatch(B); !S)
       return S.error();
-    auto M = Chooser->machine();
+    auto M = Chooser->batchModel(B);
     if (!M)
       return M.error();
-    std::string Unpredicted;
-    auto Ops = Chooser->batchModel(B, Unpredicted);
-    if (!Ops)
-      return Ops.error();
-    if (!Unpredicted.empty())
+    if (!M->Unpredicted.empty())
       return Failure(ErrorCode::NotFound,
-                     "no profile predicts the kernel piece '" + Unpredicted +
+                     "no profile predicts the kernel piece '" + M->Unpredicted +
                          "' (profile the kernel with skmd-prof or skmd_profile)");
-    return skmd::predictBatch(**M, *Ops);
+    return skmd::predictBatch(*M->Machine, M->Ops);
   });
 }
 
@@ -251,14 +247,10 @@ std::future<Status> Session::submitBatch(UserBatch &B) {
     B.Ran = false;
     if (Status S = checkBatch(B); !S)
       return S;
-    auto M = Chooser->machine();
+    auto M = Chooser->batchModel(B);
     if (!M)
       return M.error();
-    std::string Unpredicted;
-    auto Model = Chooser->batchModel(B, Unpredicted);
-    if (!Model)
-      return Model.error();
-    return Run->runBatch(B, **M, *Model, Unpredicted.empty());
+    return Run->runBatch(B, *M->Machine, M->Ops, M->Unpredicted.empty());
   });
 }
 

@@ -441,14 +441,29 @@ TEST(Launcher, DevicesThatReachEachOtherFasterExchangeTheInputTheyShare) {
   EXPECT_EQ(Asked, 0u);
 }
 
+std::vector<Device *> rawDevices(const OpenedDevices &Opened) {
+  std::vector<Device *> Raw;
+  for (auto &D : Opened.Devices)
+    Raw.push_back(D.get());
+  return Raw;
+}
+
+/// The plan's predicted operations are the launch's, under the same labels.
+void expectTheBatchThatRan(const ModelPlan &Plan, const LaunchReport &Report) {
+  std::vector<std::string> Predicted, Ran;
+  for (const auto &Op : Plan.Batch)
+    Predicted.push_back(Op.Label);
+  for (const OperationReport &Op : Report.Operations)
+    Ran.push_back(Op.Label);
+  EXPECT_EQ(Predicted, Ran);
+}
+
 // The planner predicts the launch the launcher runs: with the exchange, the
 // same operations under the same labels.
 TEST(Launcher, ThePlannersBatchHasTheExchangeTheLaunchRuns) {
   auto Opened = openDevices("cpu,discrete,discrete");
   ASSERT_TRUE(Opened.ok()) << Opened.error().message();
-  std::vector<Device *> Raw;
-  for (auto &D : Opened->Devices)
-    Raw.push_back(D.get());
+  std::vector<Device *> Raw = rawDevices(*Opened);
   Launcher Run(Raw, *Opened->Cpu);
   ModelPlanner Planner(Raw, 0, Run);
   char Dir[] = "/tmp/skmd-exchange-XXXXXX";
@@ -467,14 +482,9 @@ TEST(Launcher, ThePlannersBatchHasTheExchangeTheLaunchRuns) {
   LaunchReport Report;
   Status S = Run.run(M.Kernel, M.Args, M.Range, Pieces, Report);
   ASSERT_TRUE(S.ok()) << S.error().message();
-  std::vector<std::string> Predicted, Ran;
-  for (const auto &Op : Plan->Batch)
-    Predicted.push_back(Op.Label);
-  for (const OperationReport &Op : Report.Operations)
-    Ran.push_back(Op.Label);
-  EXPECT_EQ(Predicted, Ran);
-  ASSERT_FALSE(Ran.empty());
-  EXPECT_EQ(Ran.front(), "share in discrete0");
+  expectTheBatchThatRan(*Plan, Report);
+  ASSERT_FALSE(Report.Operations.empty());
+  EXPECT_EQ(Report.Operations.front().Label, "share in discrete0");
   std::system(("rm -rf " + std::string(Dir)).c_str());
 }
 
@@ -485,9 +495,7 @@ TEST(Launcher, ThePlannersBatchHasTheExchangeTheLaunchRuns) {
 TEST(PlanChooser, ALaunchNeverMeasuresTheRoutesProfilingDoes) {
   auto Opened = openDevices("cpu,discrete,discrete");
   ASSERT_TRUE(Opened.ok()) << Opened.error().message();
-  std::vector<Device *> Raw;
-  for (auto &D : Opened->Devices)
-    Raw.push_back(D.get());
+  std::vector<Device *> Raw = rawDevices(*Opened);
   Launcher Run(Raw, *Opened->Cpu);
   PlanChooser Chooser(Raw, 0, Run, Run.workers(), /*MeasuredPlans=*/true);
   Run.setMachine([&] { return Chooser.knownMachine(); });
@@ -528,12 +536,7 @@ TEST(PlanChooser, ALaunchNeverMeasuresTheRoutesProfilingDoes) {
   EXPECT_FALSE(Second->Model->Batch.empty());
   LaunchReport Report;
   ASSERT_TRUE(Run.run(M.Kernel, M.Args, M.Range, Second->Pieces, Report).ok());
-  std::vector<std::string> Predicted, Ran;
-  for (const auto &Op : Second->Model->Batch)
-    Predicted.push_back(Op.Label);
-  for (const OperationReport &Op : Report.Operations)
-    Ran.push_back(Op.Label);
-  EXPECT_EQ(Predicted, Ran);
+  expectTheBatchThatRan(*Second->Model, Report);
   std::system(("rm -rf " + std::string(Dir)).c_str());
 }
 
