@@ -113,9 +113,17 @@ std::vector<Piece> splitChunks(const std::vector<Piece> &Pieces,
   return Out;
 }
 
+bool GraphExchange::takesPart(unsigned Device) const {
+  return std::any_of(Devices.begin(), Devices.end(),
+                     [&](const ExchangeDevice &X) { return X.Device == int(Device); });
+}
+
+std::string rangeText(uint64_t Lo, uint64_t Hi) {
+  return "[" + std::to_string(Lo) + ", " + std::to_string(Hi) + ")";
+}
+
 std::string pieceName(const std::string &Device, const Piece &P) {
-  return Device + " [" + std::to_string(P.First) + ", " + std::to_string(P.First + P.Count) +
-         ")";
+  return Device + " " + rangeText(P.First, P.First + P.Count);
 }
 
 std::string engineName(const BatchMachine &M, std::pair<int, unsigned> Engine) {

@@ -83,6 +83,8 @@ struct LaunchGraph {
 struct GraphExchange {
   std::vector<ExchangeDevice> Devices;
   std::vector<uint64_t> PartBytes;
+  /// Whether device \p Device takes part.
+  bool takesPart(unsigned Device) const;
 };
 
 /// Appends the launch of \p Pieces to \p G, after what \p G holds (the
@@ -103,6 +105,9 @@ bool copiesUseHostCores(const Device &D, const std::vector<HostArg> &Args);
 /// index in \p Pieces.
 std::vector<Piece> splitChunks(const std::vector<Piece> &Pieces,
                                const std::vector<bool> &Shares, std::vector<size_t> &Of);
+
+/// "[Lo, Hi)": a range of groups or bytes, as labels and errors write it.
+std::string rangeText(uint64_t Lo, uint64_t Hi);
 
 /// "gpu0 [0, 512)": a piece's device and groups, as its operations in a
 /// launch's batch are labelled ("copy in gpu0 [0, 512)").

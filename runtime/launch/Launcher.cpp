@@ -194,20 +194,17 @@ struct Launcher::LaunchState {
   };
   std::deque<Fetch> Fetches; ///< Operations hold their addresses.
   /// An input several devices need, exchanged between them
-  /// (batch/PeerExchange.h): per buffer, the bytes it brings every device
-  /// taking part (not copied in from the host).
-  std::map<BufferObject *, IntervalSet> Exchanged;
+  /// (batch/PeerExchange.h): the devices and their parts' sizes, as the
+  /// graph takes them; per buffer, the bytes it brings every device taking
+  /// part (not copied in from the host); per device taking part, the part
+  /// of each buffer it brings from the host; each device's copy of each
+  /// buffer; each buffer's argument.
   struct ExchangeState {
-    GraphExchange Graph;
-    /// Per device taking part, the part of each buffer it brings from the
-    /// host; each device's copy of each buffer; each buffer's argument.
+    GraphExchange Plan;
+    std::map<BufferObject *, IntervalSet> Common;
     std::vector<std::map<BufferObject *, IntervalSet>> Parts;
     std::map<std::pair<unsigned, BufferObject *>, BufferObject::DeviceCopy *> CopyOf;
     std::map<BufferObject *, unsigned> ArgOf;
-    /// Its operations, and per device taking part the ones copying into or
-    /// out of it (its copies in wait for them).
-    std::vector<unsigned> Ops;
-    std::map<unsigned, std::vector<unsigned>> Into;
   } Exchange;
   /// Devices whose chunks are queued on their streams (DeviceInfo::QueuesWork):
   /// a chunk's copy in, kernel and copy out follow the previous chunk's on
@@ -219,19 +216,17 @@ struct Launcher::LaunchState {
   /// A profile's dry run: every step is timed alone, with the host's
   /// hand-offs between them.
   bool TimesEachStep = false;
-  /// The launch as a batch (executor/BatchEngine.h), issued as added, and
+  /// The launch as a batch (launch/LaunchGraph.h, run by
+  /// executor/BatchEngine.h), issued as added, each operation's work, and
   /// what became of each operation.
-  std::vector<BatchOp> Ops;
+  LaunchGraph Graph;
   std::vector<std::function<Status()>> Work;
-  IssueOrder Order;
   BatchReport Ran;
   std::vector<DeviceArg> HostArgs;
 
   unsigned add(BatchOp Op, std::function<Status()> Run) {
-    Ops.push_back(std::move(Op));
     Work.push_back(std::move(Run));
-    Order.Order.push_back(unsigned(Ops.size() - 1));
-    return unsigned(Ops.size() - 1);
+    return Graph.add(std::move(Op));
   }
   bool done(int Op) const { return Op >= 0 && Ran.Outcome[unsigned(Op)] == ScheduleNode::Done; }
 
@@ -305,7 +300,7 @@ void Launcher::announceSteps(const LaunchState &L, const std::vector<StepForecas
     }
     ++F.Runs;
     F.Groups += L.Pieces[P].Count;
-    F.CopiesOut |= L.P[P].CopyOut >= 0 && L.Ops[unsigned(L.P[P].CopyOut)].Bytes > 0;
+    F.CopiesOut |= L.P[P].CopyOut >= 0 && L.Graph.Ops[unsigned(L.P[P].CopyOut)].Bytes > 0;
   }
   for (auto &[D, F] : Steps)
     Devices[D]->beginStep(F);
@@ -335,10 +330,10 @@ constexpr size_t ScatteredRanges = 32;
 /// The most a scattered read is widened to.
 constexpr int64_t MaxWidenedBytes = int64_t(256) << 20;
 
-} // namespace
-
-void Launcher::widenScatteredReads(const BufferObject &B, const BufferObject::DeviceCopy &Copy,
-                                   const IntervalSet &Coming, IntervalSet &In) {
+/// Widens \p In, the bytes a piece copies into \p Copy of \p B (besides
+/// \p Coming, copied by an earlier piece), where they are scattered.
+void widenScatteredReads(const BufferObject &B, const BufferObject::DeviceCopy &Copy,
+                         const IntervalSet &Coming, IntervalSet &In) {
   // A piece that reads a column of a row-major matrix reads one element a
   // row: copied as they are, the rows cost a copy each, at every launch
   // of a loop over the columns (a triangular solver's). A resident
@@ -357,6 +352,8 @@ void Launcher::widenScatteredReads(const BufferObject &B, const BufferObject::De
   if (Span.bytes() <= MaxWidenedBytes)
     In.add(Span);
 }
+
+} // namespace
 
 void Launcher::prepareResidency(LaunchState &L) {
   // One copy per buffer and device, holding what every piece of that
@@ -678,13 +675,13 @@ const BatchMachine *Launcher::planExchange(LaunchState &L) {
       L.Exchange.Parts[I][B] = std::move(Cut[I]);
     }
   }
-  L.Exchanged = std::move(Common);
-  L.Exchange.Graph = {std::move(X), std::move(PartBytes)};
+  L.Exchange.Common = std::move(Common);
+  L.Exchange.Plan = {std::move(X), std::move(PartBytes)};
   return M;
 }
 
 void Launcher::attachExchange(LaunchState &L, const std::vector<unsigned> &Ops) {
-  const auto &X = L.Exchange.Graph.Devices;
+  const auto &X = L.Exchange.Plan.Devices;
   size_t Next = 0;
   // As addExchangeOps adds them: each device's part from the host, then
   // each part to every other device.
@@ -751,30 +748,20 @@ void Launcher::buildBatch(LaunchState &L) {
   for (size_t P = 0; P < L.Pieces.size(); ++P) {
     auto &PS = L.P[P];
     PS.FromHost = PS.ToCopy;
-    bool Exchanging = std::any_of(
-        L.Exchange.Graph.Devices.begin(), L.Exchange.Graph.Devices.end(),
-        [&](const ExchangeDevice &X) { return X.Device == int(L.Pieces[P].Device); });
-    if (Exchanging && !L.Shares[P])
+    if (L.Exchange.Plan.takesPart(L.Pieces[P].Device) && !L.Shares[P])
       for (size_t I = 0; I < PS.FromHost.size(); ++I)
-        if (auto Ex = L.Exchanged.find(L.Object[L.Moves[P][I].Arg]);
-            Ex != L.Exchanged.end() && !L.Moves[P][I].Combine)
+        if (auto Ex = L.Exchange.Common.find(L.Object[L.Moves[P][I].Arg]);
+            Ex != L.Exchange.Common.end() && !L.Moves[P][I].Combine)
           PS.FromHost[I].subtract(Ex->second);
     Described.push_back(describePiece(L, P));
   }
-  LaunchGraph G;
-  G.Ops = std::move(L.Ops);
-  G.Order = std::move(L.Order);
-  buildLaunchGraph(Described, L.Exchange.Graph, M, Fetches, G);
-  L.Ops = std::move(G.Ops);
-  L.Order = std::move(G.Order);
-  L.Work.resize(L.Ops.size());
-  L.Exchange.Ops = std::move(G.ExchangeOps);
-  L.Exchange.Into = std::move(G.ExchangeInto);
-  attachExchange(L, L.Exchange.Ops);
+  buildLaunchGraph(Described, L.Exchange.Plan, M, Fetches, L.Graph);
+  L.Work.resize(L.Graph.Ops.size());
+  attachExchange(L, L.Graph.ExchangeOps);
   L.HostArgs = hostDeviceArgs(L.Args);
   for (size_t P = 0; P < L.Pieces.size(); ++P) {
     auto &PS = L.P[P];
-    const PieceOps &Ops = G.Pieces[P];
+    const PieceOps &Ops = L.Graph.Pieces[P];
     PS.CopyIn = Ops.CopyIn;
     PS.Kernel = Ops.Kernel;
     PS.CopyOut = Ops.CopyOut;
@@ -903,9 +890,9 @@ Status Launcher::recover(LaunchState &L, std::string &Failed) {
     // Skipped behind a failed exchange of the inputs it shares, or
     // another piece's failure (a chunk whose copies in follow a failed
     // chunk's): its groups did not run either.
-    if (auto It = L.Exchange.Into.find(L.Pieces[P].Device);
-        !Why && PS.CopyIn >= 0 && !L.done(PS.CopyIn) && It != L.Exchange.Into.end())
-      for (unsigned N : L.Exchange.Ops)
+    if (auto It = L.Graph.ExchangeInto.find(L.Pieces[P].Device);
+        !Why && PS.CopyIn >= 0 && !L.done(PS.CopyIn) && It != L.Graph.ExchangeInto.end())
+      for (unsigned N : L.Graph.ExchangeOps)
         if (!Why && L.Ran.Outcome[N] == ScheduleNode::Failed)
           Why = Failure(ErrorCode::DeviceFailed,
                         Devices[L.Pieces[P].Device]->info().Name +
@@ -969,8 +956,8 @@ Status Launcher::recover(LaunchState &L, std::string &Failed) {
 void Launcher::fillReport(LaunchState &L, const std::vector<Piece> &Pieces,
                           LaunchReport &Report) {
   const BatchReport &Ran = L.Ran;
-  for (size_t I = 0; I < L.Ops.size(); ++I)
-    Report.Operations.push_back({L.Ops[I].Label, engineName(Engines, Ran.Engines[I]),
+  for (size_t I = 0; I < L.Graph.Ops.size(); ++I)
+    Report.Operations.push_back({L.Graph.Ops[I].Label, engineName(Engines, Ran.Engines[I]),
                                  Ran.StartMs[I], Ran.EndMs[I],
                                  Ran.Outcome[I] == ScheduleNode::Done ||
                                      Ran.Outcome[I] == ScheduleNode::Failed});
@@ -1115,7 +1102,7 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
   Report.PlanMs = msSince(L.Start);
 
   BatchOptions Run;
-  Run.Order = &L.Order;
+  Run.Order = &L.Graph.Order;
   Run.Predict = false;
   Run.Start = L.Start;
   for (auto &[D, Queue] : L.Queued)
@@ -1126,15 +1113,15 @@ Status Launcher::runPieces(LoadedKernel &Kernel, const std::vector<HostArg> &Arg
     announceSteps(L, Predicted);
   // The CPU's pieces run with a core left to the devices' threads.
   Cpu.limitThreads(Others ? ThreadPool::computeThreads(Cpu.threads(), true) : 0);
-  auto Ran = skmd::runBatch(Engines, L.Ops, L.Work, Workers, Run);
+  auto Ran = skmd::runBatch(Engines, L.Graph.Ops, L.Work, Workers, Run);
   Cpu.limitThreads(0);
   if (!Ran)
     return Ran.error(); // nothing ran
   L.Ran = std::move(*Ran);
 
   Status CpuOutcome = Status::success(), MergeOutcome = Status::success();
-  for (size_t I = 0; I < L.Ops.size(); ++I) {
-    const BatchOp &Op = L.Ops[I];
+  for (size_t I = 0; I < L.Graph.Ops.size(); ++I) {
+    const BatchOp &Op = L.Graph.Ops[I];
     if (L.Ran.Outcome[I] != ScheduleNode::Failed || Op.What != BatchOp::Kernel)
       continue;
     if (Op.Device == HostSide && MergeOutcome)

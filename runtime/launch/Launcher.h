@@ -110,10 +110,6 @@ private:
   Status checkPieces(const KernelInfo &K, const NDRange &Range,
                      const std::vector<Piece> &Pieces, bool CoverAll) const;
   void prepareResidency(LaunchState &L);
-  /// Widens \p In, the bytes a piece copies into \p Copy of \p B (besides
-  /// \p Coming, copied by an earlier piece), where they are scattered.
-  static void widenScatteredReads(const BufferObject &B, const BufferObject::DeviceCopy &Copy,
-                                  const IntervalSet &Coming, IntervalSet &In);
   /// The launch's graph (launch/LaunchGraph.h) with each operation's
   /// work.
   void buildBatch(LaunchState &L);

@@ -11,10 +11,6 @@ namespace skmd {
 
 namespace {
 
-std::string rangeText(uint64_t Lo, uint64_t Hi) {
-  return "[" + std::to_string(Lo) + ", " + std::to_string(Hi) + ")";
-}
-
 IntervalSet rangeSet(uint64_t Lo, uint64_t Hi) {
   IntervalSet S;
   S.add(int64_t(Lo), int64_t(Hi));

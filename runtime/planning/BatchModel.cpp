@@ -3,17 +3,10 @@
 
 #include "batch/Machine.h"
 #include "batch/Topology.h"
+#include "launch/LaunchGraph.h"
 #include "model/LinkModel.h"
 
 namespace skmd {
-
-namespace {
-
-std::string rangeText(uint64_t Lo, uint64_t Hi) {
-  return "[" + std::to_string(Lo) + ", " + std::to_string(Hi) + ")";
-}
-
-} // namespace
 
 Result<const BatchMachine *> PlanChooser::machine(Measuring Policy) {
   if (Machine)

@@ -36,6 +36,15 @@ bool hasMerge(const KernelInfo &K) {
 /// The shortest rows, on average, a pipelined chunk's copies may have.
 constexpr uint64_t MinChunkRowBytes = 16 << 10;
 
+/// \p Cost where the profile database holds it, else \p Cautious: a plan
+/// reads copy costs with Measuring::RecordedOnly, and one not recorded yet
+/// (NotFound) takes the cautious value; any other error stays one.
+template <typename T> Result<T> recordedOr(Result<T> Cost, T Cautious) {
+  if (!Cost && Cost.error().code() == ErrorCode::NotFound)
+    return Cautious;
+  return Cost;
+}
+
 /// Rows a model needs at the launch's own shape.
 constexpr size_t RowsAtShape = 4;
 /// Shapes a model may interpolate between.
@@ -624,19 +633,14 @@ Status ModelPlanner::addDeviceEstimates(Problem &Pr, const std::vector<HostArg> 
       if (Dev.info().CopyEngines > 0 && !AllPageable) {
         auto Both = Overlapped.find(deviceKey(Dev.info()));
         if (Both == Overlapped.end()) {
-          auto L = overlappedLink(Dev, Link->second,
-                                  ThreadPool::computeThreads(CpuThreads, true), Db,
-                                  Measuring::RecordedOnly);
           // Not measured yet: each direction as alone.
-          if (!L && L.error().code() != ErrorCode::NotFound)
-            return L.error();
           const LinkModel &A = Link->second;
-          Both = Overlapped
-                     .emplace(deviceKey(Dev.info()),
-                              L ? *L
-                                : OverlappedLink{A.InPinned, A.OutPinned, A.InPinned,
-                                                 A.OutPinned})
-                     .first;
+          auto L = recordedOr(overlappedLink(Dev, A, ThreadPool::computeThreads(CpuThreads, true),
+                                             Db, Measuring::RecordedOnly),
+                              OverlappedLink{A.InPinned, A.OutPinned, A.InPinned, A.OutPinned});
+          if (!L)
+            return L.error();
+          Both = Overlapped.emplace(deviceKey(Dev.info()), *L).first;
         }
         // Pinned buffers at \p Pinned's cost, pageable ones as alone.
         auto Overlapping = [&](bool In, const LinkCost &Pinned) {
@@ -691,11 +695,10 @@ Status ModelPlanner::addHostCosts(Problem &Pr, const std::vector<uint64_t> &Coun
   if (Staged.size() > 1) {
     // Not measured yet for these devices: no faster together than one
     // after another.
-    auto Capacity = stagingCapacity(Staged, Db, Progress, Measuring::RecordedOnly);
-    if (!Capacity && Capacity.error().code() != ErrorCode::NotFound)
-      return Capacity.error();
+    auto Capacity = recordedOr(
+        stagingCapacity(Staged, Db, Progress, Measuring::RecordedOnly), StagingCapacity{});
     if (!Capacity)
-      Capacity = StagingCapacity{};
+      return Capacity.error();
     Pr.P.StagedInCapacity = Capacity->In;
     Pr.P.StagedOutCapacity = Capacity->Out;
   }
@@ -725,15 +728,12 @@ Status ModelPlanner::addBound(Problem &Pr, const std::vector<HostArg> &Args,
   Pr.HostBytes.assign(Devices.size(), {});
   bool Offloads = !AtCount.empty();
   if (Offloads) {
-    auto &Cpu = static_cast<CpuDevice &>(*Devices[CpuIndex]);
-    auto Memory = hostMemoryModel(
-        Db, hostKey(),
-        [&Cpu](void *To, const void *From, uint64_t Bytes) { Cpu.copyHost(To, From, Bytes); },
-        Measuring::RecordedOnly);
     // Not measured yet: no bound from host memory.
-    if (!Memory && Memory.error().code() != ErrorCode::NotFound)
+    auto Memory = recordedOr(hostMemory(Db, Measuring::RecordedOnly), LinkCost{});
+    if (!Memory)
       return Memory.error();
-    if (Memory && Memory->GBps > 0)
+    // A copy of n bytes reads n and writes n.
+    if (Memory->GBps > 0)
       B.HostBytesPerMs = 2 * Memory->GBps * 1e6;
   }
   for (unsigned D = 0; D < Devices.size(); ++D) {
@@ -792,6 +792,14 @@ Result<LinkCost> ModelPlanner::hostCopy(Measuring Policy) {
   return hostCopyModel(**Db, hostKey(), Policy);
 }
 
+Result<LinkCost> ModelPlanner::hostMemory(ProfileDatabase &Db, Measuring Policy) {
+  auto &Cpu = static_cast<CpuDevice &>(*Devices[CpuIndex]);
+  return hostMemoryModel(
+      Db, hostKey(),
+      [&Cpu](void *To, const void *From, uint64_t Bytes) { Cpu.copyHost(To, From, Bytes); },
+      Policy);
+}
+
 std::string ModelPlanner::hostKey() const {
   return "host:" + Devices[CpuIndex]->info().Description + "@" + hostName();
 }
@@ -823,10 +831,7 @@ Status ModelPlanner::measureHostCosts(ProfileDatabase &Db) {
       return Capacity.error();
   if (auto HostCopy = hostCopy(); !HostCopy)
     return HostCopy.error();
-  auto &Cpu = static_cast<CpuDevice &>(*Devices[CpuIndex]);
-  auto Memory = hostMemoryModel(
-      Db, hostKey(),
-      [&Cpu](void *To, const void *From, uint64_t Bytes) { Cpu.copyHost(To, From, Bytes); });
+  auto Memory = hostMemory(Db, Measuring::Allowed);
   return Memory ? Status::success() : Status(Memory.error());
 }
 
@@ -876,10 +881,6 @@ Result<Timeline> ModelPlanner::simulateLaunch(const Problem &Pr,
   Exchange.Devices = choosePeerExchange(M, Candidates, Pr.SharedInBytes);
   if (!Exchange.Devices.empty())
     Exchange.PartBytes = splitShared(Pr.SharedInBytes, Exchange.Devices.size(), 256);
-  auto Exchanging = [&](unsigned D) {
-    return std::any_of(Exchange.Devices.begin(), Exchange.Devices.end(),
-                       [&](const ExchangeDevice &X) { return X.Device == int(D); });
-  };
   // Each chunk's bytes and its copies' times; the first chunk of a device
   // in the exchange copies in the rest.
   std::vector<GraphPiece> Described;
@@ -896,7 +897,7 @@ Result<Timeline> ModelPlanner::simulateLaunch(const Problem &Pr,
       G.Pageable = Pr.P.Devices[D].StagedByHost;
       double Bytes = Pr.InBytes(double(Pc.Count));
       InMs[P] = Pr.In[D](double(Pc.Count));
-      if (Exchanging(D) && Started.insert(D).second && Bytes > 0) {
+      if (Exchange.takesPart(D) && Started.insert(D).second && Bytes > 0) {
         double Rest = std::max(0.0, Bytes - double(Pr.SharedInBytes));
         InMs[P] *= Rest / Bytes;
         Bytes = Rest;

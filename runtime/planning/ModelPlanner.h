@@ -232,6 +232,8 @@ private:
                                       std::vector<ProfileRow> *Used = nullptr);
   /// The host's memcpy cost (merges), measured once per machine.
   Result<LinkCost> hostCopy(Measuring Policy = Measuring::Allowed);
+  /// The host memory's rate on every core (the bound), under \p Policy.
+  Result<LinkCost> hostMemory(ProfileDatabase &Db, Measuring Policy);
   /// Where the host's own costs are kept in the profile database.
   std::string hostKey() const;
   /// Every copy cost plans read, measured where \p Db lacks it.
